@@ -1,0 +1,5 @@
+/**
+ * katalog/testing: an in-process Kubernetes API server for tests.
+ * @packageDocumentation
+ */
+export {};

@@ -1,0 +1,66 @@
+// The layering of DESIGN.md, enforced: a module under src/ imports only from its own layer or lower ones.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src');
+
+// Higher rank may import lower or equal rank. The pure leaves (template, graph) sit under definition because the
+// definition loader compiles templates and orders dependencies at load time (docs/architecture.md).
+const rank: Record<string, number> = {
+  'errors.ts': -1,
+  util: 0,
+  template: 1,
+  graph: 1,
+  definition: 2,
+  kube: 3,
+  observe: 4,
+  registry: 5,
+  operatorbox: 6,
+  reconcile: 7,
+  controller: 8,
+  'options.ts': 9,
+  runtime: 10,
+  http: 11,
+  'create-runtime.ts': 12,
+  'index.ts': 13,
+  testing: 13,
+};
+// The test API server is its own product: it stands on util and errors only.
+const testingMayImport = new Set(['util', 'errors.ts', 'testing']);
+
+function layerOf(file: string): string {
+  const first = relative(root, file).split('/')[0] ?? '';
+  return first.replace(/\.js$/, '.ts');
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+test('src/ imports point only downwards between layers', () => {
+  const violations: string[] = [];
+  for (const file of sources(root)) {
+    const from = layerOf(file);
+    const fromRank = rank[from];
+    if (fromRank === undefined) {
+      violations.push(`${relative(root, file)}: layer "${from}" has no rank in test/layering.test.ts`);
+      continue;
+    }
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+      const spec = match[1] ?? '';
+      const target = resolve(dirname(file), spec);
+      const to = layerOf(target);
+      const toRank = rank[to];
+      const ok = from === 'testing' ? testingMayImport.has(to) : toRank !== undefined && toRank <= fromRank && to !== 'testing';
+      if (!ok) violations.push(`${relative(root, file)} (${from}) imports ${spec} (${to})`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});
