@@ -1,0 +1,146 @@
+/**
+ * The normalised definition: what every layer above `definition/` reads. It is produced once by the loader
+ * (parse → validate → normalise), deeply frozen, and never re-read from YAML. Input shapes (map or list form,
+ * aliases, Komposer, Motif) exist only inside `definition/`; this file is the contract with the rest.
+ */
+
+/** Where a resolved setting came from, highest precedence first (SPEC §5). */
+export type SettingSource = 'override' | 'komposer' | 'definition' | 'options' | 'env' | 'default';
+
+/** Where a setting written in the definition came from: the CRD entry itself, or an inline Komposer override. */
+export type DefinitionSource = 'definition' | 'komposer';
+
+/** A value from the definition together with where it was written. */
+export interface Sourced<T> {
+  readonly value: T;
+  readonly source: DefinitionSource;
+}
+
+/** A group/version/kind with the plural and scope needed to build URLs. */
+export interface ApiTypes {
+  readonly group: string; // '' for the core group
+  readonly version: string;
+  readonly kind: string;
+  readonly plural: string;
+  readonly scope: 'Namespaced' | 'Cluster';
+  /** True when `apiTypes` named only a built-in kind and the rest came from the built-in table. */
+  readonly builtIn: boolean;
+}
+
+export type DependencyCondition = 'started' | 'healthy';
+
+export interface Dependency {
+  readonly name: string;
+  readonly condition: DependencyCondition;
+}
+
+/** A condition of `when` / `anyOf` (SPEC §4.3). `operator` is normalised to its short name. */
+export interface Condition {
+  readonly field: string;
+  readonly operator: 'eq' | 'neq' | 'gt' | 'lt' | 'gte' | 'lte' | 'contains' | 'prefix' | 'suffix' | 'exists' | 'notExists' | 'in';
+  readonly value?: unknown;
+  readonly valueType?: 'string' | 'int' | 'float' | 'bool';
+}
+
+/** The template kinds of SPEC §4.1, in the order their short forms are documented. */
+export const TEMPLATE_KINDS = [
+  'namespaces',
+  'secrets',
+  'configMaps',
+  'serviceAccounts',
+  'roles',
+  'roleBindings',
+  'clusterRoles',
+  'clusterRoleBindings',
+  'deployments',
+  'statefulSets',
+  'services',
+  'jobs',
+  'cronJobs',
+  'ingresses',
+  'resources',
+] as const;
+export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
+
+/**
+ * One template entry: the raw (uncompiled) template tree as written, plus the fields every entry may carry.
+ * `body` holds the kind-specific fields (short form, or a full manifest for `resources`); string leaves may
+ * contain template actions. `path` is the entry's document path, used to name the template in errors.
+ */
+export interface TemplateEntry {
+  readonly kind: TemplateKind;
+  readonly path: string;
+  readonly reconcile: boolean;
+  readonly when: readonly Condition[];
+  readonly anyOf: readonly Condition[];
+  readonly body: Readonly<Record<string, unknown>>;
+  /** Values of `.inputs` when the entry came from a Motif import (the Motif's defaults merged with `with:`); else empty. */
+  readonly inputs: Readonly<Record<string, unknown>>;
+}
+
+/** A phase of templates: entries by kind, in declaration order within each kind. */
+export type TemplatePhase = Readonly<Partial<Record<TemplateKind, readonly TemplateEntry[]>>>;
+
+export interface StatusField {
+  readonly path: string;
+  readonly value: string;
+  readonly when: readonly Condition[];
+  readonly anyOf: readonly Condition[];
+}
+
+export interface OperatorBox {
+  /** false = a custom constructor owns reconcile entirely. */
+  readonly default: boolean;
+  /** Finalizers declared for this CRD (the Katalog-wide ones are merged into {@link CrdDefinition.finalizers}). */
+  readonly finalizers: readonly string[];
+  readonly onCreate: TemplatePhase;
+  readonly onReconcile: TemplatePhase;
+  readonly onDelete: TemplatePhase;
+  readonly hooks: { readonly function: string; readonly runHooksFirst: boolean } | undefined;
+  readonly constructor: { readonly function: string } | undefined;
+  readonly status: { readonly conditions: boolean; readonly fields: readonly StatusField[] };
+}
+
+export interface CrdDefinition {
+  /** The CRD's name in this Katalog: a lowercase RFC 1123 label. */
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly apiTypes: ApiTypes;
+  /** Absolute path of the CustomResourceDefinition manifest, when declared. */
+  readonly crdFile: string | undefined;
+  readonly enabled: boolean;
+  /** `typed` only when declared so; the runtime may switch to typed when a schema is registered in code. */
+  readonly mode: 'dynamic' | 'typed' | undefined;
+  readonly namespace: string | undefined;
+  readonly labelSelector: string | undefined;
+  readonly fieldSelector: string | undefined;
+  /** Settings written in the definition (resolved against options, env and defaults by the runtime, SPEC §5). */
+  readonly settings: {
+    readonly workers?: Sourced<number>;
+    /** Milliseconds. */
+    readonly resync?: Sourced<number>;
+    readonly maxDepth?: Sourced<number>;
+    readonly failureThreshold?: Sourced<number>;
+  };
+  readonly dependsOn: readonly Dependency[];
+  readonly operatorBox: OperatorBox;
+  /** Katalog-wide finalizers merged with the CRD's own, without duplicates, declared order. */
+  readonly finalizers: readonly string[];
+  /** The file this CRD entry came from. */
+  readonly file: string | undefined;
+}
+
+/** A loaded, validated, normalised and frozen definition. */
+export interface Definition {
+  readonly apiVersion: 'katalog.dev/v1' | 'orkestra.orkspace.io/v1';
+  readonly kind: 'Katalog' | 'Komposer';
+  readonly name: string;
+  readonly description: string | undefined;
+  /** Every CRD, enabled or not, keyed by name, in declaration order. */
+  readonly crds: ReadonlyMap<string, CrdDefinition>;
+  /** Names of enabled CRDs in stable topological order (dependencies first, ties by declaration order). */
+  readonly order: readonly string[];
+  readonly finalizers: readonly string[];
+  /** The files read, in the order they were read. */
+  readonly files: readonly string[];
+}
