@@ -21,7 +21,7 @@ const rank: Record<string, number> = {
   operatorbox: 6,
   reconcile: 7,
   controller: 8,
-  'options.ts': 9,
+  'options.ts': 10,
   runtime: 10,
   http: 11,
   'create-runtime.ts': 12,

@@ -1,0 +1,104 @@
+/**
+ * N workers draining one queue. Each reconcile gets an AbortSignal that fires on its time-out or when the
+ * runtime gives up draining; whatever the reconcile does, the worker survives, maps the outcome to the queue in
+ * exactly one place, and marks the key done.
+ */
+import { toError } from '../errors.js';
+import { decideRequeue, type ReconcileOutcome } from '../reconcile/outcome.js';
+import type { Clock } from '../util/clock.js';
+import type { Workqueue } from './workqueue.js';
+
+export interface WorkerPoolOptions {
+  readonly queue: Workqueue;
+  readonly count: number;
+  readonly clock: Clock;
+  /** A reconcile's time-out in ms; its signal fires then. */
+  readonly timeoutMs: number;
+  /** Reconciles one key; must not throw (the pipeline turns failures into outcomes), but a throw is survived too. */
+  readonly reconcile: (key: string, signal: AbortSignal) => Promise<ReconcileOutcome>;
+  /** Told about each finished reconcile. */
+  readonly onReconciled: (key: string, outcome: ReconcileOutcome, durationMs: number) => void;
+  /** Told how many workers are reconciling right now. */
+  readonly onActive: (active: number) => void;
+}
+
+export class WorkerPool {
+  private readonly options: WorkerPoolOptions;
+  private readonly abortAll = new AbortController();
+  private loops: Array<Promise<void>> = [];
+  private active = 0;
+
+  constructor(options: WorkerPoolOptions) {
+    this.options = options;
+  }
+
+  get activeCount(): number {
+    return this.active;
+  }
+
+  start(): void {
+    for (let i = 0; i < this.options.count; i++) this.loops.push(this.loop());
+  }
+
+  /** Fires the signal of every reconcile in flight (after the drain time-out). */
+  abortInFlight(reason: Error): void {
+    this.abortAll.abort(reason);
+  }
+
+  /** Resolves when every worker loop has returned (the queue must be shut down first). */
+  async finished(): Promise<void> {
+    await Promise.all(this.loops);
+    this.loops = [];
+  }
+
+  private async loop(): Promise<void> {
+    const { queue } = this.options;
+    for (;;) {
+      const key = await queue.get();
+      if (key === undefined) return;
+      this.setActive(this.active + 1);
+      try {
+        await this.process(key);
+      } finally {
+        queue.done(key);
+        this.setActive(this.active - 1);
+      }
+    }
+  }
+
+  private async process(key: string): Promise<void> {
+    const { queue, clock, timeoutMs } = this.options;
+    const controller = new AbortController();
+    const onStop = (): void => controller.abort(this.abortAll.signal.reason);
+    if (this.abortAll.signal.aborted) onStop();
+    else this.abortAll.signal.addEventListener('abort', onStop, { once: true });
+    const timer = clock.setTimeout(() => controller.abort(new Error(`reconcile timed out after ${timeoutMs}ms`)), timeoutMs);
+    const started = clock.now();
+    let outcome: ReconcileOutcome;
+    try {
+      outcome = await this.options.reconcile(key, controller.signal);
+    } catch (error) {
+      outcome = { result: 'error', error: toError(error) };
+    } finally {
+      clock.clearTimeout(timer);
+      this.abortAll.signal.removeEventListener('abort', onStop);
+    }
+    const decision = decideRequeue(outcome);
+    if (decision.action === 'backoff') {
+      queue.addRateLimited(key);
+    } else {
+      queue.forget(key);
+      if (decision.action === 'forget-and-add-after') queue.addAfter(key, decision.delayMs);
+    }
+    try {
+      this.options.onReconciled(key, outcome, clock.now() - started);
+    } catch {
+      // observers must not break a worker
+    }
+  }
+
+  private setActive(active: number): void {
+    this.active = active;
+    this.options.onActive(active);
+  }
+}

@@ -1,0 +1,307 @@
+/**
+ * The only door to the API server. Every request katalog makes goes through {@link KubeClient}, which rides on
+ * `@kubernetes/client-node`'s own configuration, authentication and transport (so every auth method a KubeConfig
+ * supports works) but sends and reads plain JSON itself: no typed serializer in between, so no field of a custom
+ * resource is ever dropped, and `continue` tokens survive on every kind.
+ */
+import { HttpMethod, Watch, type Configuration, type KubeConfig, type ResponseContext } from '@kubernetes/client-node';
+import { KubeError, toError } from '../errors.js';
+import { VERSION } from '../util/version.js';
+import { collectionPath, objectPath, type KubeObject, type ResourceRef } from './resource.js';
+
+/** Query parameters; undefined values are left out. */
+type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+interface RequestOptions {
+  readonly query?: Query;
+  readonly body?: unknown;
+  readonly contentType?: string;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface ListOptions {
+  readonly namespace?: string | undefined;
+  readonly labelSelector?: string | undefined;
+  readonly fieldSelector?: string | undefined;
+  readonly limit?: number;
+  readonly continue?: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface ListPage {
+  readonly items: KubeObject[];
+  readonly resourceVersion: string;
+  readonly continue: string | undefined;
+}
+
+export interface WatchOptions {
+  readonly namespace?: string | undefined;
+  readonly resourceVersion?: string | undefined;
+  readonly labelSelector?: string | undefined;
+  readonly fieldSelector?: string | undefined;
+  readonly timeoutSeconds?: number;
+  readonly allowWatchBookmarks?: boolean;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/** A running watch: `done` settles once, when the stream ends (cleanly, with an error, or through `abort()`). */
+export interface WatchHandle {
+  readonly done: Promise<{ error: Error | undefined }>;
+  abort(): void;
+}
+
+export type PatchType = 'merge' | 'json' | 'strategic';
+
+const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+};
+
+/** `makeApiClient` hands any API class client-node's configuration (server, auth, transport); this one keeps it. */
+class ConfigurationHolder {
+  constructor(readonly configuration: Configuration) {}
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const METHODS: Readonly<Record<Method, HttpMethod>> = {
+  GET: HttpMethod.GET,
+  POST: HttpMethod.POST,
+  PUT: HttpMethod.PUT,
+  PATCH: HttpMethod.PATCH,
+  DELETE: HttpMethod.DELETE,
+};
+
+export interface KubeClientOptions {
+  /** Sent as `User-Agent`; default `katalog/<version>`. */
+  readonly userAgent?: string;
+}
+
+/** JSON over HTTP to one API server, with errors that say which request failed and why. */
+export class KubeClient {
+  readonly kubeConfig: KubeConfig;
+  private readonly configuration: Configuration;
+  private readonly userAgent: string;
+
+  constructor(kubeConfig: KubeConfig, options: KubeClientOptions = {}) {
+    this.kubeConfig = kubeConfig;
+    this.configuration = kubeConfig.makeApiClient(ConfigurationHolder).configuration;
+    this.userAgent = options.userAgent ?? `katalog/${VERSION}`;
+  }
+
+  /** The API server's URL, for messages. */
+  get server(): string {
+    return this.kubeConfig.getCurrentCluster()?.server ?? '(no cluster)';
+  }
+
+  /** Sends one request and returns the parsed JSON body; throws {@link KubeError} on a non-2xx answer or no answer. */
+  async request<T = unknown>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+    const context = this.configuration.baseServer.makeRequestContext(path, METHODS[method]);
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) context.setQueryParam(name, String(value));
+    }
+    context.setHeaderParam('Accept', 'application/json');
+    context.setHeaderParam('User-Agent', this.userAgent);
+    if (options.body !== undefined) {
+      context.setHeaderParam('Content-Type', options.contentType ?? 'application/json');
+      context.setBody(JSON.stringify(options.body));
+    }
+    if (options.signal !== undefined) context.setSignal(options.signal);
+    let response: ResponseContext;
+    let text: string;
+    try {
+      await this.configuration.authMethods.default?.applySecurityAuthentication(context);
+      response = await this.configuration.httpApi.send(context).toPromise();
+      text = await response.body.text();
+    } catch (error) {
+      const cause = toError(error);
+      throw new KubeError(`${method} ${path} on ${this.server} failed: ${cause.message}`, {}, { cause });
+    }
+    if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
+      throw statusError(method, path, response.httpStatusCode, text);
+    }
+    if (text === '') return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch (error) {
+      throw new KubeError(`${method} ${path}: the answer is not JSON`, { status: response.httpStatusCode }, { cause: error });
+    }
+  }
+
+  /** One page of a list. */
+  async list(ref: ResourceRef, options: ListOptions = {}): Promise<ListPage> {
+    const list = await this.request<{ items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } }>(
+      'GET',
+      collectionPath(ref, options.namespace),
+      {
+        query: {
+          labelSelector: options.labelSelector,
+          fieldSelector: options.fieldSelector,
+          limit: options.limit,
+          continue: options.continue,
+        },
+        signal: options.signal,
+      },
+    );
+    const items = list.items ?? [];
+    for (const item of items) {
+      // Lists of built-in kinds omit kind and apiVersion on their items; put them back so every object is whole.
+      item.apiVersion ??= ref.group === '' ? ref.version : `${ref.group}/${ref.version}`;
+      item.kind ??= ref.kind;
+    }
+    const token = list.metadata?.continue;
+    return { items, resourceVersion: list.metadata?.resourceVersion ?? '', continue: token === undefined || token === '' ? undefined : token };
+  }
+
+  /** Reads one object; `undefined` when it does not exist. */
+  async get(ref: ResourceRef, name: string, namespace?: string, signal?: AbortSignal): Promise<KubeObject | undefined> {
+    try {
+      return await this.request<KubeObject>('GET', objectPath(ref, name, namespace), { signal });
+    } catch (error) {
+      if (error instanceof KubeError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async create(ref: ResourceRef, object: KubeObject, options: { fieldManager?: string; signal?: AbortSignal } = {}): Promise<KubeObject> {
+    return this.request<KubeObject>('POST', collectionPath(ref, object.metadata?.namespace), {
+      body: object,
+      query: { fieldManager: options.fieldManager },
+      signal: options.signal,
+    });
+  }
+
+  /** Server-side apply (`application/apply-patch+yaml`; JSON is YAML). */
+  async apply(
+    ref: ResourceRef,
+    object: KubeObject,
+    options: { fieldManager: string; force?: boolean; subresource?: string; signal?: AbortSignal | undefined },
+  ): Promise<KubeObject> {
+    const name = object.metadata?.name ?? '';
+    return this.request<KubeObject>('PATCH', objectPath(ref, name, object.metadata?.namespace, options.subresource), {
+      body: object,
+      contentType: 'application/apply-patch+yaml',
+      query: { fieldManager: options.fieldManager, force: options.force },
+      signal: options.signal,
+    });
+  }
+
+  async patch(
+    ref: ResourceRef,
+    name: string,
+    namespace: string | undefined,
+    patch: unknown,
+    options: { type?: PatchType; subresource?: string; fieldManager?: string; signal?: AbortSignal | undefined } = {},
+  ): Promise<KubeObject> {
+    return this.request<KubeObject>('PATCH', objectPath(ref, name, namespace, options.subresource), {
+      body: patch,
+      contentType: PATCH_CONTENT_TYPES[options.type ?? 'merge'],
+      query: { fieldManager: options.fieldManager },
+      signal: options.signal,
+    });
+  }
+
+  async replace(ref: ResourceRef, object: KubeObject, options: { subresource?: string; signal?: AbortSignal } = {}): Promise<KubeObject> {
+    const name = object.metadata?.name ?? '';
+    return this.request<KubeObject>('PUT', objectPath(ref, name, object.metadata?.namespace, options.subresource), {
+      body: object,
+      signal: options.signal,
+    });
+  }
+
+  /** Deletes an object; resolves `false` when it was already gone. */
+  async delete(
+    ref: ResourceRef,
+    name: string,
+    namespace?: string,
+    options: { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; signal?: AbortSignal | undefined } = {},
+  ): Promise<boolean> {
+    try {
+      await this.request('DELETE', objectPath(ref, name, namespace), {
+        body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: options.propagationPolicy ?? 'Background' },
+        signal: options.signal,
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof KubeError && error.status === 404) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Opens a watch stream through client-node's low-level `Watch`. Every event goes to `onEvent` (exceptions thrown
+   * there end the stream with that error rather than being swallowed). The handle's `done` settles once.
+   */
+  watch(ref: ResourceRef, options: WatchOptions, onEvent: (type: WatchEventType, object: KubeObject) => void): WatchHandle {
+    let controller: AbortController | undefined;
+    let aborted = false;
+    let settle: (result: { error: Error | undefined }) => void = () => undefined;
+    const done = new Promise<{ error: Error | undefined }>((resolve) => {
+      settle = resolve;
+    });
+    let settled = false;
+    const finish = (error: unknown): void => {
+      if (settled) return;
+      settled = true;
+      settle({ error: error === null || error === undefined ? undefined : toError(error) });
+    };
+    const query: Record<string, string | number | boolean | undefined> = {
+      resourceVersion: options.resourceVersion,
+      labelSelector: options.labelSelector,
+      fieldSelector: options.fieldSelector,
+      timeoutSeconds: options.timeoutSeconds,
+      allowWatchBookmarks: options.allowWatchBookmarks,
+    };
+    const path = collectionPath(ref, options.namespace);
+    new Watch(this.kubeConfig)
+      .watch(
+        path,
+        query,
+        (type: string, object: KubeObject) => {
+          if (settled) return;
+          try {
+            onEvent(type as WatchEventType, object);
+          } catch (error) {
+            finish(error);
+            controller?.abort();
+          }
+        },
+        (error: unknown) => finish(error),
+      )
+      .then((result) => {
+        controller = result;
+        if (aborted || settled) result.abort();
+      })
+      .catch((error: unknown) => finish(error));
+    return {
+      done,
+      abort: () => {
+        aborted = true;
+        controller?.abort();
+        finish(undefined);
+      },
+    };
+  }
+}
+
+/** Builds the error for a non-2xx answer from its Kubernetes `Status` body, when there is one. */
+function statusError(method: Method, path: string, status: number, text: string): KubeError {
+  let reason: string | undefined;
+  let message = text.slice(0, 512);
+  try {
+    const body = JSON.parse(text) as { reason?: unknown; message?: unknown };
+    if (typeof body.reason === 'string') reason = body.reason;
+    if (typeof body.message === 'string') message = body.message;
+  } catch {
+    // not a Status body: keep the text
+  }
+  return new KubeError(`${method} ${path}: ${status}${reason === undefined ? '' : ` ${reason}`}: ${message}`, { status, reason });
+}
+
+/** True for errors that mean "the resourceVersion is too old": HTTP 410 or a watch ERROR event with code 410. */
+export function isGone(error: unknown): boolean {
+  if (error instanceof KubeError) return error.status === 410;
+  const candidate = error as { statusCode?: unknown; code?: unknown } | undefined;
+  return candidate?.statusCode === 410 || candidate?.code === 410;
+}

@@ -1,0 +1,320 @@
+/**
+ * Our own informer on client-node's low-level watch: list (paginated), then watch from the list's
+ * resourceVersion with bookmarks. A 410 Gone relists and emits the differences; a stream that ends is reopened
+ * from the last resourceVersion; a silent stream is abandoned and reopened; any other error backs off with
+ * jitter and tries again, for as long as the informer runs. `managedFields` are stripped before caching.
+ *
+ * Only the first list can fail `start()` (so a runtime fails fast on an unreachable server or a forbidden
+ * list); after that the informer never gives up until `stop()`.
+ */
+import { toError } from '../errors.js';
+import { sleep, systemClock, type Clock, type TimerHandle } from '../util/clock.js';
+import { isGone, type KubeClient, type WatchEventType } from './client.js';
+import { apiVersionOf, keyOf, type KubeObject, type ResourceRef } from './resource.js';
+
+export type InformerEventType = 'added' | 'updated' | 'deleted';
+
+export interface InformerEvent {
+  readonly type: InformerEventType;
+  readonly key: string;
+  /** The new state, or the last known state for `deleted`. Do not mutate: it is the cached object. */
+  readonly object: KubeObject;
+}
+
+export interface InformerOptions {
+  readonly client: KubeClient;
+  readonly resource: ResourceRef;
+  readonly namespace?: string | undefined;
+  readonly labelSelector?: string | undefined;
+  readonly fieldSelector?: string | undefined;
+  readonly clock?: Clock;
+  /** Items per list page; default 500. */
+  readonly pageSize?: number;
+  /** Backoff after errors: starts at `initialMs` (default 200), doubles up to `maxMs` (default 30 s), with jitter. */
+  readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
+  /** Server-side watch time-out; each watch asks for a random value between this and twice this. Default 300 s. */
+  readonly watchTimeoutSeconds?: number;
+  /** A stream that delivers nothing (not even a bookmark) for this long is reopened. Default 2.5 × the watch time-out. */
+  readonly idleTimeoutMs?: number;
+  /** Random numbers in [0, 1), for jitter; injectable for tests. */
+  readonly random?: () => number;
+  /** Called for every change to the cache. Exceptions are reported through `onError`, never thrown. */
+  readonly onEvent: (event: InformerEvent) => void;
+  /** Called whenever the informer reopens its watch or relists after a problem, with the reason. */
+  readonly onRestart?: (reason: string) => void;
+  /** Called with errors the informer recovers from. */
+  readonly onError?: (error: Error) => void;
+}
+
+type WatchOutcome = { readonly kind: 'gone' } | { readonly kind: 'ended'; readonly events: number; readonly ms: number } | { readonly kind: 'error'; readonly error: Error };
+
+/** A cache of one resource kind kept in line with the API server. */
+export class Informer {
+  private readonly options: InformerOptions;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly store = new Map<string, KubeObject>();
+  private resourceVersion = '';
+  private readonly stopController = new AbortController();
+  private running: Promise<void> | undefined;
+  private abortWatch: (() => void) | undefined;
+  private hasSynced = false;
+  private failures = 0;
+
+  constructor(options: InformerOptions) {
+    this.options = options;
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** True once the first list has filled the cache. */
+  get synced(): boolean {
+    return this.hasSynced;
+  }
+
+  /** The resourceVersion the next watch starts from. */
+  get lastResourceVersion(): string {
+    return this.resourceVersion;
+  }
+
+  /** Number of cached objects. */
+  get size(): number {
+    return this.store.size;
+  }
+
+  /** The cached object for a key (`namespace/name` or `name`). Do not mutate it. */
+  get(key: string): KubeObject | undefined {
+    return this.store.get(key);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.store.keys();
+  }
+
+  values(): IterableIterator<KubeObject> {
+    return this.store.values();
+  }
+
+  /**
+   * Lists, fills the cache and opens the watch. Resolves once the cache is synced; rejects (and stops) when the
+   * first list fails, so that an unreachable server or a forbidden list is reported at once.
+   */
+  async start(): Promise<void> {
+    if (this.running !== undefined) throw new Error('informer already started');
+    await this.relist();
+    this.hasSynced = true;
+    this.running = this.loop();
+  }
+
+  /** Stops watching; resolves when the loop has ended. The cache stays readable. Idempotent. */
+  async stop(): Promise<void> {
+    this.stopController.abort(new Error('informer stopped'));
+    this.abortWatch?.();
+    await this.running;
+  }
+
+  private get stopped(): boolean {
+    return this.stopController.signal.aborted;
+  }
+
+  private async loop(): Promise<void> {
+    let needList = false;
+    while (!this.stopped) {
+      if (needList) {
+        try {
+          await this.relist();
+          needList = false;
+          this.failures = 0;
+        } catch (error) {
+          if (this.stopped) return;
+          this.report(error);
+          await this.backoff();
+          continue;
+        }
+      }
+      const outcome = await this.watchOnce();
+      if (this.stopped) return;
+      if (outcome.kind === 'gone') {
+        this.options.onRestart?.('resourceVersion expired (410 Gone): relisting');
+        needList = true;
+      } else if (outcome.kind === 'error') {
+        this.options.onRestart?.(`watch failed: ${outcome.error.message}`);
+        this.report(outcome.error);
+        await this.backoff();
+      } else if (outcome.events === 0 && outcome.ms < 1000) {
+        // A stream that ends at once with nothing in it would spin; treat it like a failure.
+        this.options.onRestart?.('watch ended immediately');
+        await this.backoff();
+      } else {
+        this.failures = 0;
+      }
+    }
+  }
+
+  private async backoff(): Promise<void> {
+    const initial = this.options.backoff?.initialMs ?? 200;
+    const max = this.options.backoff?.maxMs ?? 30_000;
+    const base = Math.min(max, initial * 2 ** this.failures);
+    this.failures = Math.min(this.failures + 1, 30);
+    const delay = base / 2 + this.random() * (base / 2);
+    try {
+      await sleep(this.clock, delay, this.stopController.signal);
+    } catch {
+      // stopped while waiting
+    }
+  }
+
+  private report(error: unknown): void {
+    try {
+      this.options.onError?.(toError(error));
+    } catch {
+      // a failing error reporter must not stop the informer
+    }
+  }
+
+  private emit(type: InformerEventType, key: string, object: KubeObject): void {
+    try {
+      this.options.onEvent({ type, key, object });
+    } catch (error) {
+      this.report(error);
+    }
+  }
+
+  /** Lists every page, replaces the cache and emits the differences. */
+  private async relist(): Promise<void> {
+    const { client, resource, namespace, labelSelector, fieldSelector } = this.options;
+    const fresh = new Map<string, KubeObject>();
+    let token: string | undefined;
+    let resourceVersion = '';
+    let paginate = true;
+    do {
+      let page;
+      try {
+        page = await client.list(resource, {
+          namespace,
+          labelSelector,
+          fieldSelector,
+          ...(paginate ? { limit: this.options.pageSize ?? 500 } : {}),
+          continue: token,
+          signal: this.stopController.signal,
+        });
+      } catch (error) {
+        if (token !== undefined && isGone(error)) {
+          // The continue token expired between pages: start again, in one piece.
+          fresh.clear();
+          token = undefined;
+          paginate = false;
+          continue;
+        }
+        throw error;
+      }
+      for (const item of page.items) {
+        const object = this.normalise(item);
+        fresh.set(keyOf(object), object);
+      }
+      resourceVersion = page.resourceVersion;
+      token = page.continue;
+    } while (token !== undefined);
+
+    const previous = new Map(this.store);
+    this.store.clear();
+    for (const [key, object] of fresh) this.store.set(key, object);
+    this.resourceVersion = resourceVersion;
+    for (const [key, old] of previous) {
+      if (!fresh.has(key)) this.emit('deleted', key, old);
+    }
+    for (const [key, object] of fresh) {
+      const old = previous.get(key);
+      if (old === undefined) this.emit('added', key, object);
+      else if (old.metadata?.resourceVersion !== object.metadata?.resourceVersion) this.emit('updated', key, object);
+    }
+  }
+
+  /** Opens one watch and applies its events until it ends. */
+  private async watchOnce(): Promise<WatchOutcome> {
+    const { client, resource, namespace, labelSelector, fieldSelector } = this.options;
+    const timeout = this.options.watchTimeoutSeconds ?? 300;
+    const idleMs = this.options.idleTimeoutMs ?? timeout * 2500;
+    const startedAt = this.clock.now();
+    let events = 0;
+    let gone = false;
+    let idle = false;
+    let lastActivity = startedAt;
+    const handle = client.watch(
+      resource,
+      {
+        namespace,
+        labelSelector,
+        fieldSelector,
+        resourceVersion: this.resourceVersion,
+        allowWatchBookmarks: true,
+        timeoutSeconds: Math.round(timeout * (1 + this.random())),
+      },
+      (type, object) => {
+        lastActivity = this.clock.now();
+        events++;
+        if (this.apply(type, object)) {
+          gone = true;
+          handle.abort();
+        }
+      },
+    );
+    this.abortWatch = () => handle.abort();
+    let idleTimer: TimerHandle | undefined;
+    const checkIdle = (): void => {
+      const silentFor = this.clock.now() - lastActivity;
+      if (silentFor >= idleMs) {
+        idle = true;
+        handle.abort();
+        return;
+      }
+      idleTimer = this.clock.setTimeout(checkIdle, idleMs - silentFor);
+    };
+    idleTimer = this.clock.setTimeout(checkIdle, idleMs);
+    const { error } = await handle.done;
+    this.clock.clearTimeout(idleTimer);
+    this.abortWatch = undefined;
+    if (gone) return { kind: 'gone' };
+    if (idle) return { kind: 'error', error: new Error(`watch silent for ${Math.round(idleMs / 1000)}s`) };
+    if (error !== undefined) return isGone(error) ? { kind: 'gone' } : { kind: 'error', error };
+    return { kind: 'ended', events, ms: this.clock.now() - startedAt };
+  }
+
+  /** Applies one watch event to the cache. Returns true when the event says the resourceVersion is gone. */
+  private apply(type: WatchEventType, raw: KubeObject): boolean {
+    if (type === 'ERROR') {
+      const code = (raw as { code?: unknown }).code;
+      if (code === 410) return true;
+      this.report(new Error(`watch error event: ${JSON.stringify(raw).slice(0, 300)}`));
+      return false;
+    }
+    const resourceVersion = raw.metadata?.resourceVersion;
+    if (type === 'BOOKMARK') {
+      if (resourceVersion !== undefined) this.resourceVersion = resourceVersion;
+      return false;
+    }
+    const object = this.normalise(raw);
+    const key = keyOf(object);
+    if (type === 'DELETED') {
+      const old = this.store.get(key);
+      this.store.delete(key);
+      if (resourceVersion !== undefined) this.resourceVersion = resourceVersion;
+      this.emit('deleted', key, old ?? object);
+      return false;
+    }
+    const old = this.store.get(key);
+    this.store.set(key, object);
+    if (resourceVersion !== undefined) this.resourceVersion = resourceVersion;
+    if (old === undefined) this.emit('added', key, object);
+    else if (old.metadata?.resourceVersion !== resourceVersion) this.emit('updated', key, object);
+    return false;
+  }
+
+  private normalise(object: KubeObject): KubeObject {
+    const { resource } = this.options;
+    object.apiVersion ??= apiVersionOf(resource);
+    object.kind ??= resource.kind;
+    if (object.metadata !== undefined && 'managedFields' in object.metadata) delete object.metadata.managedFields;
+    return object;
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * Everything a host can pass to `createRuntime`, and the one function that resolves defaults. Nothing in the
+ * library reads `process.env`, installs signal handlers, uses prom-client's global registry or opens a port by
+ * itself: all of it comes through here.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Registry } from 'prom-client';
+import { RuntimeError } from './errors.js';
+import type { Logger } from './observe/logger.js';
+import { silentLogger } from './observe/logger.js';
+import type { ConstructorFactory, Hooks } from './operatorbox/types.js';
+import type { CrdSettingsInput } from './runtime/settings.js';
+import { systemClock, type Clock } from './util/clock.js';
+import { parseDuration } from './util/duration.js';
+
+/** A duration: milliseconds, or a Go duration string (`"30s"`). */
+export type DurationInput = number | string;
+
+/** Per-CRD overrides in code: settings (source `override`) and code registered for that CRD alone. */
+export interface CrdOverride extends CrdSettingsInput {
+  /** Hooks for this CRD, whatever the definition names. */
+  readonly hooks?: Hooks;
+  /** A constructor for this CRD (it must declare `operatorBox.default: false`). */
+  readonly constructor?: ConstructorFactory;
+}
+
+export interface RuntimeOptions {
+  /** The cluster. Default: `new KubeConfig()` loaded with `loadFromDefault()`. */
+  readonly kubeConfig?: KubeConfig;
+  /** Hook sets by the name the definition references (`hooks: { function: WebsiteHooks }`). */
+  readonly hooks?: Readonly<Record<string, Hooks>>;
+  /** Constructors by the name the definition references (`constructor: { function: NewX }`). */
+  readonly constructors?: Readonly<Record<string, ConstructorFactory>>;
+  /** Per-CRD overrides (highest precedence, source `override`). */
+  readonly crds?: Readonly<Record<string, CrdOverride>>;
+  /** Settings for every CRD, below the definition (source `options`). */
+  readonly defaults?: CrdSettingsInput;
+  /** Where `KATALOG_*` settings are read from (source `env`); pass `process.env` to opt in. Never read otherwise. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The prom-client registry to register metrics on. Default: a registry of the runtime's own. */
+  readonly registry?: Registry;
+  /** Prepended to every metric name. */
+  readonly metricsPrefix?: string;
+  readonly logger?: Logger;
+  /** Time source (tests). */
+  readonly clock?: Clock;
+  /** Apply each CRD's `crdFile` at start (development and tests). Default false. */
+  readonly installCrds?: boolean;
+  /** How long `stop()` waits for in-flight reconciles before aborting them. Default 30s. */
+  readonly drainTimeout?: DurationInput;
+  /** Time-out of one reconcile (its AbortSignal fires then). Default 5m. */
+  readonly reconcileTimeout?: DurationInput;
+  /** Per-key backoff and global token bucket of the requeue rate limiter. */
+  readonly rateLimiter?: {
+    readonly baseDelay?: DurationInput;
+    readonly maxDelay?: DurationInput;
+    readonly qps?: number;
+    readonly burst?: number;
+  };
+  /** Field manager of server-side apply. Default `katalog`. */
+  readonly fieldManager?: string;
+  /** Server-side apply with `force: true` (take fields from other managers). Default true. */
+  readonly forceApply?: boolean;
+  /** Watch tuning; the defaults suit real clusters. */
+  readonly watch?: {
+    /** Server-side time-out of each watch request; default 5m (randomised up to twice that). */
+    readonly timeout?: DurationInput;
+    /** A watch silent this long is reopened; default 2.5 × timeout. */
+    readonly idleTimeout?: DurationInput;
+    /** Backoff of watch and list retries. */
+    readonly backoff?: { readonly initial?: DurationInput; readonly max?: DurationInput };
+  };
+}
+
+/** Options with every default filled in and every duration in milliseconds. */
+export interface ResolvedOptions {
+  readonly kubeConfig: KubeConfig | undefined;
+  readonly hooks: ReadonlyMap<string, Hooks>;
+  readonly constructors: ReadonlyMap<string, ConstructorFactory>;
+  readonly crds: Readonly<Record<string, CrdOverride>>;
+  readonly defaults: CrdSettingsInput;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly registry: Registry | undefined;
+  readonly metricsPrefix: string;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly installCrds: boolean;
+  readonly drainTimeoutMs: number;
+  readonly reconcileTimeoutMs: number;
+  readonly rateLimiter: { baseDelayMs?: number; maxDelayMs?: number; qps?: number; burst?: number };
+  readonly fieldManager: string;
+  readonly forceApply: boolean;
+  readonly watch: { watchTimeoutSeconds?: number; idleTimeoutMs?: number; backoff?: { initialMs?: number; maxMs?: number } };
+}
+
+/** Resolves defaults; throws a `RuntimeError` naming every invalid option at once. */
+export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
+  const problems: string[] = [];
+  const duration = (name: string, value: DurationInput | undefined, fallback?: number): number | undefined => {
+    if (value === undefined) return fallback;
+    const ms = typeof value === 'number' ? value : parseDuration(value);
+    if (ms === undefined || !Number.isFinite(ms) || ms < 0) {
+      problems.push(`${name}: ${JSON.stringify(value)} is not a duration (milliseconds or a string such as "30s")`);
+      return fallback;
+    }
+    return ms;
+  };
+  const drainTimeoutMs = duration('drainTimeout', options.drainTimeout, 30_000) ?? 30_000;
+  const reconcileTimeoutMs = duration('reconcileTimeout', options.reconcileTimeout, 300_000) ?? 300_000;
+  const rateLimiter: ResolvedOptions['rateLimiter'] = {};
+  const base = duration('rateLimiter.baseDelay', options.rateLimiter?.baseDelay);
+  const max = duration('rateLimiter.maxDelay', options.rateLimiter?.maxDelay);
+  if (base !== undefined) rateLimiter.baseDelayMs = base;
+  if (max !== undefined) rateLimiter.maxDelayMs = max;
+  if (options.rateLimiter?.qps !== undefined) rateLimiter.qps = options.rateLimiter.qps;
+  if (options.rateLimiter?.burst !== undefined) rateLimiter.burst = options.rateLimiter.burst;
+  const watch: ResolvedOptions['watch'] = {};
+  const watchTimeout = duration('watch.timeout', options.watch?.timeout);
+  const idle = duration('watch.idleTimeout', options.watch?.idleTimeout);
+  const initial = duration('watch.backoff.initial', options.watch?.backoff?.initial);
+  const maxBackoff = duration('watch.backoff.max', options.watch?.backoff?.max);
+  if (watchTimeout !== undefined) watch.watchTimeoutSeconds = Math.max(1, Math.round(watchTimeout / 1000));
+  if (idle !== undefined) watch.idleTimeoutMs = idle;
+  if (initial !== undefined || maxBackoff !== undefined) {
+    watch.backoff = {};
+    if (initial !== undefined) watch.backoff.initialMs = initial;
+    if (maxBackoff !== undefined) watch.backoff.maxMs = maxBackoff;
+  }
+  const fieldManager = options.fieldManager ?? 'katalog';
+  if (fieldManager === '' || fieldManager.length > 128) problems.push(`fieldManager: must be 1 to 128 characters, got ${JSON.stringify(fieldManager)}`);
+  if (problems.length > 0) throw new RuntimeError('E_OPTIONS', `invalid runtime options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  return {
+    kubeConfig: options.kubeConfig,
+    hooks: new Map(Object.entries(options.hooks ?? {})),
+    constructors: new Map(Object.entries(options.constructors ?? {})),
+    crds: options.crds ?? {},
+    defaults: options.defaults ?? {},
+    env: options.env ?? {},
+    registry: options.registry,
+    metricsPrefix: options.metricsPrefix ?? '',
+    logger: options.logger ?? silentLogger,
+    clock: options.clock ?? systemClock,
+    installCrds: options.installCrds ?? false,
+    drainTimeoutMs,
+    reconcileTimeoutMs,
+    rateLimiter,
+    fieldManager,
+    forceApply: options.forceApply ?? true,
+    watch,
+  };
+}

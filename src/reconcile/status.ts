@@ -1,0 +1,92 @@
+/**
+ * The status a reconcile leaves behind (SPEC §4.6): `observedGeneration` and a `Ready` condition, written to the
+ * status subresource with a merge patch. `lastTransitionTime` moves only when the condition's status changes; no
+ * write is made when nothing would change; conditions of other writers are kept.
+ */
+import { KubeError } from '../errors.js';
+import type { KubeClient } from '../kube/client.js';
+import type { KubeObject, ResourceRef } from '../kube/resource.js';
+
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+const MESSAGE_LIMIT = 256;
+const ATTEMPTS = 4;
+
+/** The status fields a reconcile wants, besides the ones it leaves alone. Pure. */
+export function desiredStatus(
+  object: KubeObject,
+  outcome: { readonly ok: true } | { readonly ok: false; readonly message: string },
+  now: string,
+  fields: Readonly<Record<string, unknown>> = {},
+): Record<string, unknown> {
+  const status = (object['status'] ?? {}) as Record<string, unknown>;
+  const generation = object.metadata?.generation;
+  const conditions = Array.isArray(status['conditions']) ? (status['conditions'] as Condition[]) : [];
+  const previous = conditions.find((condition) => condition.type === 'Ready');
+  const ready: Condition = outcome.ok
+    ? { type: 'Ready', status: 'True', reason: 'ReconcileSucceeded', message: '', lastTransitionTime: now }
+    : { type: 'Ready', status: 'False', reason: 'ReconcileError', message: truncate(outcome.message), lastTransitionTime: now };
+  if (previous !== undefined && previous.status === ready.status) ready.lastTransitionTime = previous.lastTransitionTime;
+  if (generation !== undefined) ready.observedGeneration = generation;
+  const next: Record<string, unknown> = {
+    ...fields,
+    conditions: [...conditions.filter((condition) => condition.type !== 'Ready'), ready],
+  };
+  if (generation !== undefined && outcome.ok) next['observedGeneration'] = generation;
+  return next;
+}
+
+/** True when writing `wanted` would change nothing in `current` (lastTransitionTime of an unchanged condition included). */
+export function statusUnchanged(current: unknown, wanted: Readonly<Record<string, unknown>>): boolean {
+  const status = (current ?? {}) as Record<string, unknown>;
+  return Object.entries(wanted).every(([field, value]) => sameJson(status[field], value));
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a).filter((key) => (a as Record<string, unknown>)[key] !== undefined);
+  const keysB = Object.keys(b).filter((key) => (b as Record<string, unknown>)[key] !== undefined);
+  if (keysA.length !== keysB.length) return false;
+  return keysA.every((key) => sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}
+
+function truncate(message: string): string {
+  return message.length <= MESSAGE_LIMIT ? message : `${message.slice(0, MESSAGE_LIMIT - 3)}...`;
+}
+
+/**
+ * Writes the status when it differs, guarded by resourceVersion; on 409 it re-reads the object and recomputes.
+ * `compute` gets the freshest object and returns the wanted status fields.
+ */
+export async function writeStatus(
+  client: KubeClient,
+  ref: ResourceRef,
+  object: KubeObject,
+  compute: (fresh: KubeObject) => Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<'written' | 'unchanged' | 'gone'> {
+  let current: KubeObject | undefined = object;
+  for (let attempt = 1; ; attempt++) {
+    if (current === undefined) return 'gone';
+    const wanted = compute(current);
+    if (statusUnchanged(current['status'], wanted)) return 'unchanged';
+    const meta = current.metadata ?? {};
+    try {
+      await client.patch(ref, meta.name ?? '', meta.namespace, { metadata: { resourceVersion: meta.resourceVersion }, status: wanted }, { type: 'merge', subresource: 'status', signal });
+      return 'written';
+    } catch (error) {
+      if (error instanceof KubeError && error.status === 404) return 'gone';
+      if (!(error instanceof KubeError) || error.status !== 409 || attempt >= ATTEMPTS) throw error;
+      current = await client.get(ref, meta.name ?? '', meta.namespace, signal);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * `installCrds: true` (development and tests): applies each CRD's `crdFile` before start, and checks that the
+ * manifest declares what the Katalog's `apiTypes` say.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseAllDocuments } from 'yaml';
+import { CRD_RESOURCE } from '../controller/crd-watcher.js';
+import type { Definition } from '../definition/types.js';
+import { RuntimeError, toError } from '../errors.js';
+import type { KubeClient } from '../kube/client.js';
+import type { KubeObject } from '../kube/resource.js';
+import type { Logger } from '../observe/logger.js';
+
+export async function installCrdFiles(client: KubeClient, definition: Definition, logger: Logger): Promise<void> {
+  for (const name of definition.order) {
+    const crd = definition.crds.get(name);
+    if (crd?.crdFile === undefined) continue;
+    let manifests: KubeObject[];
+    try {
+      const text = await readFile(crd.crdFile, 'utf8');
+      manifests = parseAllDocuments(text)
+        .map((document) => document.toJS() as KubeObject | null)
+        .filter((document): document is KubeObject => document !== null && document.kind === 'CustomResourceDefinition');
+    } catch (error) {
+      throw new RuntimeError('E_INSTALL', `CRD ${name}: cannot read crdFile ${crd.crdFile}: ${toError(error).message}`, { cause: error });
+    }
+    if (manifests.length === 0) throw new RuntimeError('E_INSTALL', `CRD ${name}: crdFile ${crd.crdFile} holds no CustomResourceDefinition`);
+    for (const manifest of manifests) {
+      const spec = (manifest['spec'] ?? {}) as { group?: string; names?: { kind?: string; plural?: string } };
+      const { apiTypes } = crd;
+      if (spec.group !== apiTypes.group || spec.names?.kind !== apiTypes.kind || spec.names.plural !== apiTypes.plural) {
+        throw new RuntimeError(
+          'E_INSTALL',
+          `CRD ${name}: crdFile ${crd.crdFile} declares ${spec.names?.plural ?? '?'}.${spec.group ?? '?'} (kind ${spec.names?.kind ?? '?'}) but apiTypes say ${apiTypes.plural}.${apiTypes.group} (kind ${apiTypes.kind})`,
+        );
+      }
+      await client.apply(CRD_RESOURCE, manifest, { fieldManager: 'katalog', force: true });
+      logger.info('installed CRD', { crd: name, file: crd.crdFile });
+    }
+  }
+}

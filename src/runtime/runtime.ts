@@ -1,0 +1,429 @@
+/**
+ * The controller manager: starts CRDs in dependency order, activates late CRDs when they appear, deactivates
+ * deleted ones, and stops everything in reverse order. Everything it owns has `start()` / `stop()`, and it stops
+ * them in reverse (DESIGN.md habit 1).
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Registry } from 'prom-client';
+import { CrdWatcher, type InstalledCrd } from '../controller/crd-watcher.js';
+import type { ControllerObserver } from '../controller/controller.js';
+import type { Definition } from '../definition/types.js';
+import { RuntimeError, toError } from '../errors.js';
+import { KubeClient } from '../kube/client.js';
+import { LifecycleEmitter, type LifecycleEvents, type Listener } from '../observe/events.js';
+import { CrdHealth, dependenciesReason, missingCrdReason, type HealthChange } from '../observe/health.js';
+import type { Logger } from '../observe/logger.js';
+import { createMetrics, type Metrics } from '../observe/metrics.js';
+import { RuntimeHealth } from '../observe/runtime-health.js';
+import type { ConstructorFactory, Hooks } from '../operatorbox/types.js';
+import type { ResolvedOptions } from '../options.js';
+import { sleep } from '../util/clock.js';
+import { buildController } from './activation.js';
+import { CodeRegistry } from './code-registry.js';
+import type { CrdSlot } from './crd-slot.js';
+import { installCrdFiles } from './install-crds.js';
+import { resolveAllSettings } from './settings.js';
+
+export type RuntimeState = 'created' | 'starting' | 'running' | 'stopping' | 'stopped';
+
+/** Extra time `stop()` waits, after aborting reconciles that ignore their signal, before it gives up on them. */
+const ABANDON_GRACE_MS = 5000;
+
+export class Runtime {
+  readonly definition: Definition;
+  readonly metrics: Metrics;
+  readonly health: RuntimeHealth;
+  private readonly options: ResolvedOptions;
+  private readonly logger: Logger;
+  private readonly events: LifecycleEmitter;
+  private readonly code = new CodeRegistry();
+  private readonly slots = new Map<string, CrdSlot>();
+  private current: RuntimeState = 'created';
+  private kube: { client: KubeClient; kubeConfig: KubeConfig } | undefined;
+  private crdWatcher: CrdWatcher | undefined;
+  private stopping: Promise<void> | undefined;
+  private startResolved = false;
+
+  constructor(definition: Definition, options: ResolvedOptions) {
+    this.definition = definition;
+    this.options = options;
+    this.logger = options.logger;
+    this.events = new LifecycleEmitter({ logger: options.logger });
+    this.health = new RuntimeHealth(options.clock);
+    for (const [name, hooks] of options.hooks) this.code.registerHooks(name, hooks);
+    for (const [name, factory] of options.constructors) this.code.registerConstructor(name, factory);
+    const enabled = definition.order.map((name) => definition.crds.get(name)).filter((crd) => crd !== undefined);
+    const overrides: Record<string, { workers?: number; resync?: number | string; maxDepth?: number; failureThreshold?: number }> = {};
+    for (const [name, override] of Object.entries(options.crds)) {
+      if (override.hooks !== undefined) this.code.registerCrdHooks(name, override.hooks);
+      // Own property only: every object inherits `constructor` from Object.prototype.
+      if (Object.hasOwn(override, 'constructor') && override.constructor !== undefined) this.code.registerCrdConstructor(name, override.constructor);
+      const { workers, resync, maxDepth, failureThreshold } = override;
+      overrides[name] = { ...defined({ workers, resync, maxDepth, failureThreshold }) };
+    }
+    const settings = resolveAllSettings(definition.crds.values(), { crds: overrides, defaults: options.defaults, env: options.env });
+    this.metrics = createMetrics({
+      ...(options.registry === undefined ? {} : { registry: options.registry }),
+      prefix: options.metricsPrefix,
+    });
+    for (const crd of enabled) {
+      const resolved = settings.get(crd.name);
+      if (resolved === undefined) continue;
+      const { apiTypes } = crd;
+      this.slots.set(crd.name, {
+        crd,
+        settings: resolved,
+        health: new CrdHealth({
+          name: crd.name,
+          failureThreshold: resolved.failureThreshold.value,
+          clock: options.clock,
+          pendingReason: 'runtime not started',
+        }),
+        crdObjectName: apiTypes.builtIn ? undefined : `${apiTypes.plural}.${apiTypes.group}`,
+        phase: 'waiting',
+        activated: undefined,
+        appearedAt: undefined,
+        recheck: false,
+        retryTimer: undefined,
+        failedActivations: 0,
+      });
+    }
+  }
+
+  /** The prom-client registry the runtime's metrics live on. */
+  get registry(): Registry {
+    return this.metrics.registry;
+  }
+
+  get state(): RuntimeState {
+    return this.current;
+  }
+
+  /** True once `start()` has resolved, until `stop()` begins. */
+  get started(): boolean {
+    return this.startResolved && this.current === 'running';
+  }
+
+  /** The slots of the enabled CRDs, in start order. Read-only use (inspection). */
+  slotList(): readonly CrdSlot[] {
+    return [...this.slots.values()];
+  }
+
+  slot(name: string): CrdSlot | undefined {
+    return this.slots.get(name);
+  }
+
+  /** Hooks and constructor of a CRD with their sources (inspection). */
+  codeOf(name: string): ReturnType<CodeRegistry['resolve']> | undefined {
+    const slot = this.slots.get(name);
+    return slot === undefined ? undefined : this.code.resolve(slot.crd);
+  }
+
+  on<K extends keyof LifecycleEvents>(name: K, listener: Listener<LifecycleEvents[K]>): () => void {
+    return this.events.on(name, listener);
+  }
+
+  once<K extends keyof LifecycleEvents>(name: K, listener: Listener<LifecycleEvents[K]>): () => void {
+    return this.events.once(name, listener);
+  }
+
+  off<K extends keyof LifecycleEvents>(name: K, listener: Listener<LifecycleEvents[K]>): void {
+    this.events.off(name, listener);
+  }
+
+  registerHooks(name: string, hooks: Hooks): void {
+    this.assertNotStarted('registerHooks');
+    this.code.registerHooks(name, hooks);
+  }
+
+  registerConstructor(name: string, factory: ConstructorFactory): void {
+    this.assertNotStarted('registerConstructor');
+    this.code.registerConstructor(name, factory);
+  }
+
+  /**
+   * Starts every installed, dependency-satisfied CRD in dependency order and resolves when they are active.
+   * CRDs not installed yet, or waiting for dependencies, are `pending` and start as soon as they can.
+   * Rejects when the API server is unreachable, a list is forbidden, or code the definition names is missing.
+   */
+  async start(): Promise<void> {
+    if (this.current !== 'created') throw new RuntimeError('E_STATE', `start() called on a runtime that is ${this.current}`);
+    const missing = this.code.missing(this.definition.crds.values());
+    if (missing.length > 0) throw new RuntimeError('E_REGISTRATION', `cannot start: code the definition names is missing:\n${missing.map((m) => `  - ${m}`).join('\n')}`);
+    this.current = 'starting';
+    this.health.markStarting();
+    try {
+      const kubeConfig = this.options.kubeConfig ?? loadDefaultKubeConfig();
+      const client = new KubeClient(kubeConfig);
+      this.kube = { client, kubeConfig };
+      if (this.options.installCrds) await installCrdFiles(client, this.definition, this.logger);
+      if ([...this.slots.values()].some((slot) => slot.crdObjectName !== undefined)) {
+        const watcher = new CrdWatcher({
+          client,
+          clock: this.options.clock,
+          informer: this.options.watch,
+          onChange: (name, crd) => this.onCrdChange(name, crd),
+          onRestart: (reason) => this.logger.debug('CRD watch restarted', { reason }),
+          onError: (error) => this.logger.warn('CRD watch error', { error }),
+        });
+        this.crdWatcher = watcher;
+        try {
+          await watcher.start();
+        } catch (error) {
+          throw new RuntimeError('E_START', `cannot start: listing CustomResourceDefinitions on ${client.server} failed: ${toError(error).message}`, { cause: error });
+        }
+      }
+      for (const slot of this.slots.values()) await this.evaluate(slot, true);
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+    if (this.current !== 'starting') throw new RuntimeError('E_STATE', 'stop() was called while starting');
+    this.current = 'running';
+    this.startResolved = true;
+    this.health.markRunning();
+    this.logger.info('runtime started', { active: [...this.slots.values()].filter((s) => s.phase === 'active').map((s) => s.crd.name) });
+  }
+
+  /**
+   * Drains in-flight reconciles (up to the drain time-out, then aborts them), stops the informers, shuts CRDs down
+   * in reverse dependency order and emits the shutdown metrics. Idempotent; leaves no timer, socket or watch open.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutdown();
+    return this.stopping;
+  }
+
+  private async shutdown(): Promise<void> {
+    const wasStarting = this.current === 'starting';
+    this.current = 'stopping';
+    this.startResolved = false;
+    this.health.markStopping();
+    const { clock, drainTimeoutMs } = this.options;
+    const slots = [...this.slots.values()];
+    for (const slot of slots) {
+      if (slot.retryTimer !== undefined) clock.clearTimeout(slot.retryTimer);
+      slot.retryTimer = undefined;
+    }
+    // Wait for activations in flight, so that nothing starts behind our back.
+    while (slots.some((slot) => slot.phase === 'activating' || slot.phase === 'deactivating')) await sleep(clock, 10);
+    const active = slots.filter((slot) => slot.activated !== undefined);
+    const deadline = new AbortController();
+    const timer = clock.setTimeout(() => deadline.abort(), drainTimeoutMs);
+    const drained = Promise.all(active.map((slot) => slot.activated?.controller.drain(deadline.signal)));
+    const gaveUp = new Promise<'gave-up'>((resolve) => {
+      const handle = clock.setTimeout(() => resolve('gave-up'), drainTimeoutMs + ABANDON_GRACE_MS);
+      void drained.finally(() => clock.clearTimeout(handle));
+    });
+    if ((await Promise.race([drained, gaveUp])) === 'gave-up') {
+      this.logger.error('stop(): some reconciles ignored their AbortSignal; abandoning them', {});
+    }
+    clock.clearTimeout(timer);
+    await Promise.all([...active.map((slot) => slot.activated?.controller.stopInformers()), this.crdWatcher?.stop()]);
+    for (const slot of [...active].reverse()) {
+      this.metrics.shutdown(slot.crd.name);
+      slot.activated = undefined;
+      slot.phase = 'waiting';
+      slot.health.markPending('runtime stopped');
+      this.events.emit('deactivated', { crd: slot.crd.name, reason: 'runtime stopping' });
+    }
+    this.current = 'stopped';
+    this.health.markStopped();
+    if (!wasStarting) this.logger.info('runtime stopped', {});
+  }
+
+  private assertNotStarted(what: string): void {
+    if (this.current !== 'created') throw new RuntimeError('E_STATE', `${what}() must be called before start()`);
+  }
+
+  private get accepting(): boolean {
+    return this.current === 'starting' || this.current === 'running';
+  }
+
+  private onCrdChange(name: string, installed: InstalledCrd | undefined): void {
+    for (const slot of this.slots.values()) {
+      if (slot.crdObjectName !== name) continue;
+      if (slot.phase === 'activating' || slot.phase === 'deactivating') {
+        slot.recheck = true;
+        continue;
+      }
+      if (installed === undefined && slot.phase === 'active') void this.deactivate(slot, missingCrdReason(slot.crd.apiTypes));
+      else if (installed !== undefined && slot.phase === 'waiting') {
+        slot.appearedAt ??= this.options.clock.now();
+        void this.evaluate(slot, false);
+      } else if (installed !== undefined && slot.phase === 'active' && slot.activated !== undefined) {
+        const version = slot.activated.target.resource.version;
+        if (!installed.versions.some((v) => v.name === version && v.served)) void this.deactivate(slot, `version ${version} of ${name} is no longer served`, true);
+      }
+    }
+  }
+
+  /** Unmet dependencies of a slot. */
+  private unmet(slot: CrdSlot): Array<{ name: string; condition: string }> {
+    return slot.crd.dependsOn.filter((dependency) => {
+      const other = this.slots.get(dependency.name);
+      if (other === undefined || other.phase !== 'active') return true;
+      return dependency.condition === 'healthy' && other.health.state !== 'healthy';
+    });
+  }
+
+  /** Activates a slot when its CRD is installed and its dependencies are met; otherwise records why it waits. */
+  private async evaluate(slot: CrdSlot, initial: boolean): Promise<void> {
+    if (!this.accepting || slot.phase !== 'waiting') return;
+    const installed = slot.crdObjectName === undefined ? undefined : this.crdWatcher?.get(slot.crdObjectName);
+    if (slot.crdObjectName !== undefined && installed === undefined) {
+      slot.health.markPending(missingCrdReason(slot.crd.apiTypes));
+      return;
+    }
+    const unmet = this.unmet(slot);
+    if (unmet.length > 0) {
+      slot.health.markPending(dependenciesReason(unmet));
+      return;
+    }
+    await this.activate(slot, installed, initial);
+  }
+
+  private async activate(slot: CrdSlot, installed: InstalledCrd | undefined, initial: boolean): Promise<void> {
+    const { clock } = this.options;
+    const name = slot.crd.name;
+    const began = slot.appearedAt ?? clock.now();
+    slot.phase = 'activating';
+    slot.recheck = false;
+    this.metrics.initCrd(name);
+    const kube = this.kube;
+    try {
+      if (kube === undefined) throw new RuntimeError('E_STATE', 'no client');
+      const activated = await buildController({
+        crd: slot.crd,
+        installed,
+        settings: slot.settings,
+        code: this.code.resolve(slot.crd),
+        client: kube.client,
+        kubeConfig: kube.kubeConfig,
+        options: this.options,
+        logger: this.logger.child({ crd: name }),
+        observer: this.observerFor(slot),
+      });
+      await activated.controller.start();
+      slot.activated = activated;
+    } catch (error) {
+      const cause = toError(error);
+      this.metrics.activation(name, 'error', 0);
+      slot.phase = 'waiting';
+      slot.failedActivations++;
+      slot.health.markPending(`activation failed: ${cause.message}`);
+      this.logger.error('CRD activation failed', { crd: name, error: cause });
+      if (initial) throw new RuntimeError('E_START', `cannot start CRD ${name}: ${cause.message}`, { cause });
+      this.scheduleRetry(slot);
+      return;
+    }
+    slot.phase = 'active';
+    slot.appearedAt = undefined;
+    slot.failedActivations = 0;
+    slot.health.markStarted();
+    this.metrics.workersMax(name, slot.settings.workers.value);
+    this.metrics.activation(name, 'success', (clock.now() - began) / 1000);
+    this.logger.info('CRD activated', { crd: name, version: slot.activated?.target.resource.version });
+    this.events.emit('activated', { crd: name });
+    if (slot.recheck) this.recheck(slot);
+    this.evaluateDependents(name);
+  }
+
+  private async deactivate(slot: CrdSlot, reason: string, reactivate = false): Promise<void> {
+    const activated = slot.activated;
+    if (slot.phase !== 'active' || activated === undefined) return;
+    slot.phase = 'deactivating';
+    slot.recheck = false;
+    const drain = new AbortController();
+    const timer = this.options.clock.setTimeout(() => drain.abort(), Math.min(this.options.drainTimeoutMs, 5000));
+    try {
+      await activated.controller.drain(drain.signal);
+      await activated.controller.stopInformers();
+    } catch (error) {
+      this.logger.warn('error while deactivating', { crd: slot.crd.name, error });
+    } finally {
+      this.options.clock.clearTimeout(timer);
+    }
+    slot.activated = undefined;
+    slot.phase = 'waiting';
+    this.metrics.shutdown(slot.crd.name);
+    slot.health.markPending(reason);
+    this.logger.info('CRD deactivated', { crd: slot.crd.name, reason });
+    this.events.emit('deactivated', { crd: slot.crd.name, reason });
+    if (reactivate || slot.recheck) await this.evaluate(slot, false);
+  }
+
+  private recheck(slot: CrdSlot): void {
+    slot.recheck = false;
+    if (slot.crdObjectName === undefined) return;
+    const installed = this.crdWatcher?.get(slot.crdObjectName);
+    if (slot.phase === 'active' && installed === undefined) void this.deactivate(slot, missingCrdReason(slot.crd.apiTypes));
+    else if (slot.phase === 'waiting' && installed !== undefined) void this.evaluate(slot, false);
+  }
+
+  private scheduleRetry(slot: CrdSlot): void {
+    if (!this.accepting) return;
+    const delay = Math.min(30_000, 500 * 2 ** Math.min(slot.failedActivations - 1, 6));
+    slot.retryTimer = this.options.clock.setTimeout(() => {
+      slot.retryTimer = undefined;
+      void this.evaluate(slot, false);
+    }, delay);
+  }
+
+  private evaluateDependents(name: string): void {
+    for (const slot of this.slots.values()) {
+      if (slot.phase === 'waiting' && slot.crd.dependsOn.some((dependency) => dependency.name === name)) void this.evaluate(slot, false);
+    }
+  }
+
+  private onHealthChange(slot: CrdSlot, change: HealthChange, error?: Error): void {
+    const name = slot.crd.name;
+    if (change.event === 'degraded') {
+      this.events.emit('degraded', { crd: name, consecutiveFails: slot.health.consecutiveFails, error: error ?? new Error('degraded') });
+      this.logger.warn('CRD degraded', { crd: name, consecutiveFails: slot.health.consecutiveFails });
+    } else if (change.event === 'recovered') {
+      this.events.emit('recovered', { crd: name });
+      this.logger.info('CRD recovered', { crd: name });
+      this.evaluateDependents(name);
+    }
+  }
+
+  private observerFor(slot: CrdSlot): ControllerObserver {
+    const name = slot.crd.name;
+    const { metrics, logger } = this;
+    return {
+      reconciled: (key, outcome, durationMs) => {
+        metrics.reconcileResult(name, outcome.result, durationMs / 1000);
+        if (outcome.result === 'success') {
+          this.onHealthChange(slot, slot.health.recordSuccess());
+          this.events.emit('reconciled', { crd: name, key, result: 'success', durationMs });
+        } else {
+          logger.warn('reconcile failed', { crd: name, key, error: outcome.error });
+          this.onHealthChange(slot, slot.health.recordFailure(outcome.error), outcome.error);
+          this.events.emit('reconciled', { crd: name, key, result: 'error', durationMs, error: outcome.error });
+        }
+      },
+      workersActive: (active) => metrics.workersActive(name, active),
+      queueDepth: (depth) => metrics.queueDepth(name, depth),
+      dropped: () => metrics.dropped(name),
+      waited: (seconds) => metrics.waited(name, seconds),
+      resourceCount: (count) => metrics.resourceCount(name, count),
+      watchRestarted: (reason) => {
+        metrics.watchRestarted(name);
+        logger.debug('watch restarted', { crd: name, reason });
+      },
+      informerError: (error) => logger.warn('watch error', { crd: name, error }),
+    };
+  }
+}
+
+/** Drops undefined properties (exactOptionalPropertyTypes). */
+function defined<T extends Record<string, unknown>>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function loadDefaultKubeConfig(): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromDefault();
+  return kubeConfig;
+}
