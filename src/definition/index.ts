@@ -1,0 +1,28 @@
+/**
+ * The definition layer: load, validate and normalise Katalogs, Komposers and Motifs into a frozen
+ * {@link Definition}. Layers above import from here (or from types.ts for the contract types).
+ */
+export { loadDefinition, parseDefinition, normalizeDefinition, isDefinition } from './load.js';
+export type { DefinitionSourceOptions } from './load.js';
+export { definitionToInput } from './serialize.js';
+export { editorSchema, editorSchemaText } from './editor-schema.js';
+export { builtInKind, BUILTIN_KIND_NAMES } from './builtin-kinds.js';
+export { KatalogSchema, KomposerSchema, MotifSchema } from './schema.js';
+export type { KatalogInput, KomposerInput, MotifInput, CrdEntryInput } from './schema.js';
+export { TEMPLATE_KINDS } from './types.js';
+export type {
+  ApiTypes,
+  Condition,
+  CrdDefinition,
+  Definition,
+  DefinitionSource,
+  Dependency,
+  DependencyCondition,
+  OperatorBox,
+  SettingSource,
+  Sourced,
+  StatusField,
+  TemplateEntry,
+  TemplateKind,
+  TemplatePhase,
+} from './types.js';

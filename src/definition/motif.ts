@@ -1,0 +1,92 @@
+/**
+ * Motif imports (SPEC §2.4): `imports: [{motif: ./web.yaml, with: {domain: x}}]` in a CRD entry. The Motif's
+ * `resources` are appended to the CRD's `onCreate` (after the CRD's own entries), each entry carrying `inputs`
+ * (the Motif's defaults merged with `with:`). A Motif is read and checked once per load, however often imported.
+ */
+import { resolve } from 'node:path';
+import type { TemplateEntry } from './types.js';
+import { formatPath, type Path } from './path.js';
+import type { Field } from './crd-entries.js';
+import { documentKind, readDocument, type LoadContext } from './documents.js';
+import { checkSchema, isMap } from './schema-check.js';
+import { MotifSchema, type MotifInput } from './schema.js';
+import { phaseShapes, type EntryShape, type Loose } from './operator-box.js';
+import { didYouMean, nearest } from './suggest.js';
+import { toPlain } from './freeze.js';
+
+/** A Motif read and checked once. */
+interface LoadedMotif {
+  readonly name: string;
+  readonly inputs: ReadonlyArray<{ readonly name: string; readonly required: boolean; readonly default?: unknown }>;
+  readonly entries: ReadonlyArray<{ readonly shape: EntryShape; readonly index: number }>;
+}
+
+function loadMotif(written: string, field: Field, path: Path, context: LoadContext): LoadedMotif | undefined {
+  const file = resolve(field.origin.baseDir, written);
+  if (context.motifs.has(file)) return context.motifs.get(file) as LoadedMotif | undefined;
+  const document = readDocument(written, field.origin, path, context);
+  if (document === undefined) {
+    // Read but not valid YAML: remember, so the syntax errors are reported once. Unreadable: report per import.
+    if (context.files.includes(file)) context.motifs.set(file, undefined);
+    return undefined;
+  }
+  const { problems } = context;
+  const kind = documentKind(document.value, document.origin, problems);
+  let motif: LoadedMotif | undefined;
+  if (kind !== undefined && kind !== 'Motif') {
+    problems.add(field.origin, path, 'wrong-kind', `"${written}" is a ${kind}, not a Motif`);
+  } else if (kind === 'Motif') {
+    const checked = checkSchema(MotifSchema, document.value, [], problems, document.origin) as Loose<MotifInput> | undefined;
+    const inputs: Array<{ name: string; required: boolean; default?: unknown }> = [];
+    (checked?.inputs ?? []).forEach((input, index) => {
+      if (input?.name === undefined) return;
+      if (inputs.some((i) => i.name === input.name)) {
+        problems.add(document.origin, ['inputs', index, 'name'], 'duplicate-input', `input "${input.name}" is declared twice`);
+        return;
+      }
+      inputs.push({ name: input.name, required: input.required ?? false, ...(input.default === undefined ? {} : { default: toPlain(input.default) }) });
+    });
+    const entries = phaseShapes(checked?.resources, document.origin, ['resources'], problems);
+    motif = { name: checked?.metadata?.name ?? written, inputs, entries };
+  }
+  context.motifs.set(file, motif);
+  return motif;
+}
+
+/**
+ * The template entries contributed by the `imports` field of CRD `crdName`. Unknown `with:` keys and missing
+ * required inputs are problems. `canonical` names the entries: `spec.crds.<name>.imports[i].resources.<kind>[j]`.
+ */
+export function importMotifs(field: Field | undefined, crdName: string, context: LoadContext): TemplateEntry[] {
+  if (field === undefined || !Array.isArray(field.value)) return [];
+  const result: TemplateEntry[] = [];
+  field.value.forEach((item: unknown, index) => {
+    if (!isMap(item) || typeof item.motif !== 'string') return;
+    const path = [...field.path, index];
+    const motif = loadMotif(item.motif, field, [...path, 'motif'], context);
+    if (motif === undefined) return;
+    const given = isMap(item.with) ? item.with : {};
+    const known = motif.inputs.map((input) => input.name);
+    for (const key of Object.keys(given)) {
+      if (known.includes(key)) continue;
+      const suggestion = nearest(key, known);
+      context.problems.add(field.origin, [...path, 'with', key], 'unknown-input', `Motif "${motif.name}" has no input "${key}"${didYouMean(suggestion)}`, {
+        at: 'key',
+        ...(suggestion === undefined ? {} : { suggestion }),
+      });
+    }
+    const inputs: Record<string, unknown> = {};
+    for (const input of motif.inputs) {
+      if (Object.hasOwn(given, input.name)) inputs[input.name] = toPlain(given[input.name]);
+      else if (input.default !== undefined) inputs[input.name] = input.default;
+      else if (input.required) {
+        context.problems.add(field.origin, path, 'missing-input', `Motif "${motif.name}" needs input "${input.name}" (required, no default); set it under with:`);
+      }
+    }
+    for (const { shape, index: entryIndex } of motif.entries) {
+      const canonical = ['spec', 'crds', crdName, 'imports', index, 'resources', shape.kind, entryIndex];
+      result.push({ ...shape, path: formatPath(canonical), inputs });
+    }
+  });
+  return result;
+}

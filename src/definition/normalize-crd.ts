@@ -1,0 +1,114 @@
+/**
+ * One CRD entry (possibly merged from a Katalog and a Komposer override) → the normalised {@link CrdDefinition}:
+ * defaults applied, settings tagged with their source, selectors as strings, paths absolute, Motifs merged,
+ * finalizers merged, and the operatorBox rules that span fields checked.
+ */
+import { resolve } from 'node:path';
+import type { CrdDefinition, Sourced, TemplateEntry } from './types.js';
+import { parseDuration } from '../util/duration.js';
+import type { Field, RawCrd } from './crd-entries.js';
+import type { LoadContext } from './documents.js';
+import { resolveApiTypes } from './api-types.js';
+import { readDependsOn, type GraphNode } from './dependencies.js';
+import { addToPhase, normalizeOperatorBox, orderedPhase, unique, PHASES, type Loose } from './operator-box.js';
+import type { OperatorBoxInput } from './schema-operator-box.js';
+import { importMotifs } from './motif.js';
+import { isMap } from './schema-check.js';
+
+/** Normalises one entry. `topFinalizers` are the finalizers of the document being loaded (Katalog or Komposer). */
+export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], context: LoadContext): { crd: CrdDefinition; node: GraphNode } {
+  const { problems } = context;
+  const get = (name: string): Field | undefined => raw.fields.get(name);
+  const text = (name: string): string | undefined => {
+    const value = get(name)?.value;
+    return typeof value === 'string' ? value : undefined;
+  };
+  const sourced = <T>(name: string, read: (value: unknown) => T | undefined): Sourced<T> | undefined => {
+    const field = get(name);
+    const value = field === undefined ? undefined : read(field.value);
+    return field === undefined || value === undefined ? undefined : { value, source: field.origin.source };
+  };
+  const integer = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+
+  const boxField = get('operatorBox');
+  const boxPath = boxField?.path ?? [...raw.path, 'operatorBox'];
+  const canonical = ['spec', 'crds', raw.name, 'operatorBox'];
+  const { box, phases } = normalizeOperatorBox(boxField?.value as Loose<OperatorBoxInput> | undefined, boxField?.origin ?? raw.origin, boxPath, canonical, problems);
+  const imported = importMotifs(get('imports'), raw.name, context);
+  addToPhase(phases.onCreate, imported);
+  checkConstructorRules(raw, boxField, box.default, box.constructor !== undefined, phases, imported, context);
+
+  const crdFile = get('crdFile');
+  const workers = sourced('workers', integer);
+  const resync = sourced('resync', (value) => (typeof value === 'string' ? parseDuration(value) : undefined));
+  const maxDepth = sourced('queue.maxDepth', integer);
+  const failureThreshold = sourced('queue.failureThreshold', integer);
+  const enabled = get('enabled')?.value !== false;
+  const dependsOn = readDependsOn(get('dependsOn'), problems);
+  const mode = text('mode');
+
+  const crd: CrdDefinition = {
+    name: raw.name,
+    description: text('description'),
+    apiTypes: resolveApiTypes(raw, problems),
+    crdFile: typeof crdFile?.value === 'string' ? resolve(crdFile.origin.baseDir, crdFile.value) : undefined,
+    enabled,
+    mode: mode === 'typed' || mode === 'dynamic' ? mode : undefined,
+    namespace: text('namespace'),
+    labelSelector: selector(get('labelSelector')?.value),
+    fieldSelector: selector(get('fieldSelector')?.value),
+    settings: {
+      ...(workers === undefined ? {} : { workers }),
+      ...(resync === undefined ? {} : { resync }),
+      ...(maxDepth === undefined ? {} : { maxDepth }),
+      ...(failureThreshold === undefined ? {} : { failureThreshold }),
+    },
+    dependsOn: dependsOn.map(({ name, condition }) => ({ name, condition })),
+    operatorBox: { ...box, onCreate: orderedPhase(phases.onCreate), onReconcile: orderedPhase(phases.onReconcile), onDelete: orderedPhase(phases.onDelete) },
+    finalizers: unique([...topFinalizers, ...raw.fileFinalizers, ...box.finalizers]),
+    file: raw.origin.file,
+  };
+  return { crd, node: { name: raw.name, enabled, dependsOn } };
+}
+
+/** A selector string as written, or a map read as `k=v` pairs joined with commas (declared order). */
+function selector(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  if (!isMap(value)) return undefined;
+  const pairs = Object.entries(value).map(([key, item]) => `${key}=${String(item)}`);
+  return pairs.length === 0 ? undefined : pairs.join(',');
+}
+
+/**
+ * `default: false` needs a constructor; a constructor needs `default: false` (Orkestra's rules); and templates
+ * are never applied when a constructor owns reconcile, so declaring them then is an error rather than dead text.
+ */
+function checkConstructorRules(
+  raw: RawCrd,
+  boxField: Field | undefined,
+  isDefault: boolean,
+  hasConstructor: boolean,
+  phases: Record<(typeof PHASES)[number], Partial<Record<string, readonly TemplateEntry[]>>>,
+  imported: readonly TemplateEntry[],
+  context: LoadContext,
+): void {
+  if (boxField === undefined && imported.length === 0) return;
+  const { problems } = context;
+  const origin = boxField?.origin ?? raw.origin;
+  const path = boxField?.path ?? [...raw.path, 'operatorBox'];
+  if (!isDefault && !hasConstructor) {
+    problems.add(origin, [...path, 'default'], 'missing-constructor', 'operatorBox.default is false but no constructor is declared; add constructor: { function: <name> } or remove default: false');
+  }
+  if (isDefault && hasConstructor) {
+    problems.add(origin, [...path, 'constructor'], 'constructor-needs-default-false', 'a constructor is declared but operatorBox.default is not false; set default: false (a constructor replaces the template reconciler)', { at: 'key' });
+  }
+  if (isDefault) return;
+  for (const phase of PHASES) {
+    const own = Object.values(phases[phase]).some((list) => (list ?? []).some((entry) => !imported.includes(entry)));
+    if (own) problems.add(origin, [...path, phase], 'templates-without-reconciler', `${phase} templates are never applied when operatorBox.default is false (the constructor owns reconcile)`, { at: 'key' });
+  }
+  const importsField = raw.fields.get('imports');
+  if (imported.length > 0 && importsField !== undefined) {
+    problems.add(importsField.origin, importsField.path, 'templates-without-reconciler', 'Motif imports add onCreate templates, which are never applied when operatorBox.default is false', { at: 'key' });
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * A whole document (Katalog or Komposer) → the normalised {@link Definition}, with every problem collected.
+ * Steps: kind → schema check → CRD entries (map or list; Komposer imports and overrides) → each CRD normalised
+ * (Motifs merged, templates checked) → dependency checks and start order.
+ */
+import type { CrdDefinition, Definition } from './types.js';
+import type { Origin } from './problems.js';
+import { collectCrds, type RawCrd } from './crd-entries.js';
+import { documentKind, type LoadContext } from './documents.js';
+import { checkSchema } from './schema-check.js';
+import { KatalogSchema, KomposerSchema, type KatalogInput, type KomposerInput } from './schema.js';
+import { composeCrds } from './komposer.js';
+import { normalizeCrd } from './normalize-crd.js';
+import { checkGraph, type GraphNode } from './dependencies.js';
+import { unique, type Loose } from './operator-box.js';
+
+/** Normalises a document; the result is meaningful only when `context.problems` stayed empty. */
+export function normalizeDocument(value: unknown, origin: Origin, context: LoadContext): Definition | undefined {
+  const { problems } = context;
+  const kind = documentKind(value, origin, problems);
+  if (kind === undefined) return undefined;
+  if (kind === 'Motif') {
+    problems.add(origin, ['kind'], 'motif-not-importable', 'a Motif is only valid as an import (imports: [{motif: ./file.yaml}] in a CRD entry); load a Katalog or a Komposer');
+    return undefined;
+  }
+  const schema = kind === 'Katalog' ? KatalogSchema : KomposerSchema;
+  const checked = checkSchema(schema, value, [], problems, origin) as Loose<KatalogInput | KomposerInput> | undefined;
+  if (checked === undefined) return undefined;
+  const finalizers = unique((checked.spec?.finalizers ?? []).filter((f): f is string => f !== undefined));
+  const raws: RawCrd[] =
+    kind === 'Katalog'
+      ? collectCrds(checked.spec?.crds, origin, ['spec', 'crds'], { problems, fileFinalizers: finalizers, complete: true })
+      : composeCrds(checked as Loose<KomposerInput>, origin, context);
+  const crds: Array<[string, CrdDefinition]> = [];
+  const nodes: GraphNode[] = [];
+  for (const raw of raws) {
+    const { crd, node } = normalizeCrd(raw, finalizers, context);
+    crds.push([crd.name, crd]);
+    nodes.push(node);
+  }
+  const order = checkGraph(nodes, problems) ?? [];
+  const apiVersion = checked.apiVersion === 'orkestra.orkspace.io/v1' ? 'orkestra.orkspace.io/v1' : 'katalog.dev/v1';
+  return {
+    apiVersion,
+    kind,
+    name: checked.metadata?.name ?? '',
+    description: checked.metadata?.description,
+    crds: new Map(crds),
+    order,
+    finalizers,
+    files: [...context.files],
+  };
+}

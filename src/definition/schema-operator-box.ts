@@ -1,0 +1,137 @@
+/**
+ * TypeBox schemas of the operatorBox input (SPEC §4): conditions, template entries, phases, hooks, constructor,
+ * status. These are the single source of truth for the input shape: the loader checks input against them
+ * (schema-check.ts), the static input types derive from them, and `schema.json` is generated from them.
+ * Keys starting with `x-` are instructions to our checker and are removed from the editor schema.
+ */
+import Type from 'typebox';
+import type { TemplateKind } from './types.js';
+
+/** Operator names as written, with their short names (`equals` → `eq`). */
+export const CONDITION_OPERATOR_ALIASES = Object.freeze({
+  equals: 'eq',
+  notEquals: 'neq',
+  greaterThan: 'gt',
+  lessThan: 'lt',
+  min: 'gte',
+  max: 'lte',
+} as const);
+
+export const CONDITION_OPERATORS = ['eq', 'neq', 'gt', 'lt', 'gte', 'lte', 'contains', 'prefix', 'suffix', 'exists', 'notExists', 'in'] as const;
+
+export const ConditionSchema = Type.Object(
+  {
+    field: Type.String({ minLength: 1, description: 'Dot path into the custom resource (`spec.tier`), or a template.' }),
+    operator: Type.Enum([...CONDITION_OPERATORS, ...Object.keys(CONDITION_OPERATOR_ALIASES)], {
+      description: 'eq neq gt lt gte lte contains prefix suffix exists notExists in (aliases: equals notEquals greaterThan lessThan min max).',
+    }),
+    value: Type.Optional(Type.Unknown({ description: 'The value to compare with; not needed for exists / notExists. A list or comma list for `in`.' })),
+    valueType: Type.Optional(Type.Enum(['string', 'int', 'float', 'bool'], { description: 'How to compare; default string.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const ConditionsSchema = Type.Array(ConditionSchema);
+
+const StringMapSchema = Type.Record(Type.String(), Type.String());
+
+/** The fields every template entry may carry; everything else is the kind-specific body (free-form). */
+const commonEntryFields = {
+  name: Type.Optional(Type.String({ description: 'Name of the child (a template). Kinds with short forms have a default.' })),
+  namespace: Type.Optional(Type.String({ description: 'Namespace of the child; default: the parent\'s.' })),
+  labels: Type.Optional(
+    Type.Union([StringMapSchema, Type.Array(Type.Object({ key: Type.String(), value: Type.String() }, { additionalProperties: false }))], {
+      description: 'Labels of the child: a map, or a list of {key, value} (Orkestra style).',
+    }),
+  ),
+  annotations: Type.Optional(StringMapSchema),
+  reconcile: Type.Optional(Type.Boolean({ description: 'Keep the child in line with the template on every reconcile (drift correction). Default false.' })),
+  when: Type.Optional(Type.Array(ConditionSchema, { description: 'All must hold for the entry to apply.' })),
+  anyOf: Type.Optional(Type.Array(ConditionSchema, { description: 'One must hold for the entry to apply.' })),
+};
+
+/** A short-form entry (`deployments`, `services`...): the common fields plus free-form kind-specific fields. */
+export const TemplateEntrySchema = Type.Object(commonEntryFields, { additionalProperties: true });
+
+/** A `resources` entry: a full manifest of any kind, plus the common fields. */
+export const ManifestEntrySchema = Type.Object(
+  {
+    ...commonEntryFields,
+    apiVersion: Type.String({ minLength: 1 }),
+    kind: Type.String({ minLength: 1 }),
+  },
+  { additionalProperties: true },
+);
+
+const entries = Type.Optional(Type.Array(TemplateEntrySchema));
+const phaseProperties = {
+  namespaces: entries,
+  secrets: entries,
+  configMaps: entries,
+  serviceAccounts: entries,
+  roles: entries,
+  roleBindings: entries,
+  clusterRoles: entries,
+  clusterRoleBindings: entries,
+  deployments: entries,
+  statefulSets: entries,
+  services: entries,
+  jobs: entries,
+  cronJobs: entries,
+  ingresses: entries,
+  resources: Type.Optional(Type.Array(ManifestEntrySchema)),
+} satisfies { [K in TemplateKind]: unknown };
+
+/** A phase (`onCreate`, `onReconcile`, `onDelete`, a Motif's `resources`): lists of entries by template kind. */
+export const TemplatePhaseSchema = Type.Object(phaseProperties, { additionalProperties: false });
+
+export const StatusFieldSchema = Type.Object(
+  {
+    path: Type.String({ minLength: 1, description: 'Dot path under .status to write.' }),
+    value: Type.String({ description: 'The value (a template); a value that is exactly one action keeps its type.' }),
+    when: Type.Optional(ConditionsSchema),
+    anyOf: Type.Optional(ConditionsSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const OperatorBoxSchema = Type.Object(
+  {
+    default: Type.Optional(Type.Boolean({ description: 'true (default): templates and hooks; false: a custom constructor owns reconcile.' })),
+    finalizers: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Finalizers added to every custom resource of this CRD.' })),
+    onCreate: Type.Optional(TemplatePhaseSchema),
+    onReconcile: Type.Optional(TemplatePhaseSchema),
+    onDelete: Type.Optional(TemplatePhaseSchema),
+    hooks: Type.Optional(
+      Type.Object(
+        {
+          function: Type.String({ minLength: 1, description: 'Name under which the hooks are registered in code.' }),
+          runHooksFirst: Type.Optional(Type.Boolean({ description: 'Run hooks before templates (default false).' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    constructor: Type.Optional(
+      Type.Object(
+        { function: Type.String({ minLength: 1, description: 'Name under which the constructor is registered in code.' }) },
+        { additionalProperties: false },
+      ),
+    ),
+    status: Type.Optional(
+      Type.Object(
+        {
+          conditions: Type.Optional(Type.Boolean({ description: 'Write the Ready condition (default true).' })),
+          fields: Type.Optional(Type.Array(StatusFieldSchema)),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type ConditionInput = Type.Static<typeof ConditionSchema>;
+export type TemplateEntryInput = Type.Static<typeof TemplateEntrySchema>;
+export type TemplatePhaseInput = Type.Static<typeof TemplatePhaseSchema>;
+export type StatusFieldInput = Type.Static<typeof StatusFieldSchema>;
+export type OperatorBoxInput = Type.Static<typeof OperatorBoxSchema>;

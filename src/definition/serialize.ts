@@ -1,0 +1,93 @@
+/**
+ * A normalised definition written back as a Katalog (map form, defaults left out), for printing or storing.
+ * Loading the result gives an equal Definition, with three exceptions: a Komposer comes back as a Katalog
+ * (its settings then report the source `definition`), Motif entries become plain `onCreate` entries (their
+ * `inputs` cannot be written in a Katalog), and `files` lists only what the new load reads.
+ */
+import type { Condition, CrdDefinition, Definition, StatusField, TemplateEntry, TemplatePhase } from './types.js';
+import { TEMPLATE_KINDS } from './types.js';
+import { formatDuration } from '../util/duration.js';
+import { toPlain } from './freeze.js';
+
+type Json = Record<string, unknown>;
+
+/** The Katalog input that normalises to `definition` (see the module comment for the exceptions). */
+export function definitionToInput(definition: Definition): Json {
+  const crds: Json = {};
+  for (const crd of definition.crds.values()) crds[crd.name] = crdToInput(crd, definition.finalizers);
+  return {
+    apiVersion: definition.apiVersion,
+    kind: 'Katalog',
+    metadata: { name: definition.name, ...optional('description', definition.description) },
+    spec: { ...(definition.finalizers.length > 0 ? { finalizers: [...definition.finalizers] } : {}), crds },
+  };
+}
+
+function optional(key: string, value: unknown): Json {
+  return value === undefined ? {} : { [key]: value };
+}
+
+function crdToInput(crd: CrdDefinition, katalogFinalizers: readonly string[]): Json {
+  const { apiTypes, settings } = crd;
+  const queue = { ...optional('maxDepth', settings.maxDepth?.value), ...optional('failureThreshold', settings.failureThreshold?.value) };
+  const ownFinalizers = crd.finalizers.filter((f) => !katalogFinalizers.includes(f));
+  return {
+    ...optional('description', crd.description),
+    apiTypes: apiTypes.builtIn
+      ? { kind: apiTypes.kind }
+      : { group: apiTypes.group, version: apiTypes.version, kind: apiTypes.kind, plural: apiTypes.plural, scope: apiTypes.scope },
+    ...optional('crdFile', crd.crdFile),
+    ...(crd.enabled ? {} : { enabled: false }),
+    ...optional('mode', crd.mode),
+    ...optional('namespace', crd.namespace),
+    ...optional('labelSelector', crd.labelSelector),
+    ...optional('fieldSelector', crd.fieldSelector),
+    ...optional('workers', settings.workers?.value),
+    ...optional('resync', settings.resync === undefined ? undefined : formatDuration(settings.resync.value)),
+    ...(Object.keys(queue).length > 0 ? { queue } : {}),
+    ...(crd.dependsOn.length > 0 ? { dependsOn: Object.fromEntries(crd.dependsOn.map((d) => [d.name, d.condition])) } : {}),
+    operatorBox: operatorBoxToInput(crd, ownFinalizers),
+  };
+}
+
+function operatorBoxToInput(crd: CrdDefinition, finalizers: readonly string[]): Json {
+  const box = crd.operatorBox;
+  return {
+    default: box.default,
+    ...(finalizers.length > 0 ? { finalizers: [...finalizers] } : {}),
+    ...phaseToInput('onCreate', box.onCreate),
+    ...phaseToInput('onReconcile', box.onReconcile),
+    ...phaseToInput('onDelete', box.onDelete),
+    ...(box.hooks === undefined ? {} : { hooks: { ...box.hooks } }),
+    ...(box.constructor === undefined ? {} : { constructor: { ...box.constructor } }),
+    status: { conditions: box.status.conditions, fields: box.status.fields.map(statusFieldToInput) },
+  };
+}
+
+function phaseToInput(name: string, phase: TemplatePhase): Json {
+  const result: Json = {};
+  for (const kind of TEMPLATE_KINDS) {
+    const entries = phase[kind];
+    if (entries !== undefined && entries.length > 0) result[kind] = entries.map(entryToInput);
+  }
+  return Object.keys(result).length > 0 ? { [name]: result } : {};
+}
+
+function entryToInput(entry: TemplateEntry): Json {
+  return {
+    ...(toPlain(entry.body) as Json),
+    ...(entry.reconcile ? { reconcile: true } : {}),
+    ...conditionsToInput(entry),
+  };
+}
+
+function statusFieldToInput(field: StatusField): Json {
+  return { path: field.path, value: field.value, ...conditionsToInput(field) };
+}
+
+function conditionsToInput(holder: { readonly when: readonly Condition[]; readonly anyOf: readonly Condition[] }): Json {
+  return {
+    ...(holder.when.length > 0 ? { when: holder.when.map((c) => toPlain(c)) } : {}),
+    ...(holder.anyOf.length > 0 ? { anyOf: holder.anyOf.map((c) => toPlain(c)) } : {}),
+  };
+}

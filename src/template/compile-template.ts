@@ -1,0 +1,136 @@
+/**
+ * compileTemplate(): source text to a reusable {@link CompiledTemplate}.
+ */
+import type { TemplateError } from '../errors.js';
+import { asTemplateError, templateError, type TemplateSourceInfo } from './failure.js';
+import { linkProgram, type Program } from './evaluator.js';
+import { resolveLimits, type TemplateLimits } from './limits.js';
+import { parseTemplate } from './parser.js';
+import { createState, type RenderState } from './state.js';
+import { copyValue, printValue, utf8Length } from './values.js';
+
+/** Options of {@link compileTemplate} and {@link compileValue}. */
+export interface CompileOptions {
+  /** The template's path in the definition (for example `spec.crds.web.operatorBox.onCreate.deployments[0].image`), used in errors. */
+  name?: string;
+  /** Overrides of {@link DEFAULT_TEMPLATE_LIMITS}. */
+  limits?: Partial<TemplateLimits>;
+}
+
+/** The data a template sees: `.metadata`, `.spec`, `.status`, `.inputs`, `.children` and whatever else the caller adds. */
+export type TemplateData = Readonly<Record<string, unknown>>;
+
+/** A compiled template: compile once, render many times. Rendering never mutates the data. */
+export interface CompiledTemplate {
+  readonly source: string;
+  readonly name: string | undefined;
+  /**
+   * True when the source is exactly one printing action (`{{ ... }}`, trim markers allowed) with nothing
+   * outside it. Then {@link CompiledTemplate.render} returns the value itself (type preservation).
+   */
+  readonly isSingleAction: boolean;
+  /**
+   * Renders against `data`. For a single action: the value itself (number, boolean, string, a copy of a
+   * list or map, `null`, or `undefined` when the value is missing). Otherwise the text output.
+   * Throws a {@link TemplateError} (`E_TEMPLATE_EXEC`, `E_TEMPLATE_LIMIT`) and nothing else.
+   */
+  render(data: TemplateData): unknown;
+  /** Renders to text: for a single action, the value printed as text output prints it (missing is ""). */
+  renderString(data: TemplateData): string;
+}
+
+const NO_VARIABLES: unknown[] = [];
+
+/** The compiled template, with the internal entry point that compileValue uses to share one budget. */
+export class Template implements CompiledTemplate {
+  readonly source: string;
+  readonly name: string | undefined;
+  readonly isSingleAction: boolean;
+  private readonly info: TemplateSourceInfo;
+
+  constructor(
+    info: TemplateSourceInfo,
+    isSingleAction: boolean,
+    private readonly program: Program,
+    private readonly slotCount: number,
+    readonly limits: Readonly<TemplateLimits>,
+  ) {
+    this.info = info;
+    this.source = info.source;
+    this.name = info.name;
+    this.isSingleAction = isSingleAction;
+  }
+
+  /** A fresh render state carrying this template's limits. */
+  newState(): RenderState {
+    return createState(this.limits, { maxLength: this.limits.maxOutputBytes, maxDepth: this.limits.maxDepth });
+  }
+
+  render(data: TemplateData): unknown {
+    return this.renderIn(this.newState(), data);
+  }
+
+  renderString(data: TemplateData): string {
+    const state = this.newState();
+    const value = this.renderIn(state, data);
+    if (typeof value === 'string') return value;
+    try {
+      return printValue(value, state.context.maxLength, state.context.maxDepth);
+    } catch (error) {
+      throw asTemplateError(error, this.info, 0);
+    }
+  }
+
+  /** Renders using (and charging) an existing state. */
+  renderIn(state: RenderState, data: unknown): unknown {
+    state.root = data;
+    state.vars = this.slotCount > 0 ? new Array<unknown>(this.slotCount) : NO_VARIABLES;
+    try {
+      const evaluate = this.program.value;
+      if (evaluate !== undefined) return this.export(state, evaluate(state, data));
+      state.out = '';
+      this.program.execute(state, data);
+      return state.out;
+    } catch (error) {
+      throw asTemplateError(error, this.info, 0);
+    }
+  }
+
+  /** Type preservation: strings are charged to the output budget, lists and maps are copied. */
+  private export(state: RenderState, value: unknown): unknown {
+    if (typeof value === 'string') {
+      state.bytes += utf8Length(value);
+      if (state.bytes > state.limits.maxOutputBytes) {
+        throw templateError('E_TEMPLATE_LIMIT', `output larger than the limit of ${state.limits.maxOutputBytes} bytes`, this.info, 0);
+      }
+      return value;
+    }
+    if (typeof value === 'object' && value !== null) return copyValue(value, state.limits.maxDepth);
+    return value;
+  }
+}
+
+/**
+ * Compiles a template. Throws a {@link TemplateError}: `E_TEMPLATE_SYNTAX` for malformed text,
+ * `E_TEMPLATE_FUNCTION` for an unknown function or a wrong number of arguments, `E_TEMPLATE_LIMIT` when
+ * nesting exceeds `maxDepth` or a limit option is invalid. Line and column are 1-based in `source`.
+ */
+export function compileTemplate(source: string, options?: CompileOptions): CompiledTemplate {
+  return compileInternal(source, options?.name, resolveLimits(options?.limits, options?.name));
+}
+
+/** compileTemplate with limits already resolved; returns the concrete class. */
+export function compileInternal(source: string, name: string | undefined, limits: Readonly<TemplateLimits>): Template {
+  const info: TemplateSourceInfo = { name, source };
+  if (typeof source !== 'string') {
+    throw templateError('E_TEMPLATE_SYNTAX', `a template must be a string, got ${typeof source}`, { name, source: '' }, 0);
+  }
+  const parsed = parseTemplate(info, limits.maxDepth);
+  const program = linkProgram(parsed, info, limits.maxOutputBytes);
+  return new Template(info, parsed.isSingleAction, program, parsed.slotCount, limits);
+}
+
+/** Whether `text` contains template actions (`{{`). Text without them renders as itself. */
+export function hasTemplateActions(text: string): boolean {
+  return text.includes('{{');
+}

@@ -1,0 +1,26 @@
+/**
+ * The mutable state of one render: the budget counters, the variables and the text output.
+ * A fresh state is made per `render()` call (compileValue shares one across the leaves of a tree).
+ */
+import type { FunctionContext } from './function-type.js';
+import type { TemplateLimits } from './limits.js';
+
+export interface RenderState {
+  /** The data (`$`). */
+  root: unknown;
+  /** Variable slots of the template being rendered. */
+  vars: unknown[];
+  /** Text output of the template being rendered. */
+  out: string;
+  /** UTF-8 bytes of output so far (over every template rendered with this state). */
+  bytes: number;
+  steps: number;
+  iterations: number;
+  readonly limits: Readonly<TemplateLimits>;
+  readonly context: FunctionContext;
+}
+
+/** A new state with zeroed counters. */
+export function createState(limits: Readonly<TemplateLimits>, context: FunctionContext): RenderState {
+  return { root: undefined, vars: [], out: '', bytes: 0, steps: 0, iterations: 0, limits, context };
+}
