@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'temp/**', 'node_modules/**', '.tools/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'temp/**', 'node_modules/**', '.tools/**', 'coverage/**', '.scratch/**', '**/*.js', '**/*.mjs'] },
   {
     files: ['**/*.ts'],
     languageOptions: {

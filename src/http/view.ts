@@ -1,0 +1,149 @@
+/**
+ * What the inspection router reads, and nothing more: plain getters over the runtime's live state. The router
+ * depends only on {@link InspectionView}, so tests drive every state with a fake; {@link inspectionViewOf} adapts
+ * a {@link Runtime}. The view hands out no object contents (no custom resource, no Secret, no spec), only names,
+ * counters, settings and health, which is how the API keeps its promise never to echo them.
+ */
+import type { Dependency, SettingSource } from '../definition/types.js';
+import type { CrdState, HealthRecordResponse } from '../observe/health.js';
+import { readiness, type LivenessResponse, type ReadinessResponse } from '../observe/runtime-health.js';
+import type { CrdSlot } from '../runtime/crd-slot.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { reconcilerInfo, type ReconcilerInfo } from './reconciler-info.js';
+
+/** A group/version/kind. */
+export interface Gvk {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+/** A resolved setting and where it came from (SPEC §5). */
+export interface SourcedSetting {
+  readonly value: number;
+  readonly source: SettingSource;
+}
+
+/** The four resolved settings of a CRD; `resync` in milliseconds (0 = no periodic resync). */
+export interface CrdSettingsView {
+  readonly workers: SourcedSetting;
+  readonly resync: SourcedSetting;
+  readonly maxDepth: SourcedSetting;
+  readonly failureThreshold: SourcedSetting;
+}
+
+/** Live health of a CRD; `CrdHealth` of observe/health.ts satisfies it as is. */
+export interface CrdHealthView {
+  readonly state: CrdState;
+  /** Whole seconds since the CRD started, as a Go duration; `"0s"` when not started. */
+  readonly uptime: string;
+  readonly errorRate: number;
+  readonly consecutiveFails: number;
+  readonly lastReconcile: Date | null;
+  /** The `/katalog/{crd}/health` body and its HTTP status. */
+  healthRecord(): HealthRecordResponse;
+}
+
+/** One managed (enabled) CRD. Getters are read per request and must be cheap and must not throw. */
+export interface CrdView {
+  readonly name: string;
+  readonly mode: 'dynamic' | 'typed';
+  /** At the internal version while active; at the declared version while pending. */
+  readonly gvk: Gvk;
+  /** The version written in the definition's `apiTypes`. */
+  readonly declaredVersion: string;
+  readonly settings: CrdSettingsView;
+  /** Keys in the work queue now; 0 while not active. */
+  readonly queueDepth: number;
+  /** Objects in the informer cache; 0 while not active. */
+  readonly resourceCount: number;
+  readonly dependsOn: readonly Dependency[];
+  readonly health: CrdHealthView;
+  /** Hooks, constructor, finalizers and templates (detail endpoint only, so it may cost a little more). */
+  reconciler(): ReconcilerInfo;
+}
+
+/** The runtime's metrics in the Prometheus text format, and the content type to serve them with. */
+export interface MetricsText {
+  readonly contentType: string;
+  readonly text: string;
+}
+
+/** Everything the inspection router reads. Implementations must not throw; `metrics()` may reject. */
+export interface InspectionView {
+  /** The `/health` answer. */
+  liveness(): LivenessResponse;
+  /** The `/ready` answer. */
+  readiness(): ReadinessResponse;
+  metrics(): Promise<MetricsText>;
+  /** Every managed CRD, in start (dependency) order. Disabled CRDs are not managed and never appear. */
+  crds(): readonly CrdView[];
+  /** The managed CRD of that name, or `undefined` (unknown or disabled). */
+  crd(name: string): CrdView | undefined;
+}
+
+/**
+ * The view of a runtime. CRD views are built once per slot and read the slot live, so a request allocates only
+ * what it serves.
+ */
+export function inspectionViewOf(runtime: Runtime): InspectionView {
+  const views = new Map<string, CrdView>();
+  const viewOf = (slot: CrdSlot): CrdView => {
+    let view = views.get(slot.crd.name);
+    if (view === undefined) {
+      view = crdViewOf(slot, () => reconcilerInfo(slot.crd, runtime.codeOf(slot.crd.name)));
+      views.set(slot.crd.name, view);
+    }
+    return view;
+  };
+  return {
+    liveness: () => runtime.health.liveness(),
+    readiness: () => {
+      const state = runtime.state;
+      return readiness({
+        started: runtime.started,
+        stopping: state === 'stopping' || state === 'stopped',
+        crds: runtime.slotList().map((slot) => ({
+          name: slot.crd.name,
+          state: slot.health.state,
+          synced: slot.activated?.controller.synced ?? false,
+        })),
+      });
+    },
+    metrics: async () => {
+      const registry = runtime.metrics.registry;
+      return { contentType: registry.contentType, text: await registry.metrics() };
+    },
+    crds: () => runtime.slotList().map(viewOf),
+    crd: (name) => {
+      const slot = runtime.slot(name);
+      return slot === undefined ? undefined : viewOf(slot);
+    },
+  };
+}
+
+/** A live view of one slot. */
+function crdViewOf(slot: CrdSlot, reconciler: () => ReconcilerInfo): CrdView {
+  const { crd } = slot;
+  return {
+    name: crd.name,
+    mode: crd.mode ?? 'dynamic',
+    get gvk(): Gvk {
+      const resource = slot.activated?.target.resource;
+      return resource === undefined
+        ? { group: crd.apiTypes.group, version: crd.apiTypes.version, kind: crd.apiTypes.kind }
+        : { group: resource.group, version: resource.version, kind: resource.kind };
+    },
+    declaredVersion: crd.apiTypes.version,
+    settings: slot.settings,
+    get queueDepth(): number {
+      return slot.activated?.controller.queueDepth ?? 0;
+    },
+    get resourceCount(): number {
+      return slot.activated?.controller.resourceCount ?? 0;
+    },
+    dependsOn: crd.dependsOn,
+    health: slot.health,
+    reconciler,
+  };
+}

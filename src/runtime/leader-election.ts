@@ -1,0 +1,383 @@
+/**
+ * Leader election on a `coordination.k8s.io/v1` Lease, with the algorithm and the Lease fields of client-go's
+ * `leaderelection` package, so that katalog replicas and Go tools read one Lease the same way.
+ *
+ * - Every `retryPeriod` (a candidate adds up to 20 % jitter) the elector reads the Lease and, when it may, writes
+ *   itself in as holder with a fresh `renewTime`. Writes are conditional on the Lease's resourceVersion (a replace
+ *   answered 409 means someone else wrote first) or a create (409 AlreadyExists means someone created it first).
+ * - A candidate takes the Lease when it has no holder, or when the record has not changed for
+ *   `leaseDurationSeconds` **as measured by the candidate's own clock from the moment it first saw that record**.
+ *   Remote timestamps (`renewTime`) are written for people and tools but never compared with the local clock, so
+ *   clock offsets between machines do not matter; only clock *rates* must roughly agree.
+ * - The leader steps down at once, calling `onStoppedLeading`, when the Lease shows another holder, or when no
+ *   renew has succeeded for `renewDeadline` counted from the start of the last successful one (a timer, so a
+ *   hung request cannot keep it leader; every request is aborted when the deadline passes). Since the Lease's
+ *   `renewTime` is that start, and `renewDeadline < leaseDuration`, the old leader has stopped before any other
+ *   replica can consider the Lease expired.
+ * - After losing, it campaigns again; it never calls `onStartedLeading` while the promise returned by the last
+ *   `onStoppedLeading` is unsettled.
+ * - `stop()` steps down gracefully: it calls `onStoppedLeading` and keeps renewing while the returned promise
+ *   runs (so the host can drain its work under the Lease), then releases the Lease (holder cleared, duration 1 s,
+ *   as client-go's ReleaseOnCancel) so the next replica takes over at its next attempt instead of after a lease
+ *   duration.
+ *
+ * `leaseDurationSeconds` is a whole number in the Lease: a duration that is not whole seconds is rounded up there
+ * (and other replicas wait that long after a crash).
+ */
+import { KubeError, RuntimeError, toError } from '../errors.js';
+import type { KubeClient } from '../kube/client.js';
+import type { KubeObject } from '../kube/resource.js';
+import { silentLogger, type Logger } from '../observe/logger.js';
+import type { Clock, TimerHandle } from '../util/clock.js';
+import { LEASE_RESOURCE, leaseWithRecord, microTime, newLease, readRecord, recordKey, type LeaseRecord } from './leader-lease.js';
+
+/** The three calls of {@link KubeClient} the elector makes. */
+export type LeaseClient = Pick<KubeClient, 'get' | 'create' | 'replace'>;
+
+export interface LeaderElectorOptions {
+  readonly client: LeaseClient;
+  readonly clock: Clock;
+  readonly logger?: Logger;
+  readonly lease: { readonly namespace: string; readonly name: string };
+  /** Unique per replica; written as the Lease's `holderIdentity`. */
+  readonly identity: string;
+  readonly leaseDurationMs: number;
+  /** Must be below `leaseDurationMs`. */
+  readonly renewDeadlineMs: number;
+  /** Must be below `renewDeadlineMs`. */
+  readonly retryPeriodMs: number;
+  /** Source of jitter in `[0, 1)`; default `Math.random`. */
+  readonly random?: () => number;
+  /** This replica now holds the Lease. A throw is logged; the replica stays leader. */
+  readonly onStartedLeading: () => void;
+  /**
+   * This replica stopped leading (`reason` says why). Stop leader-only work at once. A returned promise is
+   * awaited by `stop()` before the Lease is released, and the elector does not lead again before it settles.
+   */
+  readonly onStoppedLeading: (reason: string) => void | Promise<void>;
+}
+
+/** Jitter a candidate adds to its retry period: up to this fraction. */
+const CANDIDATE_JITTER = 0.2;
+
+type Attempt =
+  /** We hold the Lease as of the attempt's start (acquired or renewed). */
+  | { readonly outcome: 'holding' }
+  /** Someone else holds it, or (while we lead) it is no longer ours. */
+  | { readonly outcome: 'held'; readonly holder: string }
+  /** Someone else wrote between our read and our write (409). */
+  | { readonly outcome: 'conflict' };
+
+type Phase = 'new' | 'running' | 'stepping-down' | 'stopped';
+
+export class LeaderElector {
+  readonly identity: string;
+  private readonly options: LeaderElectorOptions;
+  private readonly logger: Logger;
+  private readonly random: () => number;
+  private readonly leaseDurationSeconds: number;
+  private phase: Phase = 'new';
+  private leading = false;
+  private lastRenewAt = 0;
+  private nextAttempt: TimerHandle | undefined;
+  private deadline: TimerHandle | undefined;
+  private inFlight: { readonly abort: AbortController; readonly settled: Promise<unknown> } | undefined;
+  private pendingStop: Promise<void> | undefined;
+  private observed: { readonly key: string; readonly record: LeaseRecord; readonly at: number } | undefined;
+  private written: KubeObject | undefined;
+  private conflicts = 0;
+  private stopping: Promise<void> | undefined;
+
+  /** @throws RuntimeError `E_OPTIONS` when the durations break `0 < retryPeriod < renewDeadline < leaseDuration` or the identity is empty. */
+  constructor(options: LeaderElectorOptions) {
+    const { leaseDurationMs, renewDeadlineMs, retryPeriodMs, identity } = options;
+    const problems: string[] = [];
+    if (!(retryPeriodMs > 0 && Number.isFinite(leaseDurationMs))) problems.push(`retryPeriod must be positive and leaseDuration finite (got ${retryPeriodMs}ms, ${leaseDurationMs}ms)`);
+    if (!(renewDeadlineMs < leaseDurationMs)) problems.push(`renewDeadline (${renewDeadlineMs}ms) must be below leaseDuration (${leaseDurationMs}ms)`);
+    if (!(retryPeriodMs < renewDeadlineMs)) problems.push(`retryPeriod (${retryPeriodMs}ms) must be below renewDeadline (${renewDeadlineMs}ms)`);
+    if (identity === '') problems.push('identity must not be empty');
+    if (problems.length > 0) throw new RuntimeError('E_OPTIONS', `invalid leader election settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.options = options;
+    this.identity = identity;
+    this.random = options.random ?? Math.random;
+    this.leaseDurationSeconds = Math.max(1, Math.ceil(leaseDurationMs / 1000));
+    this.logger = (options.logger ?? silentLogger).child({ lease: `${options.lease.namespace}/${options.lease.name}`, identity });
+  }
+
+  /** True between `onStartedLeading` and `onStoppedLeading`. */
+  get isLeader(): boolean {
+    return this.leading;
+  }
+
+  /** The holder last seen in the Lease: `''` when nobody holds it, `undefined` before the first read. */
+  get holder(): string | undefined {
+    return this.observed?.record.holderIdentity;
+  }
+
+  /** Starts campaigning in the background. Throws when called twice. */
+  start(): void {
+    if (this.phase !== 'new') throw new RuntimeError('E_STATE', `leader elector ${this.identity} cannot start twice`);
+    this.phase = 'running';
+    this.schedule(0);
+  }
+
+  /**
+   * Stops campaigning. When leading: calls `onStoppedLeading('leader election stopped')`, keeps renewing until its
+   * promise settles, then releases the Lease. Idempotent; never rejects (a failed release is logged, and the next
+   * leader then waits out the lease duration); leaves no timer or request behind.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutdown();
+    return this.stopping;
+  }
+
+  private async shutdown(): Promise<void> {
+    if (this.phase === 'new') {
+      this.phase = 'stopped';
+      return;
+    }
+    if (this.leading) {
+      this.phase = 'stepping-down';
+      this.leading = false;
+      this.clearDeadline();
+      this.logger.info('stepping down: leader election stopped');
+      await this.notifyStopped('leader election stopped');
+    }
+    this.phase = 'stopped';
+    const { clock } = this.options;
+    if (this.nextAttempt !== undefined) clock.clearTimeout(this.nextAttempt);
+    this.nextAttempt = undefined;
+    this.clearDeadline();
+    const inFlight = this.inFlight;
+    if (inFlight !== undefined) {
+      inFlight.abort.abort(new RuntimeError('E_STATE', 'leader elector stopped'));
+      await inFlight.settled;
+    }
+    await this.pendingStop;
+    await this.release();
+  }
+
+  /** Whether attempts go on: while running, and while stepping down (to keep the Lease during the host's drain). */
+  private get campaigning(): boolean {
+    return this.phase === 'running' || this.phase === 'stepping-down';
+  }
+
+  private schedule(delayMs: number): void {
+    this.nextAttempt = this.options.clock.setTimeout(() => {
+      this.nextAttempt = undefined;
+      void this.tick();
+    }, delayMs);
+  }
+
+  private jittered(): number {
+    return this.options.retryPeriodMs * (1 + CANDIDATE_JITTER * this.random());
+  }
+
+  private async tick(): Promise<void> {
+    if (this.pendingStop !== undefined && !this.leading) await this.pendingStop;
+    if (!this.campaigning) return;
+    const { clock, renewDeadlineMs } = this.options;
+    const startedAt = clock.now();
+    if (this.leading && this.lastRenewAt + renewDeadlineMs <= startedAt) this.lose(this.deadlineReason());
+    // A request may run until the renew deadline: the remaining time while leading, a full deadline otherwise.
+    const budget = this.leading ? this.lastRenewAt + renewDeadlineMs - startedAt : renewDeadlineMs;
+    const abort = new AbortController();
+    const timeout = clock.setTimeout(() => abort.abort(new RuntimeError('E_LEADER', `Lease request gave up after ${Math.round(budget)}ms`)), budget);
+    const settled = this.attempt(startedAt, abort.signal).then(
+      (attempt) => attempt,
+      (error: unknown) => toError(error),
+    );
+    this.inFlight = { abort, settled };
+    const result = await settled;
+    clock.clearTimeout(timeout);
+    this.inFlight = undefined;
+    if (!this.campaigning) return;
+    const delay = this.handle(result, startedAt);
+    if (delay !== undefined && this.campaigning) this.schedule(delay);
+  }
+
+  /** Acts on one attempt's result; returns when to try next (undefined: do not). */
+  private handle(result: Attempt | Error, startedAt: number): number | undefined {
+    const { clock, renewDeadlineMs, retryPeriodMs } = this.options;
+    if (this.phase === 'stepping-down') {
+      if (result instanceof Error) this.logger.debug('cannot renew the Lease while stepping down', { error: result });
+      return !(result instanceof Error) && result.outcome === 'held' ? undefined : retryPeriodMs;
+    }
+    if (result instanceof Error) {
+      this.conflicts = 0;
+      this.logger.warn(this.leading ? 'cannot renew the Lease' : 'cannot acquire the Lease', { error: result });
+      return this.leading ? retryPeriodMs : this.jittered();
+    }
+    if (result.outcome === 'conflict') {
+      // Someone else wrote between our read and our write: a leader reads again at once (once), then at its pace.
+      this.conflicts++;
+      if (!this.leading) return this.jittered();
+      return this.conflicts === 1 ? 0 : retryPeriodMs;
+    }
+    this.conflicts = 0;
+    if (result.outcome === 'held') {
+      this.lose(result.holder === '' ? 'the Lease was released or deleted by someone else' : `the Lease is held by ${result.holder}`);
+      return this.jittered();
+    }
+    const now = clock.now();
+    if (now - startedAt >= renewDeadlineMs) {
+      this.logger.warn('the Lease was written, but the answer came after the renew deadline', { ms: now - startedAt });
+      return retryPeriodMs;
+    }
+    if (this.leading || this.pendingStop === undefined) {
+      this.lastRenewAt = startedAt;
+      this.armDeadline(startedAt + renewDeadlineMs);
+    }
+    if (!this.leading) {
+      // Never lead again before the last step-down finished; the next attempt waits for it, then renews.
+      if (this.pendingStop !== undefined) return 0;
+      this.leading = true;
+      this.logger.info('started leading');
+      try {
+        this.options.onStartedLeading();
+      } catch (error) {
+        this.logger.error('onStartedLeading failed', { error: toError(error) });
+      }
+    }
+    return retryPeriodMs;
+  }
+
+  /** One read and, when allowed, one write of the Lease. */
+  private async attempt(startedAt: number, signal: AbortSignal): Promise<Attempt> {
+    const { client, lease } = this.options;
+    const current = await client.get(LEASE_RESOURCE, lease.name, lease.namespace, signal);
+    if (current === undefined) {
+      this.observed = undefined;
+      // Deleted under a leader: step down first, campaign again after.
+      if (this.leading || this.phase === 'stepping-down') return { outcome: 'held', holder: '' };
+      const record: LeaseRecord = {
+        holderIdentity: this.identity,
+        leaseDurationSeconds: this.leaseDurationSeconds,
+        acquireTime: microTime(startedAt),
+        renewTime: microTime(startedAt),
+        leaseTransitions: 0,
+      };
+      return this.write(() => client.create(LEASE_RESOURCE, newLease(lease.namespace, lease.name, record), { signal }));
+    }
+    const record = readRecord(current);
+    this.observe(record);
+    const holder = record.holderIdentity;
+    const ours = holder === this.identity;
+    if (!ours && (this.leading || this.phase === 'stepping-down' || (holder !== '' && this.observedValid()))) return { outcome: 'held', holder };
+    const next: LeaseRecord = {
+      holderIdentity: this.identity,
+      leaseDurationSeconds: this.leaseDurationSeconds,
+      acquireTime: ours ? (record.acquireTime ?? microTime(startedAt)) : microTime(startedAt),
+      renewTime: microTime(startedAt),
+      leaseTransitions: ours ? record.leaseTransitions : record.leaseTransitions + 1,
+    };
+    return this.write(() => client.replace(LEASE_RESOURCE, leaseWithRecord(current, next), { signal }));
+  }
+
+  private async write(send: () => Promise<KubeObject>): Promise<Attempt> {
+    let lease: KubeObject;
+    try {
+      lease = await send();
+    } catch (error) {
+      if (error instanceof KubeError && error.status === 409) return { outcome: 'conflict' };
+      throw error;
+    }
+    this.written = lease;
+    this.observe(readRecord(lease));
+    return { outcome: 'holding' };
+  }
+
+  /** Records what the Lease says; the expiry clock restarts only when the record changed. */
+  private observe(record: LeaseRecord): void {
+    const key = recordKey(record);
+    if (this.observed?.key !== key) this.observed = { key, record, at: this.options.clock.now() };
+  }
+
+  /** Whether the last seen record is still within its lease duration, by our clock since we first saw it. */
+  private observedValid(): boolean {
+    const observed = this.observed;
+    if (observed === undefined) return false;
+    const seconds = observed.record.leaseDurationSeconds > 0 ? observed.record.leaseDurationSeconds : this.leaseDurationSeconds;
+    return observed.at + seconds * 1000 > this.options.clock.now();
+  }
+
+  private deadlineReason(): string {
+    return `the Lease was not renewed within the renew deadline (${this.options.renewDeadlineMs}ms)`;
+  }
+
+  private armDeadline(at: number): void {
+    this.clearDeadline();
+    const { clock } = this.options;
+    this.deadline = clock.setTimeout(() => {
+      this.deadline = undefined;
+      this.lose(this.deadlineReason());
+    }, at - clock.now());
+  }
+
+  private clearDeadline(): void {
+    if (this.deadline !== undefined) this.options.clock.clearTimeout(this.deadline);
+    this.deadline = undefined;
+  }
+
+  /** Stops leading at once: the callback runs now; its promise (if any) is remembered, not awaited. */
+  private lose(reason: string): void {
+    if (!this.leading) return;
+    this.leading = false;
+    this.clearDeadline();
+    this.inFlight?.abort.abort(new RuntimeError('E_LEADER', reason));
+    this.logger.warn('stopped leading', { reason });
+    const settled = this.notifyStopped(reason);
+    this.pendingStop = settled;
+    void settled.then(() => {
+      if (this.pendingStop === settled) this.pendingStop = undefined;
+    });
+  }
+
+  /** Calls `onStoppedLeading`; the result settles when its promise does, and never rejects. */
+  private notifyStopped(reason: string): Promise<void> {
+    let returned: unknown;
+    try {
+      returned = this.options.onStoppedLeading(reason);
+    } catch (error) {
+      this.logger.error('onStoppedLeading failed', { error: toError(error) });
+      return Promise.resolve();
+    }
+    return Promise.resolve(returned).then(
+      () => undefined,
+      (error: unknown) => this.logger.error('onStoppedLeading failed', { error: toError(error) }),
+    );
+  }
+
+  /** Clears the holder (duration 1 s) when the Lease was last seen naming us. Bounded by the renew deadline. */
+  private async release(): Promise<void> {
+    const written = this.written;
+    if (written === undefined || this.observed?.record.holderIdentity !== this.identity) return;
+    const { client, clock, lease, renewDeadlineMs } = this.options;
+    const abort = new AbortController();
+    const timeout = clock.setTimeout(() => abort.abort(new RuntimeError('E_LEADER', `releasing the Lease gave up after ${renewDeadlineMs}ms`)), renewDeadlineMs);
+    const released = (base: KubeObject): KubeObject => {
+      const now = microTime(clock.now());
+      const { leaseTransitions } = readRecord(base);
+      return leaseWithRecord(base, { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions });
+    };
+    try {
+      let result: KubeObject;
+      try {
+        result = await client.replace(LEASE_RESOURCE, released(written), { signal: abort.signal });
+      } catch (error) {
+        if (!(error instanceof KubeError && error.status === 409)) throw error;
+        // Our copy is stale (a write of ours whose answer we never saw, or someone else's): read and try once more.
+        const fresh = await client.get(LEASE_RESOURCE, lease.name, lease.namespace, abort.signal);
+        if (fresh === undefined || readRecord(fresh).holderIdentity !== this.identity) return;
+        result = await client.replace(LEASE_RESOURCE, released(fresh), { signal: abort.signal });
+      }
+      this.observe(readRecord(result));
+      this.logger.info('released the Lease');
+    } catch (error) {
+      this.logger.warn('cannot release the Lease; the next leader waits for it to expire', { error: toError(error) });
+    } finally {
+      clock.clearTimeout(timeout);
+      this.written = undefined;
+    }
+  }
+}
