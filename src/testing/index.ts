@@ -1,5 +1,20 @@
 /**
- * katalog/testing: an in-process Kubernetes API server for tests.
+ * katalog/testing: an in-process Kubernetes API server on real HTTP for tests, the way Go operator authors use
+ * envtest. `@kubernetes/client-node` and kubectl talk to it unchanged. See docs/testing.md.
  * @packageDocumentation
  */
-export {};
+export {
+  startTestApiServer,
+  type TestApiServer,
+  type TestApiServerOptions,
+  type ObjectFilter,
+  type RestartOptions,
+} from './api-server.js';
+export type { DirectPatchOptions, DirectDeleteOptions } from './direct-access.js';
+export type { Faults, FailureRule, LatencyRule, RequestMatch, WatchFaultFilter } from './faults.js';
+export type { RequestCounter, RequestFilter, RequestRecord } from './requests.js';
+export type { PatchType } from './operations/patch.js';
+export type { PropagationPolicy } from './operations/delete.js';
+export { StatusError, type KubeStatus, type StatusCause } from './status-errors.js';
+export type { Clock, TimerHandle } from '../util/clock.js';
+export { KatalogError, KubeError } from '../errors.js';

@@ -1,0 +1,79 @@
+/**
+ * The garbage collector, through ownerReferences (by owner uid): when every owner of an object is gone, the
+ * object is deleted in the background (respecting its own finalizers); references to owners that are gone while
+ * others remain are removed. Owners deleted in the foreground (`foregroundDeletion` finalizer) have their
+ * dependents deleted first and disappear when none is left.
+ */
+import type { Cluster } from '../cluster.js';
+import { deleteObject, FOREGROUND_FINALIZER } from '../operations/delete.js';
+import { finalizersOf, isDeleting } from '../operations/object-rules.js';
+import { removeFinalizer, systemUpdate } from '../operations/system-write.js';
+import { ownerUids } from '../store/object-store.js';
+import { metadataOf } from '../store/record.js';
+import { storageView } from './storage-view.js';
+
+function exists(cluster: Cluster, uid: string): boolean {
+  return cluster.store.byUid(uid) !== undefined;
+}
+
+/** Deletes the object with `uid` when all its owners are gone; drops references to missing owners otherwise. */
+function collect(cluster: Cluster, uid: string): void {
+  const located = cluster.store.byUid(uid);
+  if (located === undefined || isDeleting(located.record.object)) return;
+  const owners = ownerUids(located.record);
+  const missing = owners.filter((owner) => !exists(cluster, owner));
+  if (missing.length === 0) return;
+  if (missing.length === owners.length) {
+    const type = cluster.registry.byKey(located.key);
+    const view = type === undefined ? undefined : storageView(type);
+    if (view !== undefined) deleteObject(cluster, view, located.record.namespace, located.record.name, { propagationPolicy: 'Background' });
+    return;
+  }
+  systemUpdate(cluster, located.key, located.record, (_next, metadata) => {
+    const refs = (metadataOf(located.record.object)['ownerReferences'] as unknown[] | undefined) ?? [];
+    metadata['ownerReferences'] = refs.filter((ref) => !missing.includes(String((ref as { uid?: unknown } | null)?.uid)));
+  });
+}
+
+function waitsInForeground(cluster: Cluster, uid: string): boolean {
+  const owner = cluster.store.byUid(uid);
+  return owner !== undefined && isDeleting(owner.record.object) && finalizersOf(owner.record.object).includes(FOREGROUND_FINALIZER);
+}
+
+/** Deletes the dependents of an owner being deleted in the foreground, or releases it when none is left. */
+function deleteForeground(cluster: Cluster, ownerUid: string): void {
+  if (!waitsInForeground(cluster, ownerUid)) return;
+  const dependents = cluster.store.dependentsOf(ownerUid);
+  if (dependents.length === 0) {
+    removeFinalizer(cluster, ownerUid, FOREGROUND_FINALIZER);
+    return;
+  }
+  for (const dependent of dependents) {
+    if (isDeleting(dependent.record.object)) continue;
+    const type = cluster.registry.byKey(dependent.key);
+    const view = type === undefined ? undefined : storageView(type);
+    if (view !== undefined) deleteObject(cluster, view, dependent.record.namespace, dependent.record.name, { propagationPolicy: 'Foreground' });
+  }
+}
+
+/** Subscribes the garbage collector to the cluster's commits. */
+export function runGarbageCollector(cluster: Cluster): void {
+  cluster.onCommit((_type, event) => {
+    const { record } = event;
+    if (event.type === 'DELETED') {
+      for (const dependent of cluster.store.dependentsOf(record.uid)) {
+        const uid = dependent.record.uid;
+        cluster.defer(() => collect(cluster, uid));
+      }
+      for (const owner of ownerUids(record)) {
+        if (waitsInForeground(cluster, owner)) cluster.defer(() => deleteForeground(cluster, owner));
+      }
+      return;
+    }
+    const owners = ownerUids(record);
+    if (owners.length > 0 && owners.some((owner) => !exists(cluster, owner))) cluster.defer(() => collect(cluster, record.uid));
+    if (isDeleting(record.object) && finalizersOf(record.object).includes(FOREGROUND_FINALIZER)) {
+      cluster.defer(() => deleteForeground(cluster, record.uid));
+    }
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * Discovery documents: `/version`, `/api`, `/apis`, `/apis/{group}` and the resource lists of each group/version,
+ * built from the registry on every request (so CRDs appear and disappear at once). A main resource is listed
+ * before its `/status` subresource, which `KubernetesObjectApi` relies on.
+ */
+import type { ResourceRegistry } from './resources/registry.js';
+import { apiVersionOf } from './resources/resource-type.js';
+
+/** The Kubernetes version the server reports. */
+export const SERVER_VERSION = {
+  major: '1',
+  minor: '30',
+  gitVersion: 'v1.30.0+katalog-testing',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2024-04-17T00:00:00Z',
+  goVersion: 'go1.22.2',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+} as const;
+
+const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const STATUS_VERBS = ['get', 'patch', 'update'];
+
+/** `GET /api`. */
+export function coreVersions(serverAddress: string): object {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+}
+
+function groupDocument(name: string, versions: readonly string[]): object {
+  const entries = versions.map((version) => ({ groupVersion: `${name}/${version}`, version }));
+  return { name, versions: entries, ...(entries[0] === undefined ? {} : { preferredVersion: entries[0] }) };
+}
+
+/** `GET /apis`. */
+export function groupList(registry: ResourceRegistry): object {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: registry.groups().map((g) => groupDocument(g.name, g.versions)) };
+}
+
+/** `GET /apis/{group}`, or undefined when the group is not served. */
+export function groupOf(registry: ResourceRegistry, group: string): object | undefined {
+  const served = registry.groups().find((g) => g.name === group);
+  if (served === undefined) return undefined;
+  return { kind: 'APIGroup', apiVersion: 'v1', ...groupDocument(served.name, served.versions) };
+}
+
+/** `GET /api/v1` or `GET /apis/{group}/{version}`, or undefined when nothing is served there. */
+export function resourceList(registry: ResourceRegistry, group: string, version: string): object | undefined {
+  if (!registry.servesGroupVersion(group, version)) return undefined;
+  const resources: object[] = [];
+  for (const view of registry.viewsAt(group, version)) {
+    const { type } = view;
+    resources.push({
+      name: type.plural,
+      singularName: type.singular,
+      namespaced: type.namespaced,
+      kind: type.kind,
+      verbs: VERBS,
+      ...(type.shortNames.length > 0 ? { shortNames: type.shortNames } : {}),
+      ...(type.categories.length > 0 ? { categories: type.categories } : {}),
+    });
+    if (view.statusSubresource) {
+      resources.push({ name: `${type.plural}/status`, singularName: '', namespaced: type.namespaced, kind: type.kind, verbs: STATUS_VERBS });
+    }
+  }
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf(group, version), resources };
+}

@@ -1,0 +1,143 @@
+/**
+ * The request handler: parse the path, name the request (audit verb, resource, namespace, name), apply injected
+ * latency and failures, serve it, answer errors as Kubernetes Status objects, and record it in the request log.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import { coreVersions, groupList, groupOf, resourceList, SERVER_VERSION } from '../discovery.js';
+import type { FaultInjector, RequestInfo } from '../faults.js';
+import type { RequestLog } from '../requests.js';
+import { internalError, methodNotAllowed, pathNotFound, StatusError } from '../status-errors.js';
+import type { ServerContext } from './context.js';
+import { parsePath, type ResourceRoute, type Route } from './paths.js';
+import { flag } from './query.js';
+import { serveResource, type ResourceRequest } from './resource-handlers.js';
+import { sendError, sendObject, sendText } from './respond.js';
+
+export interface DispatchContext extends ServerContext {
+  readonly faults: FaultInjector;
+  readonly requests: RequestLog;
+  /** `host:port`, for `/api`'s serverAddressByClientCIDRs. */
+  readonly serverAddress: () => string;
+  readonly logRequests: boolean;
+}
+
+const STATUS_VERBS = new Set(['get', 'update', 'patch']);
+
+function verbOf(method: string, route: ResourceRoute, query: URLSearchParams): string | undefined {
+  const watch = route.watchPrefix || flag(query, 'watch');
+  switch (method) {
+    case 'GET':
+      if (watch) return 'watch';
+      return route.name === undefined ? 'list' : 'get';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return route.name === undefined ? 'deletecollection' : 'delete';
+    default:
+      return undefined;
+  }
+}
+
+function resolveResource(ctx: DispatchContext, route: ResourceRoute, verb: string | undefined, query: URLSearchParams): ResourceRequest {
+  if (verb === undefined) throw methodNotAllowed();
+  const view = ctx.cluster.registry.resolve(route.group, route.version, route.plural);
+  if (view === undefined) throw pathNotFound();
+  const { type } = view;
+  if (!type.namespaced && route.namespace !== undefined) throw pathNotFound();
+  if (type.namespaced && route.namespace === undefined && route.name !== undefined) throw pathNotFound();
+  if (type.namespaced && route.namespace === undefined && (verb === 'create' || verb === 'deletecollection')) throw pathNotFound();
+  let subresource: 'status' | undefined;
+  if (route.subresource !== undefined) {
+    if (route.subresource !== 'status' || !view.statusSubresource) throw pathNotFound();
+    if (!STATUS_VERBS.has(verb)) throw methodNotAllowed();
+    subresource = 'status';
+  }
+  if ((verb === 'update' || verb === 'patch') && route.name === undefined) throw methodNotAllowed();
+  return { verb, view, namespace: route.namespace, name: route.name, subresource, query };
+}
+
+function serveNonResource(ctx: DispatchContext, res: ServerResponse, route: Route): void {
+  const { registry } = ctx.cluster;
+  let document: object | undefined;
+  switch (route.kind) {
+    case 'health':
+      sendText(res, 200, 'ok');
+      return;
+    case 'version':
+      document = SERVER_VERSION;
+      break;
+    case 'core-versions':
+      document = coreVersions(ctx.serverAddress());
+      break;
+    case 'groups':
+      document = groupList(registry);
+      break;
+    case 'group':
+      document = groupOf(registry, route.group);
+      break;
+    case 'resources':
+      document = resourceList(registry, route.group, route.version);
+      break;
+    default:
+      document = undefined;
+  }
+  if (document === undefined) throw pathNotFound();
+  sendObject(res, 200, document);
+}
+
+/** Builds the `(req, res)` handler of the HTTP server. */
+export function createDispatcher(ctx: DispatchContext): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void dispatch(ctx, req, res);
+  };
+}
+
+async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = performance.now();
+  const url = req.url ?? '/';
+  const mark = url.indexOf('?');
+  const path = mark < 0 ? url : url.slice(0, mark);
+  const query = new URLSearchParams(mark < 0 ? '' : url.slice(mark + 1));
+  const method = req.method ?? 'GET';
+  const route = parsePath(path);
+  const resourceRoute = route.kind === 'resource' ? route : undefined;
+  const verb = resourceRoute === undefined ? (method === 'GET' ? 'get' : method.toLowerCase()) : verbOf(method, resourceRoute, query);
+  const info: RequestInfo = {
+    verb: verb ?? method.toLowerCase(),
+    resource: resourceRoute?.plural ?? '',
+    namespace: resourceRoute?.namespace ?? '',
+    name: resourceRoute?.name ?? '',
+    nonResource: resourceRoute === undefined,
+  };
+  try {
+    const wait = ctx.faults.latencyFor(info);
+    if (wait > 0) await delay(wait);
+    const failure = ctx.faults.failureFor(info);
+    if (failure !== undefined) throw failure;
+    if (resourceRoute !== undefined) {
+      await serveResource(ctx, req, res, resolveResource(ctx, resourceRoute, verb, query));
+    } else {
+      if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed();
+      serveNonResource(ctx, res, route);
+    }
+  } catch (error) {
+    if (!res.headersSent) sendError(res, error instanceof StatusError ? error : internalError(error));
+    else res.end();
+  }
+  ctx.requests.record({
+    method,
+    verb: info.verb,
+    resource: info.resource,
+    namespace: info.namespace,
+    name: info.name,
+    subresource: resourceRoute?.subresource ?? '',
+    status: res.statusCode,
+    path: url,
+  });
+  if (ctx.logRequests) process.stderr.write(`[katalog/testing] ${method} ${url} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms\n`);
+}

@@ -1,0 +1,146 @@
+/**
+ * The resource endpoints: decode the request, run the operation, encode the answer the way a real server does
+ * (201 on create, the object on update and patch, the object or a Success Status on delete, lists with built-in
+ * items lacking kind/apiVersion).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { deleteObject, parseDeleteOptions, type DeleteOptions, type PropagationPolicy } from '../operations/delete.js';
+import { createObject } from '../operations/create.js';
+import { patchObject, patchTypeOf } from '../operations/patch.js';
+import { getObject, listObjects, type ListPage } from '../operations/read.js';
+import { updateObject, type ObjectTarget } from '../operations/update.js';
+import type { ResourceView } from '../resources/resource-type.js';
+import { parseFieldSelector } from '../selectors/field-selector.js';
+import { parseLabelSelector } from '../selectors/label-selector.js';
+import { badRequest, deletedStatus, methodNotAllowed, unsupportedMediaType } from '../status-errors.js';
+import { bareJson, objectJson, type KubeObject, type StoredRecord } from '../store/record.js';
+import { parseApplyBody, parseJsonBody, readBody } from './body.js';
+import type { ServerContext } from './context.js';
+import { dryRun, flag, managerFromUserAgent, nonNegativeInt, optional } from './query.js';
+import { sendJson, sendObject } from './respond.js';
+import { startWatch } from './watch-handler.js';
+
+/** A resolved resource request. */
+export interface ResourceRequest {
+  readonly verb: string;
+  readonly view: ResourceView;
+  readonly namespace: string | undefined;
+  readonly name: string | undefined;
+  readonly subresource: 'status' | undefined;
+  readonly query: URLSearchParams;
+}
+
+const UNKNOWN_PATCH_TYPE =
+  'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json';
+
+function objectText(view: ResourceView, record: StoredRecord): string {
+  return objectJson(record, view.apiVersion, view.type.kind);
+}
+
+/** The JSON of a list page. */
+export function listText(view: ResourceView, page: ListPage): string {
+  const items = view.type.builtin ? page.records.map(bareJson) : page.records.map((r) => objectText(view, r));
+  const metadata: Record<string, unknown> = { resourceVersion: String(page.resourceVersion) };
+  if (page.continueToken !== undefined) metadata['continue'] = page.continueToken;
+  if (page.remainingItemCount !== undefined) metadata['remainingItemCount'] = page.remainingItemCount;
+  return `{"apiVersion":${JSON.stringify(view.apiVersion)},"kind":${JSON.stringify(view.type.listKind)},"metadata":${JSON.stringify(metadata)},"items":[${items.join(',')}]}`;
+}
+
+function asObject(value: unknown): KubeObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the request body must be a JSON object');
+  return value as KubeObject;
+}
+
+function fieldManager(req: IncomingMessage, query: URLSearchParams): string {
+  const asked = optional(query, 'fieldManager');
+  if (asked !== undefined && asked.length > 128) throw badRequest('fieldManager: Too long: must have at most 128 bytes');
+  return asked ?? managerFromUserAgent(req.headers['user-agent']);
+}
+
+function deleteOptionsOf(query: URLSearchParams, body: string): DeleteOptions {
+  const fromBody = body.trim() === '' ? {} : parseDeleteOptions(parseJsonBody(body));
+  const policy = optional(query, 'propagationPolicy');
+  const fromQuery = parseDeleteOptions({
+    ...(policy === undefined ? {} : { propagationPolicy: policy as PropagationPolicy }),
+    ...(query.has('orphanDependents') ? { orphanDependents: flag(query, 'orphanDependents') } : {}),
+  });
+  return { ...fromBody, ...fromQuery, ...(dryRun(query) ? { dryRun: true } : {}) };
+}
+
+/** Serves one resource request (the route and faults are already handled). */
+export async function serveResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, r: ResourceRequest): Promise<void> {
+  const { cluster } = ctx;
+  const { view, query } = r;
+  const namespace = r.namespace ?? '';
+  const target: ObjectTarget = { namespace, name: r.name ?? '', subresource: r.subresource };
+  switch (r.verb) {
+    case 'get':
+      sendJson(res, 200, objectText(view, getObject(cluster, view, namespace, target.name)));
+      return;
+    case 'list': {
+      const page = listObjects(cluster, view, {
+        namespace: r.namespace,
+        labels: parseLabelSelector(optional(query, 'labelSelector')),
+        fields: parseFieldSelector(optional(query, 'fieldSelector'), view.type.fieldLabels),
+        limit: nonNegativeInt(query, 'limit'),
+        continueToken: optional(query, 'continue'),
+      });
+      sendJson(res, 200, listText(view, page));
+      return;
+    }
+    case 'watch':
+      startWatch(ctx, req, res, view, r.namespace, r.name, query);
+      return;
+    case 'create': {
+      if (r.name !== undefined) throw methodNotAllowed();
+      const body = asObject(parseJsonBody(await readBody(req)));
+      const record = createObject(cluster, view, body, r.namespace, { manager: fieldManager(req, query), dryRun: dryRun(query) });
+      sendJson(res, 201, objectText(view, record));
+      return;
+    }
+    case 'update': {
+      const body = asObject(parseJsonBody(await readBody(req)));
+      const record = updateObject(cluster, view, body, target, { manager: fieldManager(req, query), dryRun: dryRun(query) });
+      sendJson(res, 200, objectText(view, record));
+      return;
+    }
+    case 'patch': {
+      const patchType = patchTypeOf(req.headers['content-type']);
+      const text = await readBody(req);
+      if (patchType === undefined) throw unsupportedMediaType(UNKNOWN_PATCH_TYPE);
+      if (patchType === 'apply' && optional(query, 'fieldManager') === undefined) throw badRequest('fieldManager is required for apply requests');
+      const patch = patchType === 'apply' ? parseApplyBody(text) : parseJsonBody(text);
+      const result = patchObject(cluster, view, patchType, patch, target, {
+        manager: fieldManager(req, query),
+        dryRun: dryRun(query),
+        force: flag(query, 'force'),
+      });
+      sendJson(res, result.created ? 201 : 200, objectText(view, result.record));
+      return;
+    }
+    case 'delete': {
+      const options = deleteOptionsOf(query, await readBody(req));
+      const result = deleteObject(cluster, view, namespace, target.name, options);
+      if (result.removed && view.type.builtin) sendObject(res, 200, deletedStatus(view.type, result.record.name, result.record.uid));
+      else sendJson(res, 200, objectText(view, result.record));
+      return;
+    }
+    case 'deletecollection': {
+      const options = deleteOptionsOf(query, await readBody(req));
+      const page = listObjects(cluster, view, {
+        namespace: r.namespace,
+        labels: parseLabelSelector(optional(query, 'labelSelector')),
+        fields: parseFieldSelector(optional(query, 'fieldSelector'), view.type.fieldLabels),
+        limit: undefined,
+        continueToken: undefined,
+      });
+      const records: StoredRecord[] = [];
+      for (const record of page.records) records.push(deleteObject(cluster, view, record.namespace, record.name, options).record);
+      if (view.type.builtin) sendObject(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 });
+      else sendJson(res, 200, listText(view, { records, resourceVersion: cluster.store.currentRevision, continueToken: undefined, remainingItemCount: undefined }));
+      return;
+    }
+    default:
+      throw methodNotAllowed();
+  }
+}

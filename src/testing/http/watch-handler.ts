@@ -1,0 +1,97 @@
+/**
+ * `GET …?watch=true`: answers 200 at once (headers flushed, so client-node's `watch()` resolves), registers the
+ * watcher in the same turn as it reads the state (no event can fall between), then writes the initial events:
+ * synthetic ADDED for the current state when no resourceVersion (or "0") was given, or the retained events newer
+ * than the given resourceVersion; a resourceVersion older than the history gets an ERROR 410 Expired event and
+ * the end of the response.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ResourceView } from '../resources/resource-type.js';
+import { parseFieldSelector, type FieldSelector } from '../selectors/field-selector.js';
+import { parseLabelSelector } from '../selectors/label-selector.js';
+import { badRequest, expired } from '../status-errors.js';
+import { Watcher, type WatchSink } from '../watch/watcher.js';
+import type { ServerContext } from './context.js';
+import { flag, nonNegativeInt, optional } from './query.js';
+
+function withName(fields: FieldSelector, name: string | undefined): FieldSelector {
+  if (name === undefined) return fields;
+  return {
+    empty: false,
+    matches: (object) => {
+      const metadata = object['metadata'] as { name?: unknown } | undefined;
+      return metadata?.name === name && fields.matches(object);
+    },
+  };
+}
+
+const STREAM_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' };
+
+/** Starts a watch; returns once the headers are written (the stream lives on). */
+export function startWatch(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  view: ResourceView,
+  namespace: string | undefined,
+  name: string | undefined,
+  query: URLSearchParams,
+): void {
+  const { cluster } = ctx;
+  const { type } = view;
+  const labels = parseLabelSelector(optional(query, 'labelSelector'));
+  const fields = withName(parseFieldSelector(optional(query, 'fieldSelector'), type.fieldLabels), name);
+  const timeoutSeconds = nonNegativeInt(query, 'timeoutSeconds');
+  const sendInitialEvents = flag(query, 'sendInitialEvents');
+  const rvParam = optional(query, 'resourceVersion') ?? '';
+  let from: number | undefined;
+  if (rvParam !== '' && rvParam !== '0' && !sendInitialEvents) {
+    from = Number(rvParam);
+    if (!Number.isInteger(from) || from < 0) throw badRequest(`resourceVersion: Invalid value: ${JSON.stringify(rvParam)}: must be an integer`);
+  }
+  const replay = from === undefined ? undefined : cluster.history.since(from);
+  if (from !== undefined && replay === undefined) {
+    const status = expired(rvParam, cluster.history.compactedRevision).body;
+    res.writeHead(200, STREAM_HEADERS);
+    res.end(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
+    return;
+  }
+
+  req.socket.setTimeout(0);
+  req.socket.setNoDelay(true);
+  res.writeHead(200, STREAM_HEADERS);
+  res.flushHeaders();
+  const sink: WatchSink = {
+    write: (chunk) => {
+      res.write(chunk);
+    },
+    end: () => {
+      res.end();
+    },
+    destroy: () => {
+      res.destroy();
+      req.socket.destroy();
+    },
+    buffered: () => res.writableLength + (req.socket.writableLength ?? 0),
+  };
+  const watcher = new Watcher(
+    { key: type.key, resource: type.plural, namespace, labels, fields, apiVersion: view.apiVersion, kind: type.kind },
+    sink,
+    {
+      clock: cluster.clock,
+      bookmarkIntervalMs: flag(query, 'allowWatchBookmarks') ? ctx.bookmarkIntervalMs : undefined,
+      timeoutMs: timeoutSeconds === undefined || timeoutSeconds === 0 ? undefined : timeoutSeconds * 1000,
+      maxBufferedBytes: ctx.maxWatchBufferBytes,
+      currentRevision: () => cluster.store.currentRevision,
+      onClose: (w) => cluster.hub.remove(w),
+    },
+  );
+  cluster.hub.add(watcher);
+  res.on('close', () => watcher.disconnected());
+  if (replay === undefined) {
+    for (const record of cluster.store.list(type.key, namespace)) watcher.offerExisting(record);
+    if (sendInitialEvents) watcher.bookmark(true);
+  } else {
+    for (const event of replay) if (event.key === type.key) watcher.offer(event);
+  }
+}

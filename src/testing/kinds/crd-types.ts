@@ -1,0 +1,97 @@
+/**
+ * CustomResourceDefinition → resource type: names, scope, served versions in priority order, the storage version,
+ * `/status` per version, selectable fields, and the list keys its schema declares (for server-side apply).
+ */
+import type { ListKeyLookup } from '../patch/index.js';
+import { compareKubeVersions, type ResourceType, type ServedVersion } from '../resources/resource-type.js';
+import type { KubeObject } from '../store/record.js';
+
+type Json = Record<string, unknown>;
+
+function obj(value: unknown): Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The CRD's versions as objects. */
+export function crdVersions(crd: KubeObject): Json[] {
+  const versions = obj(crd['spec'])['versions'];
+  return Array.isArray(versions) ? versions.map(obj) : [];
+}
+
+/** The names the CRD asks for, with the defaults a real server fills in (singular, listKind). */
+export function acceptedNames(crd: KubeObject): Json {
+  const names = obj(obj(crd['spec'])['names']);
+  const kind = str(names['kind']);
+  const accepted: Json = {
+    plural: str(names['plural']),
+    singular: str(names['singular']) || kind.toLowerCase(),
+    kind,
+    listKind: str(names['listKind']) || `${kind}List`,
+  };
+  const shortNames = strings(names['shortNames']);
+  if (shortNames.length > 0) accepted['shortNames'] = shortNames;
+  const categories = strings(names['categories']);
+  if (categories.length > 0) accepted['categories'] = categories;
+  return accepted;
+}
+
+/** Walks an OpenAPI v3 schema along field names (array levels are stepped through) and reads list-map keys. */
+function schemaListKeys(root: Json): ListKeyLookup {
+  return (path) => {
+    let schema: Json | undefined = root;
+    for (const segment of path) {
+      if (schema === undefined) return undefined;
+      if (schema['type'] === 'array') schema = obj(schema['items']);
+      const properties = obj(schema['properties']);
+      const next: unknown = properties[segment];
+      schema = next === undefined ? undefined : obj(next);
+    }
+    if (schema === undefined || schema['x-kubernetes-list-type'] !== 'map') return undefined;
+    const keys = strings(schema['x-kubernetes-list-map-keys']);
+    return keys.length > 0 ? keys : undefined;
+  };
+}
+
+/** Builds the resource type of a (valid) CRD. */
+export function typeFromCrd(crd: KubeObject): ResourceType {
+  const spec = obj(crd['spec']);
+  const group = str(spec['group']);
+  const names = acceptedNames(crd);
+  const versions = crdVersions(crd);
+  const served: ServedVersion[] = versions
+    .filter((v) => v['served'] === true)
+    .map((v) => ({ name: str(v['name']), statusSubresource: obj(v['subresources'])['status'] !== undefined }))
+    .sort((a, b) => compareKubeVersions(a.name, b.name));
+  const storage = versions.find((v) => v['storage'] === true) ?? versions[0] ?? {};
+  const schema = obj(obj(storage['schema'])['openAPIV3Schema']);
+  const fieldLabels = Array.isArray(storage['selectableFields'])
+    ? storage['selectableFields'].map((f) => str(obj(f)['jsonPath']).replace(/^\./, '')).filter((f) => f !== '')
+    : [];
+  return {
+    key: `${group}/${str(names['plural'])}`,
+    group,
+    plural: str(names['plural']),
+    singular: str(names['singular']),
+    kind: str(names['kind']),
+    listKind: str(names['listKind']),
+    namespaced: spec['scope'] !== 'Cluster',
+    shortNames: strings(names['shortNames']),
+    categories: strings(names['categories']),
+    versions: served,
+    storageVersion: str(storage['name']),
+    builtin: false,
+    generation: true,
+    nameRule: 'subdomain',
+    fieldLabels,
+    listKeys: schemaListKeys(schema),
+    createOnUpdate: false,
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Per-kind write behaviour beyond the common rules: what a real server's registry strategies do on create and
+ * update for Namespaces (spec.finalizers, phase), Pods (phase) and CustomResourceDefinitions (validation, status,
+ * cleanup finalizer).
+ */
+import { CRDS_KEY, NAMESPACES_KEY } from '../resources/builtin-resources.js';
+import type { ResourceRegistry } from '../resources/registry.js';
+import type { KubeObject, StoredRecord } from '../store/record.js';
+import { prepareCrdCreate, prepareCrdUpdate, refreshCrdStatus } from './crd-rules.js';
+
+export interface KindContext {
+  readonly registry: ResourceRegistry;
+  readonly now: string;
+}
+
+export interface KindBehaviour {
+  /** Adjusts a new object before it is stored; may throw a StatusError. */
+  prepareCreate(next: KubeObject, ctx: KindContext): void;
+  /** Adjusts an updated object before it is stored; may throw a StatusError. */
+  prepareUpdate(next: KubeObject, prev: StoredRecord, ctx: KindContext): void;
+  /** Adjusts an object that is being marked for deletion (deletionTimestamp already set). */
+  prepareDelete?(next: KubeObject, prev: StoredRecord, ctx: KindContext): void;
+}
+
+/** The finalizer the namespace controller owns (in `spec.finalizers`). */
+export const NAMESPACE_FINALIZER = 'kubernetes';
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+const namespaceBehaviour: KindBehaviour = {
+  prepareCreate(next) {
+    const spec = record(next['spec']);
+    next['spec'] = { ...spec, finalizers: Array.isArray(spec['finalizers']) ? spec['finalizers'] : [NAMESPACE_FINALIZER] };
+    next['status'] = { phase: 'Active' };
+  },
+  prepareUpdate(next, prev) {
+    // spec.finalizers only changes through /finalize (here: the namespace controller).
+    if (prev.object['spec'] === undefined) delete next['spec'];
+    else next['spec'] = prev.object['spec'];
+  },
+};
+
+const podBehaviour: KindBehaviour = {
+  prepareCreate(next) {
+    next['status'] = { phase: 'Pending' };
+  },
+  prepareUpdate() {},
+};
+
+const crdBehaviour: KindBehaviour = {
+  prepareCreate(next, ctx) {
+    prepareCrdCreate(next, ctx.registry, ctx.now);
+  },
+  prepareUpdate(next, prev, ctx) {
+    prepareCrdUpdate(next, prev, ctx.registry, ctx.now);
+  },
+  prepareDelete(next, prev, ctx) {
+    refreshCrdStatus(next, prev, ctx.now);
+  },
+};
+
+const BEHAVIOURS: ReadonlyMap<string, KindBehaviour> = new Map([
+  [NAMESPACES_KEY, namespaceBehaviour],
+  ['/pods', podBehaviour],
+  [CRDS_KEY, crdBehaviour],
+]);
+
+/** The behaviour of a resource key, if it has one. */
+export function behaviourOf(key: string): KindBehaviour | undefined {
+  return BEHAVIOURS.get(key);
+}

@@ -1,0 +1,97 @@
+/**
+ * POST: creating an object. Applies the rules of a real server: name or generateName, namespace from the URL and
+ * existing (and not terminating), AlreadyExists, status dropped when it is a subresource, system metadata (uid,
+ * creationTimestamp, generation), managed fields, then one ADDED event.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Cluster } from '../cluster.js';
+import { behaviourOf } from '../kinds/kind-behaviour.js';
+import { crdNameOf } from '../kinds/crd-rules.js';
+import { recordUpdate, type ManagedFieldsEntry } from '../patch/index.js';
+import { CRDS_KEY, NAMESPACES_KEY } from '../resources/builtin-resources.js';
+import type { ResourceView } from '../resources/resource-type.js';
+import { alreadyExists, badRequest, forbidden, invalid, methodNotAllowed, notFound } from '../status-errors.js';
+import { makeRecord, type KubeObject, type StoredRecord } from '../store/record.js';
+import { checkKind, checkName, ensureMetadata, isDeleting } from './object-rules.js';
+import type { ComputedWriteOptions } from './write-options.js';
+
+const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+function randomSuffix(): string {
+  let out = '';
+  for (let i = 0; i < 5; i++) out += GENERATE_ALPHABET[Math.floor(Math.random() * GENERATE_ALPHABET.length)] ?? 'x';
+  return out;
+}
+
+/** Checks that a namespaced object may be created in `namespace` (exists, not terminating). */
+export function checkNamespaceOpen(cluster: Cluster, namespace: string): void {
+  const ns = cluster.store.get(NAMESPACES_KEY, '', namespace);
+  if (ns === undefined) throw notFound({ group: '', plural: 'namespaces' }, namespace);
+  if (isDeleting(ns.object)) {
+    throw forbidden({ group: '', plural: 'namespaces' }, namespace, `unable to create new content in namespace ${namespace} because it is being terminated`);
+  }
+}
+
+/** Resolves and checks the namespace of a body against the one in the URL. */
+export function resolveNamespace(view: ResourceView, metadata: Record<string, unknown>, urlNamespace: string | undefined): string {
+  if (!view.type.namespaced) {
+    delete metadata['namespace'];
+    return '';
+  }
+  const bodyNamespace = typeof metadata['namespace'] === 'string' ? metadata['namespace'] : '';
+  if (urlNamespace !== undefined && bodyNamespace !== '' && bodyNamespace !== urlNamespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  const namespace = urlNamespace ?? bodyNamespace;
+  if (namespace === '') throw badRequest('an empty namespace may not be set during creation');
+  metadata['namespace'] = namespace;
+  return namespace;
+}
+
+/** Creates `body` (owned by the caller, mutated in place) and returns the stored record. */
+export function createObject(cluster: Cluster, view: ResourceView, body: KubeObject, urlNamespace: string | undefined, options: ComputedWriteOptions): StoredRecord {
+  const { type } = view;
+  checkKind(view, body);
+  const metadata = ensureMetadata(body);
+  const namespace = resolveNamespace(view, metadata, urlNamespace);
+  let name = typeof metadata['name'] === 'string' ? metadata['name'] : '';
+  const generateName = typeof metadata['generateName'] === 'string' ? metadata['generateName'] : '';
+  if (name === '' && generateName !== '') {
+    do name = `${generateName}${randomSuffix()}`;
+    while (cluster.store.get(type.key, namespace, name) !== undefined);
+  }
+  if (name === '') throw invalid(type, '', [{ field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
+  checkName(type, name);
+  if (type.namespaced) checkNamespaceOpen(cluster, namespace);
+  if (!type.builtin) {
+    const crd = cluster.store.get(CRDS_KEY, '', crdNameOf(type));
+    if (crd !== undefined && isDeleting(crd.object)) throw methodNotAllowed('create not allowed while custom resource definition is terminating');
+  }
+  metadata['name'] = name;
+  metadata['uid'] = randomUUID();
+  metadata['creationTimestamp'] = cluster.now();
+  delete metadata['resourceVersion'];
+  delete metadata['deletionTimestamp'];
+  delete metadata['deletionGracePeriodSeconds'];
+  delete metadata['selfLink'];
+  if (type.generation) metadata['generation'] = 1;
+  else delete metadata['generation'];
+  if (view.statusSubresource) delete body['status'];
+  const now = cluster.now();
+  behaviourOf(type.key)?.prepareCreate(body, { registry: cluster.registry, now });
+  if (cluster.store.get(type.key, namespace, name) !== undefined) throw alreadyExists(type, name);
+
+  const managed = options.managedFields ?? managedFieldsOnCreate(view, body, options.manager, now);
+  if (managed.length > 0) metadata['managedFields'] = managed;
+  else delete metadata['managedFields'];
+
+  if (options.dryRun) {
+    body['apiVersion'] = view.apiVersion;
+    return makeRecord(body);
+  }
+  return cluster.commit(type, 'ADDED', body, undefined);
+}
+
+function managedFieldsOnCreate(view: ResourceView, body: KubeObject, manager: string, now: string): ManagedFieldsEntry[] {
+  return recordUpdate(undefined, body, [], { manager, apiVersion: view.apiVersion, now, listKeys: view.type.listKeys });
+}

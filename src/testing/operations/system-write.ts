@@ -1,0 +1,40 @@
+/**
+ * Writes the server makes on its own behalf (garbage collector, namespace and CRD controllers): a metadata change
+ * on a stored object, with the same finalizer rule as client writes (the last finalizer of an object being deleted
+ * removes it). Managed fields are left as they are.
+ */
+import type { Cluster } from '../cluster.js';
+import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
+import { finalizersOf, isDeleting, pendingFinalizers, sameContent } from './object-rules.js';
+
+/**
+ * Changes the object stored under `key` as `record` (which must be the current version). `mutate` receives a copy
+ * whose top-level fields and metadata may be replaced (nested values are shared with the stored object and must
+ * not be mutated in place). Returns the new record, or the old one when nothing changed or the type is gone.
+ */
+export function systemUpdate(
+  cluster: Cluster,
+  key: string,
+  record: StoredRecord,
+  mutate: (next: KubeObject, metadata: Record<string, unknown>) => void,
+): StoredRecord {
+  const type = cluster.registry.byKey(key);
+  if (type === undefined) return record;
+  const metadata = { ...metadataOf(record.object) };
+  const next: KubeObject = { ...record.object, metadata };
+  mutate(next, metadata);
+  if (sameContent(record.object, next)) return record;
+  if (isDeleting(next) && pendingFinalizers(next).length === 0) return cluster.commit(type, 'DELETED', next, record);
+  return cluster.commit(type, 'MODIFIED', next, record);
+}
+
+/** Removes one finalizer (if present) from the current version of the object with this uid. */
+export function removeFinalizer(cluster: Cluster, uid: string, finalizer: string): void {
+  const located = cluster.store.byUid(uid);
+  if (located === undefined) return;
+  systemUpdate(cluster, located.key, located.record, (_next, metadata) => {
+    const remaining = finalizersOf(located.record.object).filter((f) => f !== finalizer);
+    if (remaining.length === 0) delete metadata['finalizers'];
+    else metadata['finalizers'] = remaining;
+  });
+}

@@ -1,0 +1,126 @@
+/**
+ * PUT, and the update rules shared with PATCH and server-side apply: preconditions (resourceVersion, uid), the
+ * status subresource split, system metadata kept from the stored object, finalizer rules, generation on spec
+ * changes only, managed fields, silent no-ops, and deletion when the last finalizer goes.
+ */
+import type { Cluster } from '../cluster.js';
+import { behaviourOf } from '../kinds/kind-behaviour.js';
+import { recordUpdate, type ManagedFieldsEntry } from '../patch/index.js';
+import type { ResourceView } from '../resources/resource-type.js';
+import { badRequest, conflict, invalid, notFound } from '../status-errors.js';
+import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
+import { resolveNamespace } from './create.js';
+import { checkKind, checkNoNewFinalizers, ensureMetadata, isDeleting, pendingFinalizers, sameContent, specChanged } from './object-rules.js';
+import type { ComputedWriteOptions } from './write-options.js';
+
+/** Where a write goes: the object's namespace ('' for cluster scope), name and subresource. */
+export interface ObjectTarget {
+  readonly namespace: string;
+  readonly name: string;
+  readonly subresource: 'status' | undefined;
+}
+
+/** Metadata the server owns: always taken from the stored object on update. */
+const SYSTEM_METADATA = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation'] as const;
+
+/** Looks up the stored object of a target, or throws 404. */
+export function existing(cluster: Cluster, view: ResourceView, target: ObjectTarget): StoredRecord {
+  const prev = cluster.store.get(view.type.key, target.namespace, target.name);
+  if (prev === undefined) throw notFound(view.type, target.name);
+  return prev;
+}
+
+/** Checks that the body names the object of the URL (filling the name in when it is missing). */
+export function checkIdentity(view: ResourceView, body: KubeObject, target: ObjectTarget): void {
+  const metadata = ensureMetadata(body);
+  const name = typeof metadata['name'] === 'string' ? metadata['name'] : '';
+  if (name === '') metadata['name'] = target.name;
+  else if (name !== target.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${target.name})`);
+  resolveNamespace(view, metadata, view.type.namespaced ? target.namespace : undefined);
+}
+
+/** PUT of `body` (owned by the caller) on the main resource or `/status`. */
+export function updateObject(cluster: Cluster, view: ResourceView, body: KubeObject, target: ObjectTarget, options: ComputedWriteOptions): StoredRecord {
+  checkKind(view, body);
+  checkIdentity(view, body, target);
+  const prev = existing(cluster, view, target);
+  const rv = metadataOf(body)['resourceVersion'];
+  if ((rv === undefined || rv === '') && !view.type.builtin) {
+    throw invalid(view.type, target.name, [{ field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }]);
+  }
+  return finishUpdate(cluster, view, prev, body, target.subresource, options);
+}
+
+function mergeForSubresource(view: ResourceView, prev: StoredRecord, candidate: KubeObject, subresource: 'status' | undefined): KubeObject {
+  if (subresource === 'status') {
+    const next: KubeObject = { ...prev.object, metadata: { ...metadataOf(prev.object) } };
+    if (candidate['status'] === undefined) delete next['status'];
+    else next['status'] = candidate['status'];
+    return next;
+  }
+  const next = candidate;
+  if (view.statusSubresource) {
+    if (prev.object['status'] === undefined) delete next['status'];
+    else next['status'] = prev.object['status'];
+  }
+  const metadata = ensureMetadata(next);
+  const prevMetadata = metadataOf(prev.object);
+  for (const key of SYSTEM_METADATA) {
+    if (prevMetadata[key] === undefined) delete metadata[key];
+    else metadata[key] = prevMetadata[key];
+  }
+  delete metadata['selfLink'];
+  return next;
+}
+
+/**
+ * Applies the update rules to `candidate` (the full new object as the client wants it) against `prev`, and stores
+ * the result. Returns `prev` itself for a no-op.
+ */
+export function finishUpdate(
+  cluster: Cluster,
+  view: ResourceView,
+  prev: StoredRecord,
+  candidate: KubeObject,
+  subresource: 'status' | undefined,
+  options: ComputedWriteOptions,
+): StoredRecord {
+  const { type } = view;
+  const asked = metadataOf(candidate);
+  const askedRv = asked['resourceVersion'];
+  if (typeof askedRv === 'string' && askedRv !== '' && askedRv !== String(prev.rv)) throw conflict(type, prev.name);
+  const askedUid = asked['uid'];
+  if (typeof askedUid === 'string' && askedUid !== '' && askedUid !== prev.uid) {
+    throw conflict(type, prev.name, `Precondition failed: UID in precondition: ${askedUid}, UID in object meta: ${prev.uid}`);
+  }
+  const next = mergeForSubresource(view, prev, candidate, subresource);
+  const now = cluster.now();
+  if (subresource === undefined) behaviourOf(type.key)?.prepareUpdate(next, prev, { registry: cluster.registry, now });
+  checkNoNewFinalizers(type, prev.name, prev.object, next);
+  const metadata = ensureMetadata(next);
+  const prevMetadata = metadataOf(prev.object);
+  if (type.generation) {
+    const generation = typeof prevMetadata['generation'] === 'number' ? prevMetadata['generation'] : 1;
+    metadata['generation'] = specChanged(prev.object, next, view.statusSubresource) ? generation + 1 : generation;
+  }
+  const previousManaged = Array.isArray(prevMetadata['managedFields']) ? (prevMetadata['managedFields'] as ManagedFieldsEntry[]) : [];
+  const managed =
+    options.managedFields ??
+    recordUpdate(prev.object, next, previousManaged, {
+      manager: options.manager,
+      apiVersion: view.apiVersion,
+      now,
+      listKeys: type.listKeys,
+      ...(subresource === undefined ? {} : { subresource }),
+    });
+  if (managed.length > 0) metadata['managedFields'] = managed;
+  else delete metadata['managedFields'];
+  metadata['resourceVersion'] = String(prev.rv);
+  if (sameContent(prev.object, next)) return prev;
+  if (options.dryRun) {
+    next['apiVersion'] = view.apiVersion;
+    return makeRecord(next);
+  }
+  if (isDeleting(next) && pendingFinalizers(next).length === 0) return cluster.commit(type, 'DELETED', next, prev);
+  return cluster.commit(type, 'MODIFIED', next, prev);
+}

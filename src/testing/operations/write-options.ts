@@ -1,0 +1,14 @@
+/** What every write carries besides the object. */
+import type { ManagedFieldsEntry } from '../patch/index.js';
+
+export interface WriteOptions {
+  /** The field manager recorded in managedFields. */
+  readonly manager: string;
+  /** `dryRun=All`: compute and answer, store nothing. */
+  readonly dryRun: boolean;
+}
+
+/** Options of a write whose managedFields were already computed (server-side apply). */
+export interface ComputedWriteOptions extends WriteOptions {
+  readonly managedFields?: ManagedFieldsEntry[];
+}

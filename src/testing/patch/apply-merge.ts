@@ -1,0 +1,89 @@
+/**
+ * The object half of server-side apply: merging an applied configuration into the live object.
+ */
+import { stableJson } from './field-set.js';
+import { cloneJson, deleteOwn, getOwn, hasOwn, isJsonObject, setOwn, type JsonObject } from './json-value.js';
+import type { ListKeyLookup } from './managed-fields.js';
+
+/** Metadata the server owns: an applied configuration never changes it. */
+const SYSTEM_METADATA = new Set([
+  'managedFields',
+  'resourceVersion',
+  'uid',
+  'creationTimestamp',
+  'generation',
+  'selfLink',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+]);
+
+/**
+ * Merges `applied` into `live`, which the caller owns and which is mutated and returned: maps merge key by key,
+ * `null` removes a field, associative lists merge item by item on their keys (new items appended), sets take the
+ * union (new values appended), atomic lists and scalars are replaced. Server-owned metadata (`uid`,
+ * `resourceVersion`, `managedFields`...) is never taken from `applied`. With `scope`, only that top-level field
+ * is merged.
+ */
+export function mergeApplied(live: JsonObject, applied: JsonObject, listKeys: ListKeyLookup, scope?: string): JsonObject {
+  for (const key of Object.keys(applied)) {
+    if (scope !== undefined && key !== scope) continue;
+    if (key === 'metadata' && isJsonObject(applied[key])) {
+      const metadata = getOwn(live, key);
+      const target: JsonObject = isJsonObject(metadata) ? metadata : {};
+      const source = applied[key];
+      const filtered: JsonObject = {};
+      for (const field of Object.keys(source)) if (!SYSTEM_METADATA.has(field)) setOwn(filtered, field, source[field]);
+      setOwn(live, key, mergeMap(target, filtered, [key], listKeys));
+      continue;
+    }
+    mergeField(live, key, applied[key], [key], listKeys);
+  }
+  return live;
+}
+
+function mergeField(target: JsonObject, key: string, value: unknown, fields: readonly string[], listKeys: ListKeyLookup): void {
+  if (value === null) deleteOwn(target, key);
+  else setOwn(target, key, mergeValue(getOwn(target, key), value, fields, listKeys));
+}
+
+function mergeMap(target: JsonObject, applied: JsonObject, fields: readonly string[], listKeys: ListKeyLookup): JsonObject {
+  for (const key of Object.keys(applied)) mergeField(target, key, applied[key], [...fields, key], listKeys);
+  return target;
+}
+
+function mergeValue(live: unknown, applied: unknown, fields: readonly string[], listKeys: ListKeyLookup): unknown {
+  if (isJsonObject(applied)) return mergeMap(isJsonObject(live) ? live : {}, applied, fields, listKeys);
+  if (!Array.isArray(applied)) return applied;
+  const keys = listKeys(fields);
+  if (keys === undefined) return cloneJson(applied);
+  const result = Array.isArray(live) ? [...(live as unknown[])] : [];
+  // Items are found through an index of their identities (key fields, or the value of a set item).
+  const identity = (item: unknown): string | undefined => {
+    if (keys.length === 0) return stableJson(item);
+    return isJsonObject(item) && keys.every((name) => hasOwn(item, name)) ? stableJson(keyOf(item, keys)) : undefined;
+  };
+  const positions = new Map<string, number>();
+  result.forEach((existing, position) => {
+    const id = identity(existing);
+    if (id !== undefined && !positions.has(id)) positions.set(id, position);
+  });
+  for (const item of applied as unknown[]) {
+    const id = identity(item);
+    const position = id === undefined ? undefined : positions.get(id);
+    const existing = position === undefined ? undefined : result[position];
+    if (position !== undefined && keys.length === 0) continue;
+    if (position !== undefined && isJsonObject(existing) && isJsonObject(item)) {
+      result[position] = mergeMap(existing, item, fields, listKeys);
+    } else {
+      if (id !== undefined) positions.set(id, result.length);
+      result.push(mergeValue(undefined, item, fields, listKeys));
+    }
+  }
+  return result;
+}
+
+function keyOf(item: JsonObject, keys: readonly string[]): JsonObject {
+  const key: JsonObject = {};
+  for (const name of keys) if (hasOwn(item, name)) setOwn(key, name, item[name]);
+  return key;
+}

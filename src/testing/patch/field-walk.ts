@@ -1,0 +1,244 @@
+/**
+ * Walks JSON objects in terms of field paths: the field set an object sets, the value at a path, removing a path.
+ */
+import { emptySet, insertPath, parseJson, stableJson, type FieldPath, type FieldSet } from './field-set.js';
+import { deleteOwn, getOwn, hasOwn, isJsonObject, jsonEqual, setOwn, type JsonObject } from './json-value.js';
+import type { ListKeyLookup } from './managed-fields.js';
+import { PatchError } from './patch-error.js';
+
+const UNTRACKED_ROOT = new Set(['apiVersion', 'kind']);
+const UNTRACKED_METADATA = new Set([
+  'name',
+  'namespace',
+  'uid',
+  'resourceVersion',
+  'creationTimestamp',
+  'managedFields',
+  'generation',
+  'selfLink',
+  'clusterName',
+]);
+
+/** True for the identity and system fields Kubernetes leaves out of managedFields (`apiVersion`, `metadata.uid`...). */
+export function isUntracked(parent: FieldPath, field: string): boolean {
+  if (parent.length === 0) return UNTRACKED_ROOT.has(field);
+  return parent.length === 1 && parent[0] === 'f:metadata' && UNTRACKED_METADATA.has(field);
+}
+
+/**
+ * How to treat a list the lookup calls associative when its items cannot be keyed (an item without its key, a
+ * duplicate key): `strict` throws (an applied configuration must be well formed), `lenient` tracks the list as one
+ * atomic field (ownership of a stored object degrades, never fails the write).
+ */
+export type KeyingMode = 'strict' | 'lenient';
+
+/**
+ * The field set of `object`: every leaf (scalar, `null`, atomic list), every associative-list item (`k:`, plus
+ * its fields) and every set item (`v:`). Maps are not members themselves, so an empty map owns nothing (as in
+ * Kubernetes). Untracked metadata is skipped. `scope` keeps only one top-level field (`status` for the status
+ * subresource).
+ */
+export function collectFields(object: JsonObject, listKeys: ListKeyLookup, mode: KeyingMode, scope?: string): FieldSet {
+  const set = emptySet();
+  const visit = (value: unknown, fields: readonly string[], path: readonly string[]): void => {
+    if (isJsonObject(value)) {
+      for (const key of Object.keys(value)) {
+        if (isUntracked(path, key) || (path.length === 0 && scope !== undefined && key !== scope)) continue;
+        visit(value[key], [...fields, key], [...path, `f:${key}`]);
+      }
+      return;
+    }
+    if (!Array.isArray(value)) {
+      insertPath(set, path);
+      return;
+    }
+    const elements = listElements(value, listKeys(fields), fields, mode);
+    if (elements === undefined) {
+      insertPath(set, path);
+      return;
+    }
+    value.forEach((item: unknown, index) => {
+      const element = elements[index] ?? '';
+      insertPath(set, [...path, element]);
+      if (element.startsWith('k:') && isJsonObject(item)) {
+        for (const key of Object.keys(item)) visit(item[key], [...fields, key], [...path, element, `f:${key}`]);
+      }
+    });
+  };
+  visit(object, [], []);
+  return set;
+}
+
+/**
+ * The path element of every item of a list with `keys` (`[]`: a set), or `undefined` when the list is atomic:
+ * `keys` is undefined, or (lenient) the items cannot be keyed.
+ */
+function listElements(list: readonly unknown[], keys: string[] | undefined, fields: readonly string[], mode: KeyingMode): string[] | undefined {
+  if (keys === undefined) return undefined;
+  const elements: string[] = [];
+  for (const [index, item] of list.entries()) {
+    let element: string;
+    if (keys.length === 0) {
+      element = `v:${stableJson(item)}`;
+    } else {
+      const missing = keys.find((key) => !isJsonObject(item) || !hasOwn(item, key));
+      if (missing !== undefined || !isJsonObject(item)) {
+        if (mode === 'lenient') return undefined;
+        throw new PatchError(`.${fields.join('.')}: item ${index} has no key field "${missing ?? keys[0] ?? ''}"`);
+      }
+      const key: JsonObject = {};
+      for (const name of keys) setOwn(key, name, item[name]);
+      element = `k:${stableJson(key)}`;
+    }
+    if (elements.includes(element)) {
+      if (mode === 'lenient') return undefined;
+      throw new PatchError(`.${fields.join('.')}: duplicate entries for ${element}`);
+    }
+    elements.push(element);
+  }
+  return elements;
+}
+
+/** True when `item` is the list item a `k:` or `v:` path element names. */
+export function matchesElement(item: unknown, element: string): boolean {
+  const named = parseJson(element.slice(2));
+  if (element.startsWith('v:')) return jsonEqual(item, named);
+  if (!element.startsWith('k:') || !isJsonObject(item) || !isJsonObject(named)) return false;
+  return Object.keys(named).every((key) => hasOwn(item, key) && jsonEqual(item[key], named[key]));
+}
+
+/** The index in `container` (a map or list) of the child `element` names, or `undefined`. */
+function childKey(container: unknown, element: string): string | number | undefined {
+  if (element.startsWith('f:')) {
+    const field = element.slice(2);
+    return isJsonObject(container) && hasOwn(container, field) ? field : undefined;
+  }
+  if (!Array.isArray(container)) return undefined;
+  if (element.startsWith('i:')) {
+    const index = Number(element.slice(2));
+    return Number.isInteger(index) && index >= 0 && index < container.length ? index : undefined;
+  }
+  const index = container.findIndex((item: unknown) => matchesElement(item, element));
+  return index >= 0 ? index : undefined;
+}
+
+/** The value at `path`, with `found: false` when some step does not exist. */
+export function valueAt(object: unknown, path: FieldPath): { found: boolean; value: unknown } {
+  let current = object;
+  for (const element of path) {
+    const key = childKey(current, element);
+    if (key === undefined) return { found: false, value: undefined };
+    current = typeof key === 'number' ? (current as unknown[])[key] : getOwn(current as JsonObject, key);
+  }
+  return { found: true, value: current };
+}
+
+interface Found {
+  readonly found: boolean;
+  readonly value: unknown;
+}
+
+const MISSING: Found = { found: false, value: undefined };
+
+/**
+ * The members of `set` whose value differs between `before` and `after`: a leaf whose value changed, or any
+ * member present on one side only. List items (`k:`, `v:`) are identities: present on both sides, never "changed".
+ * One walk over both values, guided by the set (lists are indexed once per level, not searched per path).
+ */
+export function changedMembers(set: FieldSet, before: unknown, after: unknown): FieldSet {
+  const out = emptySet();
+  const walk = (node: FieldSet, a: Found, b: Found, path: readonly string[]): void => {
+    if (node.member) {
+      const last = path.at(-1) ?? '';
+      const identity = last.startsWith('k:') || last.startsWith('v:');
+      if (a.found !== b.found || (!identity && !jsonEqual(a.value, b.value))) insertPath(out, path);
+    }
+    if (node.children.size === 0) return;
+    const childOfA = childResolver(a);
+    const childOfB = childResolver(b);
+    for (const [element, child] of node.children) walk(child, childOfA(element), childOfB(element), [...path, element]);
+  };
+  walk(set, { found: true, value: before }, { found: true, value: after }, []);
+  return out;
+}
+
+/** Looks up children of one value by path element; a list is indexed on first use. */
+function childResolver(parent: Found): (element: string) => Found {
+  if (!parent.found) return () => MISSING;
+  const value = parent.value;
+  const indexes = new Map<string, Map<string, unknown>>();
+  return (element) => {
+    if (element.startsWith('f:')) {
+      const field = element.slice(2);
+      return isJsonObject(value) && hasOwn(value, field) ? { found: true, value: value[field] } : MISSING;
+    }
+    if (!Array.isArray(value)) return MISSING;
+    if (element.startsWith('i:')) {
+      const index = Number(element.slice(2));
+      return Number.isInteger(index) && index >= 0 && index < value.length ? { found: true, value: value[index] } : MISSING;
+    }
+    // All key elements of one list name the same key fields, so one index per kind of element serves them all.
+    const kind = element.slice(0, 2);
+    let index = indexes.get(kind);
+    if (index === undefined) {
+      index = indexList(value as unknown[], element);
+      indexes.set(kind, index);
+    }
+    return index.has(element) ? { found: true, value: index.get(element) } : MISSING;
+  };
+}
+
+/**
+ * Indexes the items of `list` by the element form `sample` uses (same key fields, or values), spelled canonically
+ * as {@link collectFields} spells them; the first item wins.
+ */
+function indexList(list: readonly unknown[], sample: string): Map<string, unknown> {
+  const index = new Map<string, unknown>();
+  const parsed = sample.startsWith('k:') ? parseJson(sample.slice(2)) : undefined;
+  const names = isJsonObject(parsed) ? Object.keys(parsed) : undefined;
+  for (const item of list) {
+    let element: string | undefined;
+    if (names === undefined) element = sample.startsWith('v:') ? `v:${stableJson(item)}` : undefined;
+    else if (isJsonObject(item) && names.every((name) => hasOwn(item, name))) {
+      const key: JsonObject = {};
+      for (const name of names) setOwn(key, name, item[name]);
+      element = `k:${stableJson(key)}`;
+    }
+    if (element !== undefined && !index.has(element)) index.set(element, item);
+  }
+  return index;
+}
+
+/** True when `path` ends at a key field of an associative-list item (`k:{"name":"a"}`, `f:name`): never removed alone. */
+function isKeyField(path: FieldPath): boolean {
+  const item = path.at(-2);
+  const field = path.at(-1);
+  if (item === undefined || field === undefined || !item.startsWith('k:') || !field.startsWith('f:')) return false;
+  const key = parseJson(item.slice(2));
+  return isJsonObject(key) && hasOwn(key, field.slice(2));
+}
+
+/**
+ * Removes the value at `path` from `object` (which the caller owns; mutated). Maps and lists the removal leaves
+ * empty are removed too, up the path, unless `held` says some field set still covers them. The key field of an
+ * associative-list item is never removed on its own (the item would lose its identity); remove the item.
+ */
+export function removePath(object: JsonObject, path: FieldPath, held: (path: FieldPath) => boolean): void {
+  if (isKeyField(path)) return;
+  const chain: unknown[] = [object];
+  for (const element of path.slice(0, -1)) {
+    const { found, value } = valueAt(chain.at(-1), [element]);
+    if (!found) return;
+    chain.push(value);
+  }
+  for (let depth = path.length - 1; depth >= 0; depth -= 1) {
+    const container = chain[depth];
+    const element = path[depth] ?? '';
+    const key = childKey(container, element);
+    if (key === undefined) return;
+    if (typeof key === 'number') (container as unknown[]).splice(key, 1);
+    else deleteOwn(container as JsonObject, key);
+    const emptied = Array.isArray(container) ? container.length === 0 : Object.keys(container as JsonObject).length === 0;
+    if (depth === 0 || !emptied || held(path.slice(0, depth))) return;
+  }
+}

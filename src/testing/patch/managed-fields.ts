@@ -1,0 +1,146 @@
+/**
+ * Field ownership as Kubernetes records it in `metadata.managedFields` (FieldsV1), and the bookkeeping of the
+ * non-apply writes (create, update, patch).
+ */
+import { difference, emptySet, fromFieldsV1, isEmptySet, toFieldsV1, union, type FieldSet } from './field-set.js';
+import { changedMembers, collectFields } from './field-walk.js';
+import { getOwn, isJsonObject } from './json-value.js';
+
+/**
+ * The merge keys of the associative list at `path` (field names from the root; list items add no segment):
+ * `['name']` for a list keyed by name, `[]` for a set of primitives, `undefined` for an atomic list.
+ * {@link listKeysFor} gives the built-in table; without a lookup every list is atomic.
+ */
+export type ListKeyLookup = (path: readonly string[]) => string[] | undefined;
+
+/** One element of `metadata.managedFields`, as the Kubernetes API serves it. */
+export interface ManagedFieldsEntry {
+  manager: string;
+  operation: 'Apply' | 'Update';
+  apiVersion: string;
+  /** RFC 3339 time of the manager's last change to its set. */
+  time: string;
+  fieldsType: 'FieldsV1';
+  fieldsV1: Record<string, unknown>;
+  subresource?: string;
+}
+
+/** An entry with its field set parsed. Internal to the patch engines. */
+export interface TrackedEntry {
+  readonly manager: string;
+  readonly operation: 'Apply' | 'Update';
+  apiVersion: string;
+  time: string;
+  readonly subresource: string | undefined;
+  set: FieldSet;
+}
+
+const atomic: ListKeyLookup = () => undefined;
+
+export function listKeysOf(opts: { listKeys?: ListKeyLookup }): ListKeyLookup {
+  return opts.listKeys ?? atomic;
+}
+
+/** The top-level field a subresource write may touch, or `undefined` for the main resource. */
+export function scopeOf(subresource: string | undefined): string | undefined {
+  return subresource === 'status' ? 'status' : undefined;
+}
+
+/** Parses managedFields entries; malformed entries are dropped rather than trusted. */
+export function readManagedFields(value: unknown): TrackedEntry[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((raw: unknown): TrackedEntry[] => {
+    if (!isJsonObject(raw)) return [];
+    const manager = getOwn(raw, 'manager');
+    const operation = getOwn(raw, 'operation');
+    const subresource = getOwn(raw, 'subresource');
+    if (typeof manager !== 'string' || (operation !== 'Apply' && operation !== 'Update')) return [];
+    return [
+      {
+        manager,
+        operation,
+        apiVersion: String(getOwn(raw, 'apiVersion') ?? ''),
+        time: String(getOwn(raw, 'time') ?? ''),
+        subresource: typeof subresource === 'string' && subresource !== '' ? subresource : undefined,
+        set: fromFieldsV1(getOwn(raw, 'fieldsV1')),
+      },
+    ];
+  });
+}
+
+/** True when `entry` is the (manager, operation, subresource) slot. */
+export function isSlot(entry: TrackedEntry, manager: string, operation: 'Apply' | 'Update', subresource: string | undefined): boolean {
+  return entry.manager === manager && entry.operation === operation && entry.subresource === (subresource === '' ? undefined : subresource);
+}
+
+/** Encodes entries: drops those whose set is empty and sorts as Kubernetes does (operation, time, manager). */
+export function writeManagedFields(entries: readonly TrackedEntry[]): ManagedFieldsEntry[] {
+  return entries
+    .filter((entry) => !isEmptySet(entry.set))
+    .map((entry): ManagedFieldsEntry => {
+      const out: ManagedFieldsEntry = {
+        manager: entry.manager,
+        operation: entry.operation,
+        apiVersion: entry.apiVersion,
+        time: entry.time,
+        fieldsType: 'FieldsV1',
+        fieldsV1: toFieldsV1(entry.set),
+      };
+      if (entry.subresource !== undefined) out.subresource = entry.subresource;
+      return out;
+    })
+    .sort(
+      (a, b) =>
+        compare(a.operation, b.operation) ||
+        compare(a.time, b.time) ||
+        compare(a.manager, b.manager) ||
+        compare(a.apiVersion, b.apiVersion) ||
+        compare(a.subresource ?? '', b.subresource ?? ''),
+    );
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Records ownership for a non-apply write (create, update, patch): the fields whose values changed (every set
+ * field on create) become owned by `opts.manager` in its `Update` entry (time `opts.now`) and leave every other
+ * entry; fields the write removed leave every entry. An entry whose set becomes empty is dropped. When nothing
+ * tracked changed the entries come back unchanged, so a no-op write stays a no-op. Inputs are not modified.
+ *
+ * Decision: removed fields are dropped from every manager (Kubernetes keeps them in other managers' sets until
+ * they next write), so a later apply of a field someone deleted does not conflict with a stale owner.
+ */
+export function recordUpdate(
+  before: Record<string, unknown> | undefined,
+  after: Record<string, unknown>,
+  managedFields: ManagedFieldsEntry[],
+  opts: { manager: string; apiVersion: string; now: string; listKeys?: ListKeyLookup; subresource?: string },
+): ManagedFieldsEntry[] {
+  const listKeys = listKeysOf(opts);
+  const scope = scopeOf(opts.subresource);
+  const afterSet = collectFields(after, listKeys, 'lenient', scope);
+  let changed = afterSet;
+  let removed = emptySet();
+  if (before !== undefined) {
+    const beforeSet = collectFields(before, listKeys, 'lenient', scope);
+    removed = difference(beforeSet, afterSet);
+    changed = changedMembers(afterSet, before, after);
+  }
+  if (isEmptySet(changed) && isEmptySet(removed)) return [...managedFields];
+
+  const entries = readManagedFields(managedFields);
+  let own = entries.find((entry) => isSlot(entry, opts.manager, 'Update', opts.subresource));
+  if (own === undefined) {
+    const subresource = opts.subresource === '' ? undefined : opts.subresource;
+    own = { manager: opts.manager, operation: 'Update', apiVersion: opts.apiVersion, time: opts.now, subresource, set: emptySet() };
+    entries.push(own);
+  }
+  for (const entry of entries) {
+    entry.set = difference(entry === own ? union(entry.set, changed) : difference(entry.set, changed), removed);
+  }
+  own.apiVersion = opts.apiVersion;
+  own.time = opts.now;
+  return writeManagedFields(entries);
+}

@@ -1,0 +1,108 @@
+/**
+ * The built-in kinds the test API server serves, with the per-kind facts a real API server has: scope, short
+ * names, categories, which kinds have a `/status` subresource and which keep `metadata.generation`.
+ */
+import { listKeysFor } from '../patch/index.js';
+import { apiVersionOf, type NameRule, type ResourceType } from './resource-type.js';
+
+interface BuiltinSpec {
+  readonly group: string;
+  readonly version: string;
+  readonly plural: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  readonly status?: boolean;
+  readonly generation?: boolean;
+  readonly nameRule?: NameRule;
+  readonly fieldLabels?: readonly string[];
+}
+
+const POD_FIELDS = [
+  'spec.nodeName',
+  'spec.restartPolicy',
+  'spec.schedulerName',
+  'spec.serviceAccountName',
+  'spec.hostNetwork',
+  'status.phase',
+  'status.podIP',
+  'status.nominatedNodeName',
+];
+const EVENT_FIELDS = [
+  'involvedObject.kind',
+  'involvedObject.namespace',
+  'involvedObject.name',
+  'involvedObject.uid',
+  'involvedObject.apiVersion',
+  'involvedObject.resourceVersion',
+  'involvedObject.fieldPath',
+  'reason',
+  'reportingComponent',
+  'source',
+  'type',
+];
+
+const ALL = ['all'];
+
+const SPECS: readonly BuiltinSpec[] = [
+  { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameRule: 'label', fieldLabels: ['status.phase'] },
+  { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
+  { group: '', version: 'v1', plural: 'secrets', kind: 'Secret', namespaced: true, fieldLabels: ['type'] },
+  { group: '', version: 'v1', plural: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ALL, status: true, nameRule: 'label1035' },
+  { group: '', version: 'v1', plural: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'] },
+  { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ALL, status: true, fieldLabels: POD_FIELDS },
+  { group: '', version: 'v1', plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'], status: true },
+  { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], fieldLabels: EVENT_FIELDS },
+  { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ALL, status: true, generation: true },
+  { group: 'apps', version: 'v1', plural: 'statefulsets', kind: 'StatefulSet', namespaced: true, shortNames: ['sts'], categories: ALL, status: true, generation: true },
+  { group: 'apps', version: 'v1', plural: 'daemonsets', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ALL, status: true, generation: true },
+  { group: 'apps', version: 'v1', plural: 'replicasets', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ALL, status: true, generation: true, fieldLabels: ['status.replicas'] },
+  { group: 'batch', version: 'v1', plural: 'jobs', kind: 'Job', namespaced: true, categories: ALL, status: true, generation: true, fieldLabels: ['status.successful'] },
+  { group: 'batch', version: 'v1', plural: 'cronjobs', kind: 'CronJob', namespaced: true, shortNames: ['cj'], categories: ALL, status: true, generation: true },
+  { group: 'networking.k8s.io', version: 'v1', plural: 'ingresses', kind: 'Ingress', namespaced: true, shortNames: ['ing'], status: true, generation: true },
+  { group: 'networking.k8s.io', version: 'v1', plural: 'networkpolicies', kind: 'NetworkPolicy', namespaced: true, shortNames: ['netpol'], generation: true },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', kind: 'Role', namespaced: true, nameRule: 'path' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, nameRule: 'path' },
+  { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true },
+  {
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    plural: 'customresourcedefinitions',
+    kind: 'CustomResourceDefinition',
+    namespaced: false,
+    shortNames: ['crd', 'crds'],
+    categories: ['api-extensions'],
+    status: true,
+    generation: true,
+  },
+];
+
+/** The built-in resource types, freshly built (they hold no state, but each server gets its own array). */
+export function builtinResourceTypes(): ResourceType[] {
+  return SPECS.map((spec) => ({
+    key: `${spec.group}/${spec.plural}`,
+    group: spec.group,
+    plural: spec.plural,
+    singular: spec.kind.toLowerCase(),
+    kind: spec.kind,
+    listKind: `${spec.kind}List`,
+    namespaced: spec.namespaced,
+    shortNames: spec.shortNames ?? [],
+    categories: spec.categories ?? [],
+    versions: [{ name: spec.version, statusSubresource: spec.status === true }],
+    storageVersion: spec.version,
+    builtin: true,
+    generation: spec.generation === true,
+    nameRule: spec.nameRule ?? 'subdomain',
+    fieldLabels: spec.fieldLabels ?? [],
+    listKeys: listKeysFor(apiVersionOf(spec.group, spec.version), spec.kind),
+    createOnUpdate: false,
+  }));
+}
+
+/** The resource key of Namespaces and of CustomResourceDefinitions, which have behaviour of their own. */
+export const NAMESPACES_KEY = '/namespaces';
+export const CRDS_KEY = 'apiextensions.k8s.io/customresourcedefinitions';

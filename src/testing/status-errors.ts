@@ -1,0 +1,188 @@
+/**
+ * Kubernetes-shaped `Status` failures. Every error the test API server answers is a {@link StatusError}: the HTTP
+ * layer writes its {@link StatusError.status} body as JSON with its code, and the direct (HTTP-less) methods of the
+ * server throw it as is, so a test sees the same `reason` both ways.
+ */
+import { KubeError } from '../errors.js';
+
+/** One field-level cause inside `Status.details.causes`. */
+export interface StatusCause {
+  readonly reason?: string;
+  readonly message?: string;
+  readonly field?: string;
+}
+
+/** The `meta/v1 Status` object the server answers on failures (and on successful built-in deletions). */
+export interface KubeStatus {
+  readonly kind: 'Status';
+  readonly apiVersion: 'v1';
+  readonly metadata: Record<string, never>;
+  readonly status: 'Failure' | 'Success';
+  readonly message?: string;
+  readonly reason?: string;
+  readonly details?: {
+    readonly name?: string;
+    readonly group?: string;
+    readonly kind?: string;
+    readonly uid?: string;
+    readonly causes?: readonly StatusCause[];
+    readonly retryAfterSeconds?: number;
+  };
+  readonly code: number;
+}
+
+/** A request failed with a Kubernetes `Status`; `status` is the HTTP code, `reason` the Status reason. */
+export class StatusError extends KubeError {
+  /** The full Status body, as the server sends it. */
+  readonly body: KubeStatus;
+  /** Extra response headers (e.g. `Retry-After`). */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(body: KubeStatus, headers: Record<string, string> = {}) {
+    super(body.message ?? body.reason ?? `HTTP ${body.code}`, { status: body.code, reason: body.reason });
+    this.body = body;
+    this.headers = headers;
+  }
+}
+
+/** What a resource is called in messages: `configmaps` for core, `deployments.apps` otherwise. */
+export interface ResourceName {
+  readonly group: string;
+  readonly plural: string;
+}
+
+function qualified(resource: ResourceName): string {
+  return resource.group === '' ? resource.plural : `${resource.plural}.${resource.group}`;
+}
+
+function failure(code: number, reason: string, message: string, details?: KubeStatus['details']): KubeStatus {
+  return details === undefined
+    ? { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }
+    : { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details, code };
+}
+
+/** 404 for an object: `configmaps "x" not found`. */
+export function notFound(resource: ResourceName, name: string): StatusError {
+  return new StatusError(
+    failure(404, 'NotFound', `${qualified(resource)} "${name}" not found`, { name, group: resource.group, kind: resource.plural }),
+  );
+}
+
+/** 404 for a path the server does not serve. */
+export function pathNotFound(): StatusError {
+  return new StatusError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
+}
+
+/** 409 AlreadyExists. */
+export function alreadyExists(resource: ResourceName, name: string): StatusError {
+  return new StatusError(
+    failure(409, 'AlreadyExists', `${qualified(resource)} "${name}" already exists`, { name, group: resource.group, kind: resource.plural }),
+  );
+}
+
+/** The message of an optimistic-concurrency conflict. */
+export const STALE_OBJECT_MESSAGE = 'the object has been modified; please apply your changes to the latest version and try again';
+
+/** 409 Conflict: `Operation cannot be fulfilled on <resource> "<name>": <message>`. */
+export function conflict(resource: ResourceName, name: string, message: string = STALE_OBJECT_MESSAGE, causes?: StatusCause[]): StatusError {
+  const details = { name, group: resource.group, kind: resource.plural, ...(causes === undefined ? {} : { causes }) };
+  return new StatusError(failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(resource)} "${name}": ${message}`, details));
+}
+
+/** 409 Conflict with a message of its own (server-side apply conflicts). */
+export function conflictWithMessage(message: string, causes: StatusCause[]): StatusError {
+  return new StatusError(failure(409, 'Conflict', message, { causes }));
+}
+
+/** One invalid field: `field: message` in the Status message. */
+export interface FieldProblem {
+  readonly field: string;
+  readonly message: string;
+  readonly reason?: string;
+}
+
+/** 422 Invalid: `<Kind>.<group> "<name>" is invalid: <field>: <message>`. */
+export function invalid(kind: { group: string; kind: string }, name: string, problems: readonly FieldProblem[]): StatusError {
+  const qualifiedKind = kind.group === '' ? kind.kind : `${kind.kind}.${kind.group}`;
+  const text = problems.map((p) => `${p.field}: ${p.message}`);
+  const summary = text.length === 1 ? (text[0] ?? '') : `[${text.join(', ')}]`;
+  const causes = problems.map((p) => ({ reason: p.reason ?? 'FieldValueInvalid', message: p.message, field: p.field }));
+  return new StatusError(
+    failure(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, { name, group: kind.group, kind: kind.kind, causes }),
+  );
+}
+
+/** 422 Invalid without a field (a failed JSON patch, for example). */
+export function unprocessable(message: string): StatusError {
+  return new StatusError(failure(422, 'Invalid', message));
+}
+
+/** 400 BadRequest. */
+export function badRequest(message: string): StatusError {
+  return new StatusError(failure(400, 'BadRequest', message));
+}
+
+/** 403 Forbidden. */
+export function forbidden(resource: ResourceName, name: string, message: string): StatusError {
+  return new StatusError(
+    failure(403, 'Forbidden', `${qualified(resource)} "${name}" is forbidden: ${message}`, { name, group: resource.group, kind: resource.plural }),
+  );
+}
+
+/** 405 MethodNotAllowed. */
+export function methodNotAllowed(message = 'the server does not allow this method on the requested resource'): StatusError {
+  return new StatusError(failure(405, 'MethodNotAllowed', message, {}));
+}
+
+/** 413 RequestEntityTooLarge. */
+export function tooLarge(limit: number): StatusError {
+  return new StatusError(failure(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`));
+}
+
+/** The exact 415 message a real API server gives for a strategic merge patch on a custom resource. */
+export const STRATEGIC_ON_CUSTOM_RESOURCE =
+  'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml';
+
+/** 415 UnsupportedMediaType. */
+export function unsupportedMediaType(message: string): StatusError {
+  return new StatusError(failure(415, 'UnsupportedMediaType', message));
+}
+
+/** 410 Expired: `too old resource version: <asked> (<oldest>)`. */
+export function expired(asked: string, oldest: number): StatusError {
+  return new StatusError(failure(410, 'Expired', `too old resource version: ${asked} (${oldest})`));
+}
+
+/** An injected failure (429, 500, 503 or 410), with `Retry-After` when given. */
+export function injected(code: number, retryAfterSeconds?: number): StatusError {
+  const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) };
+  const retry = retryAfterSeconds === undefined ? {} : { retryAfterSeconds };
+  switch (code) {
+    case 429:
+      return new StatusError(failure(429, 'TooManyRequests', 'Too many requests, please try again later.', retry), headers);
+    case 503:
+      return new StatusError(failure(503, 'ServiceUnavailable', 'The server is currently unable to handle the request (injected fault)', retry), headers);
+    case 410:
+      return new StatusError(failure(410, 'Expired', 'too old resource version (injected fault)'), headers);
+    default:
+      return new StatusError(failure(code, 'InternalError', 'Internal error occurred: injected fault', retry), headers);
+  }
+}
+
+/** 500 InternalError wrapping an unexpected exception (a bug in the server). */
+export function internalError(error: unknown): StatusError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new StatusError(failure(500, 'InternalError', `Internal error occurred: ${message}`));
+}
+
+/** The `Success` Status a built-in DELETE answers. */
+export function deletedStatus(resource: ResourceName, name: string, uid: string): KubeStatus {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name, group: resource.group, kind: resource.plural, uid },
+    code: 200,
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * A stored object and its serialisation. An object is serialised once per write, without `apiVersion` and `kind`;
+ * responses, list items and watch events are assembled from that string by prefixing the version and kind the
+ * client asked for. A record is never mutated after it is stored.
+ */
+
+/** A Kubernetes object as JSON. */
+export type KubeObject = Record<string, unknown>;
+
+/** One stored object. */
+export interface StoredRecord {
+  /** The object, with the storage apiVersion; shared, never mutated. */
+  readonly object: KubeObject;
+  /** JSON of the object without apiVersion and kind, from just after its opening brace. */
+  readonly body: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly rv: number;
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+/** `object.metadata` as a record (an empty one when missing). */
+export function metadataOf(object: KubeObject): Record<string, unknown> {
+  const metadata = object['metadata'];
+  return typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? (metadata as Record<string, unknown>) : {};
+}
+
+function stringOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function labelsOf(metadata: Record<string, unknown>): Record<string, string> {
+  const labels = metadata['labels'];
+  if (typeof labels !== 'object' || labels === null) return {};
+  return labels as Record<string, string>;
+}
+
+/** Serialises `object` (already complete: metadata set, resourceVersion assigned) into a record. */
+export function makeRecord(object: KubeObject): StoredRecord {
+  const rest: KubeObject = {};
+  for (const key of Object.keys(object)) {
+    if (key !== 'apiVersion' && key !== 'kind') rest[key] = object[key];
+  }
+  const body = JSON.stringify(rest).slice(1);
+  const metadata = metadataOf(object);
+  return {
+    object,
+    body: body === '}' ? '"metadata":{}}' : body,
+    namespace: stringOf(metadata['namespace']),
+    name: stringOf(metadata['name']),
+    uid: stringOf(metadata['uid']),
+    rv: Number(metadata['resourceVersion'] ?? 0),
+    labels: labelsOf(metadata),
+  };
+}
+
+/** The JSON of the object as `apiVersion` `kind`. */
+export function objectJson(record: StoredRecord, apiVersion: string, kind: string): string {
+  return `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)},${record.body}`;
+}
+
+/** The JSON of a built-in list item (no apiVersion, no kind). */
+export function bareJson(record: StoredRecord): string {
+  return `{${record.body}`;
+}
+
+/** A fresh deep copy of the object as `apiVersion` (parsed from the stored JSON). */
+export function copyObject(record: StoredRecord, apiVersion: string, kind: string): KubeObject {
+  return JSON.parse(objectJson(record, apiVersion, kind)) as KubeObject;
+}

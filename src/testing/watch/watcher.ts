@@ -1,0 +1,178 @@
+/**
+ * One open watch: filters committed changes for its resource, namespace and selectors, turns them into wire lines
+ * (`{"type":…,"object":…}\n`) and writes them in batches (all events of one turn of the event loop in one chunk).
+ * Bookmarks and `timeoutSeconds` run on the injected clock.
+ */
+import type { Clock, TimerHandle } from '../../util/clock.js';
+import type { FieldSelector } from '../selectors/field-selector.js';
+import type { LabelSelector } from '../selectors/label-selector.js';
+import type { ChangeEvent, ChangeType } from '../store/history.js';
+import { objectJson, type StoredRecord } from '../store/record.js';
+
+/** Where a watch writes: the HTTP response, seen through what the watcher needs. */
+export interface WatchSink {
+  write(chunk: string): void;
+  /** Ends the response cleanly (the chunked terminator): clients re-watch from their last resourceVersion. */
+  end(): void;
+  /** Destroys the socket mid-stream: clients see a premature close. */
+  destroy(): void;
+  /** Bytes written but not yet flushed to the socket. */
+  buffered(): number;
+}
+
+/** What a watch selects. */
+export interface WatchTarget {
+  /** Resource key (`group/plural`). */
+  readonly key: string;
+  /** Plural, for fault filters. */
+  readonly resource: string;
+  readonly namespace: string | undefined;
+  readonly labels: LabelSelector;
+  readonly fields: FieldSelector;
+  /** The apiVersion and kind the client asked for; objects are written with these. */
+  readonly apiVersion: string;
+  readonly kind: string;
+}
+
+export interface WatcherOptions {
+  readonly clock: Clock;
+  /** Bookmark period in ms when the client allowed bookmarks; 0 or undefined disables them. */
+  readonly bookmarkIntervalMs: number | undefined;
+  /** End the watch cleanly after this many ms (from `timeoutSeconds`). */
+  readonly timeoutMs: number | undefined;
+  /** End the watch cleanly when this many bytes are waiting for a slow client. */
+  readonly maxBufferedBytes: number;
+  readonly currentRevision: () => number;
+  readonly onClose: (watcher: Watcher) => void;
+}
+
+function eventLine(type: string, objectText: string): string {
+  return `{"type":"${type}","object":${objectText}}\n`;
+}
+
+export class Watcher {
+  private queue: string[] = [];
+  private flushScheduled = false;
+  private closed = false;
+  private bookmarkTimer: TimerHandle | undefined;
+  private timeoutTimer: TimerHandle | undefined;
+
+  constructor(
+    readonly target: WatchTarget,
+    private readonly sink: WatchSink,
+    private readonly options: WatcherOptions,
+  ) {
+    const interval = options.bookmarkIntervalMs;
+    if (interval !== undefined && interval > 0) this.armBookmark(interval);
+    if (options.timeoutMs !== undefined) this.timeoutTimer = options.clock.setTimeout(() => this.end(), options.timeoutMs);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Whether `record` passes this watch's namespace and selectors. */
+  selects(record: StoredRecord): boolean {
+    const t = this.target;
+    if (t.namespace !== undefined && record.namespace !== t.namespace) return false;
+    if (!t.labels.empty && !t.labels.matches(record.labels)) return false;
+    return t.fields.empty || t.fields.matches(record.object);
+  }
+
+  /** Queues the event if it concerns this watch (label transitions become ADDED/DELETED as on a real server). */
+  offer(event: ChangeEvent): void {
+    if (this.closed) return;
+    const now = this.selects(event.record);
+    if (event.type !== 'MODIFIED' || event.prev === undefined) {
+      if (now) this.push(this.lineFor(event, event.type));
+      return;
+    }
+    const before = this.selects(event.prev);
+    if (now) this.push(this.lineFor(event, before ? 'MODIFIED' : 'ADDED'));
+    else if (before) this.push(this.vanishedLine(event.prev, event.record.rv));
+  }
+
+  /** Queues a synthetic ADDED for an existing object. */
+  offerExisting(record: StoredRecord): void {
+    if (this.selects(record)) this.push(eventLine('ADDED', objectJson(record, this.target.apiVersion, this.target.kind)));
+  }
+
+  /** Queues a BOOKMARK at the current revision; `initialEventsEnd` marks the end of `sendInitialEvents`. */
+  bookmark(initialEventsEnd = false): void {
+    const annotations = initialEventsEnd ? ',"annotations":{"k8s.io/initial-events-end":"true"}' : '';
+    const object = `{"kind":${JSON.stringify(this.target.kind)},"apiVersion":${JSON.stringify(this.target.apiVersion)},"metadata":{"resourceVersion":"${this.options.currentRevision()}"${annotations}}}`;
+    this.push(eventLine('BOOKMARK', object));
+  }
+
+  /** Flushes what is queued and ends the response cleanly. */
+  end(): void {
+    if (this.closed) return;
+    this.flush();
+    this.close();
+    this.sink.end();
+  }
+
+  /** Destroys the connection without flushing. */
+  drop(): void {
+    if (this.closed) return;
+    this.queue = [];
+    this.close();
+    this.sink.destroy();
+  }
+
+  /** Called when the client went away. */
+  disconnected(): void {
+    if (this.closed) return;
+    this.queue = [];
+    this.close();
+  }
+
+  /** Writes what is queued now (normally done once per event-loop turn). */
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.closed || this.queue.length === 0) return;
+    const chunk = this.queue.length === 1 ? (this.queue[0] ?? '') : this.queue.join('');
+    this.queue = [];
+    this.sink.write(chunk);
+    if (this.sink.buffered() > this.options.maxBufferedBytes) this.end();
+  }
+
+  private lineFor(event: ChangeEvent, type: ChangeType): string {
+    const { apiVersion, kind } = this.target;
+    if (type === event.type && event.record.object['apiVersion'] === apiVersion) {
+      event.line ??= eventLine(type, objectJson(event.record, apiVersion, kind));
+      return event.line;
+    }
+    return eventLine(type, objectJson(event.record, apiVersion, kind));
+  }
+
+  /** DELETED for an object that left the selection: its previous content with the change's resourceVersion. */
+  private vanishedLine(prev: StoredRecord, rv: number): string {
+    const object = JSON.parse(objectJson(prev, this.target.apiVersion, this.target.kind)) as { metadata: Record<string, unknown> };
+    object.metadata['resourceVersion'] = String(rv);
+    return eventLine('DELETED', JSON.stringify(object));
+  }
+
+  private push(line: string): void {
+    this.queue.push(line);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private armBookmark(interval: number): void {
+    this.bookmarkTimer = this.options.clock.setTimeout(() => {
+      if (this.closed) return;
+      this.bookmark();
+      this.armBookmark(interval);
+    }, interval);
+  }
+
+  private close(): void {
+    this.closed = true;
+    if (this.bookmarkTimer !== undefined) this.options.clock.clearTimeout(this.bookmarkTimer);
+    if (this.timeoutTimer !== undefined) this.options.clock.clearTimeout(this.timeoutTimer);
+    this.options.onClose(this);
+  }
+}

@@ -1,0 +1,100 @@
+// Label and field selectors, and list pagination with limit/continue, as the API server implements them.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { expectStatus } from './wait-for.js';
+
+describe('selectors and pagination', () => {
+  let server: TestApiServer;
+  let core: CoreV1Api;
+  const names = async (labelSelector?: string, fieldSelector?: string, namespace = 'default'): Promise<string[]> => {
+    const list = await core.listNamespacedConfigMap({
+      namespace,
+      ...(labelSelector === undefined ? {} : { labelSelector }),
+      ...(fieldSelector === undefined ? {} : { fieldSelector }),
+    });
+    return list.items.map((i) => i.metadata?.name ?? '');
+  };
+
+  before(async () => {
+    server = await startTestApiServer();
+    core = server.kubeConfig.makeApiClient(CoreV1Api);
+    const labels: Record<string, Record<string, string>> = {
+      a: { app: 'web', tier: 'front', rank: '1' },
+      b: { app: 'web', tier: 'back', rank: '5' },
+      c: { app: 'db', rank: '10' },
+      d: {},
+    };
+    for (const [name, l] of Object.entries(labels)) server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: l } });
+    server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'kube-system', labels: { app: 'web' } } });
+  });
+  after(() => server.stop());
+
+  test('label selector operators', async () => {
+    assert.deepEqual(await names('app=web'), ['a', 'b']);
+    assert.deepEqual(await names('app==web'), ['a', 'b']);
+    assert.deepEqual(await names('app!=web'), ['c', 'd']);
+    assert.deepEqual(await names('tier in (front, back)'), ['a', 'b']);
+    assert.deepEqual(await names('tier notin (front)'), ['b', 'c', 'd']);
+    assert.deepEqual(await names('tier'), ['a', 'b']);
+    assert.deepEqual(await names('!tier'), ['c', 'd']);
+    assert.deepEqual(await names('app=web,tier=back'), ['b']);
+    assert.deepEqual(await names('rank>2'), ['b', 'c']);
+    assert.deepEqual(await names(''), ['a', 'b', 'c', 'd']);
+  });
+
+  test('field selectors on metadata.name and metadata.namespace; unsupported labels are 400', async () => {
+    assert.deepEqual(await names(undefined, 'metadata.name=b'), ['b']);
+    assert.deepEqual(await names(undefined, 'metadata.name!=b'), ['a', 'c', 'd']);
+    assert.deepEqual(await names(undefined, 'metadata.name==c,metadata.namespace=default'), ['c']);
+    const all = await core.listConfigMapForAllNamespaces({ fieldSelector: 'metadata.namespace=kube-system' });
+    assert.deepEqual(
+      all.items.map((i) => `${i.metadata?.namespace}/${i.metadata?.name}`),
+      ['kube-system/a'],
+    );
+    const status = await expectStatus(() => core.listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'data.x=1' }), 400);
+    assert.match(status.message ?? '', /field label not supported: data.x/);
+    await expectStatus(() => core.listNamespacedConfigMap({ namespace: 'default', labelSelector: 'a in (' }), 400);
+  });
+
+  test('kind-specific field selectors (Pod status.phase)', async () => {
+    await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'p1' }, spec: { containers: [{ name: 'c', image: 'x' }] } } });
+    const pending = await core.listNamespacedPod({ namespace: 'default', fieldSelector: 'status.phase=Pending' });
+    assert.equal(pending.items.length, 1);
+    const running = await core.listNamespacedPod({ namespace: 'default', fieldSelector: 'status.phase=Running' });
+    assert.equal(running.items.length, 0);
+  });
+
+  test('limit/continue pages through a stable order with remainingItemCount; later pages keep the first resourceVersion', async () => {
+    const first = await core.listConfigMapForAllNamespaces({ limit: 2 });
+    assert.deepEqual(
+      first.items.map((i) => `${i.metadata?.namespace}/${i.metadata?.name}`),
+      ['default/a', 'default/b'],
+    );
+    assert.equal(first.metadata?.remainingItemCount, 3);
+    const token = first.metadata?._continue;
+    assert.ok(token);
+    server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'zz' } });
+    const second = await core.listConfigMapForAllNamespaces({ limit: 2, _continue: token });
+    assert.deepEqual(
+      second.items.map((i) => i.metadata?.name),
+      ['c', 'd'],
+    );
+    assert.equal(second.metadata?.resourceVersion, first.metadata?.resourceVersion);
+    const third = await core.listConfigMapForAllNamespaces({ limit: 2, _continue: second.metadata?._continue ?? '' });
+    assert.deepEqual(
+      third.items.map((i) => `${i.metadata?.namespace}/${i.metadata?.name}`),
+      ['default/zz', 'kube-system/a'],
+    );
+    assert.equal(third.metadata?._continue, undefined);
+    await expectStatus(() => core.listConfigMapForAllNamespaces({ limit: 2, _continue: 'garbage' }), 400);
+  });
+
+  test('a selector with a limit has no remainingItemCount', async () => {
+    const page = await core.listNamespacedConfigMap({ namespace: 'default', labelSelector: 'app', limit: 1 });
+    assert.equal(page.items.length, 1);
+    assert.ok(page.metadata?._continue);
+    assert.equal(page.metadata?.remainingItemCount, undefined);
+  });
+});
