@@ -3,8 +3,9 @@
  *
  * Live object: add the cleanup finalizer and the declared ones (the first time: this is what makes a reconcile
  * an `onCreate`), then templates and hooks in the declared order (templates first unless `runHooksFirst`); the
- * first error stops the cycle. Object being deleted: `onDelete` (the hook, else the onDelete templates), then the
- * finalizers are removed. A failing delete path keeps the finalizers, so the deletion is retried with backoff.
+ * first error stops the cycle. Object being deleted: `onDelete` (the hook, else the onDelete templates, whose Jobs
+ * block until they succeed), then the children the garbage collector cannot reach are deleted, then the finalizers
+ * are removed. A failing delete path keeps the finalizers, so the deletion is retried with backoff.
  */
 import { updateFinalizers, withFinalizers, withoutFinalizers } from '../kube/finalizers.js';
 import type { KubeObject } from '../kube/resource.js';
@@ -13,15 +14,26 @@ import { requeueAfterOf, soonest } from './result.js';
 import type { BoxInput, BoxOutput, DeleteOutput, DesiredChild, OperatorBoxStage } from './stage.js';
 import type { HookContext, Hooks } from './types.js';
 
+/** The generic box applies children in its templates step; the pipeline's registry stage gets none. */
+const NO_DESIRED: readonly DesiredChild[] = Object.freeze([]);
+
 /** The finalizer katalog always adds to the objects it manages with the generic box. */
 export const CLEANUP_FINALIZER = 'katalog.dev/cleanup';
 
-/** The templates of a CRD, as the generic box uses them (provided by the templates phase). */
+/**
+ * The templates of a CRD, as the generic box uses them (implemented by templates.ts). The templates step renders
+ * and carries out the children itself (create, apply, prune), so that "templates first, then hooks" means hooks
+ * see this cycle's children, and a failing first step stops the second.
+ */
 export interface TemplatesStage {
-  /** Renders the onCreate and onReconcile templates for a live object. */
-  render(object: KubeObject, signal: AbortSignal): Promise<{ desired: DesiredChild[]; children: HookContext['children'] }>;
+  /** Renders onCreate and onReconcile for a live object and carries out the children; returns the children after. */
+  reconcile(object: KubeObject, signal: AbortSignal): Promise<{ children: HookContext['children'] }>;
+  /** The children observed now (a private copy), for hooks that run before the templates. */
+  observed(object: KubeObject): HookContext['children'];
   /** Runs the delete path's templates; resolves `false` while something (a Job) still blocks removal. */
   runDelete(object: KubeObject, signal: AbortSignal): Promise<boolean>;
+  /** Deletes the children the garbage collector cannot reach (cluster-scoped, other namespaces). */
+  cleanup(object: KubeObject, signal: AbortSignal): Promise<void>;
 }
 
 export interface GenericBoxOptions {
@@ -50,14 +62,14 @@ export class GenericBox implements OperatorBoxStage {
     const { deps, hooks, templates } = this.options;
     const isNew = !(input.object.metadata?.finalizers ?? []).includes(CLEANUP_FINALIZER);
     const latest = await updateFinalizers(deps.client, deps.crd.resource, input.object, (current) => withFinalizers(current, this.finalizers), input.signal);
-    const object = latest ?? input.object;
-    let desired: DesiredChild[] = [];
+    // Keep the converted body; take only the metadata (finalizers, resourceVersion) from the API server's answer.
+    const object: KubeObject = latest?.metadata === undefined ? input.object : { ...input.object, metadata: latest.metadata };
     let children: HookContext['children'] = {};
     let requeueAfterMs: number | undefined;
 
     const runTemplates = async (): Promise<void> => {
       if (templates === undefined) return;
-      ({ desired, children } = await templates.render(structuredClone(object), input.signal));
+      ({ children } = await templates.reconcile(structuredClone(object), input.signal));
     };
     const runHooks = async (): Promise<void> => {
       if (hooks === undefined) return;
@@ -70,13 +82,14 @@ export class GenericBox implements OperatorBoxStage {
       for (const step of steps) {
         const hook = hooks[step] as ((ctx: HookContext) => unknown) | undefined;
         if (hook === undefined) continue;
-        const ctx = hookContext(deps, input.key, structuredClone(object), input.signal, children);
+        const ctx = hookContext(deps, input.key, structuredClone(object), input.signal, steps.length > 1 ? structuredClone(children) : children);
         const result = await hook.call(hooks, ctx);
         requeueAfterMs = soonest(requeueAfterMs, requeueAfterOf(result, `${this.hooksLabel}.${step}`));
       }
     };
 
     if (this.options.runHooksFirst) {
+      if (templates !== undefined) children = templates.observed(object);
       await runHooks();
       await runTemplates();
     } else {
@@ -85,7 +98,7 @@ export class GenericBox implements OperatorBoxStage {
     }
     const generation = object.metadata?.generation;
     if (generation !== undefined) this.reconciledGeneration.set(input.key, generation);
-    return { desired, requeueAfterMs, writeStatus: true, object };
+    return { desired: NO_DESIRED, requeueAfterMs, writeStatus: true, object };
   }
 
   async delete(input: BoxInput): Promise<DeleteOutput> {
@@ -94,12 +107,14 @@ export class GenericBox implements OperatorBoxStage {
     if (!this.finalizers.some((finalizer) => present.includes(finalizer))) return {};
     let requeueAfterMs: number | undefined;
     if (hooks?.onDelete !== undefined) {
-      const result = await hooks.onDelete(hookContext(deps, input.key, structuredClone(input.object), input.signal));
+      const children = templates === undefined ? {} : templates.observed(input.object);
+      const result = await hooks.onDelete.call(hooks, hookContext(deps, input.key, structuredClone(input.object), input.signal, children));
       requeueAfterMs = requeueAfterOf(result, `${this.hooksLabel}.onDelete`);
     } else if (templates !== undefined) {
       const finished = await templates.runDelete(structuredClone(input.object), input.signal);
       if (!finished) return { requeueAfterMs: this.options.deleteRecheckMs ?? 2000 };
     }
+    await templates?.cleanup(structuredClone(input.object), input.signal);
     await updateFinalizers(deps.client, deps.crd.resource, input.object, (current) => withoutFinalizers(current, this.finalizers), input.signal);
     this.reconciledGeneration.delete(input.key);
     return { requeueAfterMs };

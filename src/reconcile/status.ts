@@ -1,7 +1,8 @@
 /**
- * The status a reconcile leaves behind (SPEC §4.6): `observedGeneration` and a `Ready` condition, written to the
- * status subresource with a merge patch. `lastTransitionTime` moves only when the condition's status changes; no
- * write is made when nothing would change; conditions of other writers are kept.
+ * The status a reconcile leaves behind (SPEC §4.6): `observedGeneration`, a `Ready` condition (unless
+ * `status.conditions: false`) and the declarative `status.fields`, written to the status subresource with a merge
+ * patch. `lastTransitionTime` moves only when the condition's status changes; no write is made when nothing would
+ * change; conditions of other writers, and status fields nobody declared, are kept.
  */
 import { KubeError } from '../errors.js';
 import type { KubeClient } from '../kube/client.js';
@@ -19,15 +20,25 @@ export interface Condition {
 const MESSAGE_LIMIT = 256;
 const ATTEMPTS = 4;
 
-/** The status fields a reconcile wants, besides the ones it leaves alone. Pure. */
+/**
+ * The status fields a reconcile wants, besides the ones it leaves alone. Pure. `fields` are the evaluated
+ * `status.fields` (merged in; the runtime's own keys win); `options.conditions: false` leaves the Ready condition out.
+ */
 export function desiredStatus(
   object: KubeObject,
   outcome: { readonly ok: true } | { readonly ok: false; readonly message: string },
   now: string,
   fields: Readonly<Record<string, unknown>> = {},
+  options: { readonly conditions?: boolean } = {},
 ): Record<string, unknown> {
-  const status = (object['status'] ?? {}) as Record<string, unknown>;
   const generation = object.metadata?.generation;
+  if (options.conditions === false) {
+    const next: Record<string, unknown> = { ...fields };
+    delete next['conditions'];
+    if (generation !== undefined && outcome.ok) next['observedGeneration'] = generation;
+    return next;
+  }
+  const status = (object['status'] ?? {}) as Record<string, unknown>;
   const conditions = Array.isArray(status['conditions']) ? (status['conditions'] as Condition[]) : [];
   const previous = conditions.find((condition) => condition.type === 'Ready');
   const ready: Condition = outcome.ok
@@ -43,10 +54,26 @@ export function desiredStatus(
   return next;
 }
 
-/** True when writing `wanted` would change nothing in `current` (lastTransitionTime of an unchanged condition included). */
+/**
+ * True when merge-patching `wanted` into `current` would change nothing. `conditions` and `observedGeneration` must
+ * be equal (lastTransitionTime of an unchanged condition included); other fields follow merge-patch rules: a map
+ * needs only the keys it sets, and `null` (delete) matches a missing field.
+ */
 export function statusUnchanged(current: unknown, wanted: Readonly<Record<string, unknown>>): boolean {
   const status = (current ?? {}) as Record<string, unknown>;
-  return Object.entries(wanted).every(([field, value]) => sameJson(status[field], value));
+  return Object.entries(wanted).every(([field, value]) =>
+    field === 'conditions' || field === 'observedGeneration' ? sameJson(status[field], value) : mergeHolds(value, status[field]),
+  );
+}
+
+/** Whether merge-patching `patch` onto `current` leaves it as it is. */
+function mergeHolds(patch: unknown, current: unknown): boolean {
+  if (patch === null) return current === undefined || current === null;
+  if (typeof patch === 'object' && !Array.isArray(patch)) {
+    if (typeof current !== 'object' || current === null || Array.isArray(current)) return false;
+    return Object.entries(patch as Record<string, unknown>).every(([key, value]) => mergeHolds(value, (current as Record<string, unknown>)[key]));
+  }
+  return sameJson(current, patch);
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

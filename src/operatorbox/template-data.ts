@@ -1,0 +1,55 @@
+/**
+ * What templates see (SPEC §4.2): the custom resource's fields (`.apiVersion`, `.kind`, `.metadata`, `.spec`,
+ * `.status`...), `.inputs` (a Motif's inputs, per entry) and `.children` (the observed children of this custom
+ * resource, by kind and name: `.children.deployments.web`).
+ */
+import type { KubeObject } from '../kube/resource.js';
+import type { ChildLookup } from '../registry/child-watches.js';
+import type { KindTable } from '../registry/kind-table.js';
+import type { Owner } from '../registry/ownership.js';
+import type { TemplateData } from '../template/index.js';
+
+/** Observed children by kind key (`deployments`, `configMaps`, or a plural for other kinds) and name. */
+export type ChildrenView = Record<string, Record<string, KubeObject>>;
+
+/** The children of `owner` in the caches. The objects are the cached ones: read, never mutate. */
+export function observedChildren(lookup: ChildLookup, kinds: KindTable, owner: Owner): ChildrenView {
+  const view: ChildrenView = {};
+  for (const { resource, object } of lookup.ownedBy(owner)) addChild(view, kinds, resource.plural, object);
+  return view;
+}
+
+/** Adds (or replaces) one child in a view. */
+export function addChild(view: ChildrenView, kinds: KindTable, plural: string, object: KubeObject): void {
+  const key = kinds.childrenKey(object.apiVersion ?? '', object.kind ?? '', plural);
+  const name = object.metadata?.name ?? '';
+  const byName = (view[key] ??= {});
+  byName[name] = object;
+}
+
+/** Removes one child from a view. */
+export function removeChild(view: ChildrenView, kinds: KindTable, plural: string, object: KubeObject): void {
+  const key = kinds.childrenKey(object.apiVersion ?? '', object.kind ?? '', plural);
+  const byName = view[key];
+  if (byName === undefined) return;
+  delete byName[object.metadata?.name ?? ''];
+  if (Object.keys(byName).length === 0) delete view[key];
+}
+
+/** A deep copy of a view, for code that may mutate it (hooks). */
+export function copyView(view: ChildrenView): ChildrenView {
+  return structuredClone(view);
+}
+
+/** The data root of the templates of one custom resource. */
+export function templateData(object: KubeObject, children: ChildrenView, extra: Readonly<Record<string, unknown>> = {}): TemplateData {
+  return {
+    ...object,
+    metadata: object.metadata ?? {},
+    spec: object['spec'] ?? {},
+    status: object['status'] ?? {},
+    inputs: {},
+    children,
+    ...extra,
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The templates of one CRD, compiled once when the CRD activates (never per reconcile): for each phase, its
+ * entries in declaration order with their builder, compiled body and compiled conditions. Compiling also checks
+ * what the loader cannot: that every template kind has a builder and that short forms use known fields.
+ */
+import { nearest } from '../definition/suggest.js';
+import { TEMPLATE_KINDS, type CrdDefinition, type TemplateEntry, type TemplatePhase } from '../definition/types.js';
+import { RuntimeError } from '../errors.js';
+import { COMMON_ENTRY_FIELDS, type KindBuilder } from '../registry/kind-builder.js';
+import type { KindTable } from '../registry/kind-table.js';
+import { compileConditions, compileValue, hasTemplateActions, type CompiledConditions, type CompiledValue } from '../template/index.js';
+
+export type PhaseName = 'onCreate' | 'onReconcile' | 'onDelete';
+
+export interface CompiledEntry {
+  readonly entry: TemplateEntry;
+  readonly builder: KindBuilder;
+  readonly body: CompiledValue;
+  readonly conditions: CompiledConditions;
+  /** Kept in line with server-side apply: `reconcile: true`, or any entry of `onReconcile`. Otherwise created when missing. */
+  readonly reconcile: boolean;
+}
+
+export interface TemplateSet {
+  readonly onCreate: readonly CompiledEntry[];
+  readonly onReconcile: readonly CompiledEntry[];
+  readonly onDelete: readonly CompiledEntry[];
+  /** `apiVersion` + `kind` of every child kind known without rendering (built-in short forms, literal manifests). */
+  readonly staticKinds: ReadonlyArray<{ readonly apiVersion: string; readonly kind: string }>;
+  /** Whether any phase has an entry. */
+  readonly empty: boolean;
+}
+
+/** Phase keys in the order entries are rendered: the loader's kind order, then kinds registered in code. */
+function kindsOf(phase: TemplatePhase): string[] {
+  const present = Object.keys(phase);
+  const known = (TEMPLATE_KINDS as readonly string[]).filter((kind) => present.includes(kind));
+  return [...known, ...present.filter((kind) => !known.includes(kind))];
+}
+
+function checkFields(entry: TemplateEntry, builder: KindBuilder, problems: string[]): void {
+  if (builder.fields === undefined) return;
+  const allowed = [...COMMON_ENTRY_FIELDS, ...builder.fields];
+  for (const field of Object.keys(entry.body)) {
+    if (allowed.includes(field)) continue;
+    const suggestion = nearest(field, allowed);
+    problems.push(`${entry.path}: unknown field "${field}" in ${entry.kind}${suggestion === undefined ? '' : `; did you mean "${suggestion}"?`}`);
+  }
+}
+
+function literal(value: unknown): string | undefined {
+  return typeof value === 'string' && !hasTemplateActions(value) && value !== '' ? value : undefined;
+}
+
+/** Compiles every template of a CRD; throws one RuntimeError listing every problem. */
+export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable): TemplateSet {
+  const problems: string[] = [];
+  const staticKinds = new Map<string, { apiVersion: string; kind: string }>();
+  const compilePhase = (name: PhaseName): CompiledEntry[] => {
+    const phase = crd.operatorBox[name];
+    const out: CompiledEntry[] = [];
+    for (const kind of kindsOf(phase)) {
+      for (const entry of (phase as Readonly<Record<string, readonly TemplateEntry[] | undefined>>)[kind] ?? []) {
+        const builder = kinds.get(entry.kind);
+        if (builder === undefined) {
+          problems.push(`${entry.path}: no builder for template kind "${entry.kind}" (register one with registerKind)`);
+          continue;
+        }
+        checkFields(entry, builder, problems);
+        try {
+          const body = compileValue(entry.body, { name: entry.path });
+          const conditions = compileConditions({ when: entry.when, anyOf: entry.anyOf }, { name: entry.path });
+          out.push({ entry, builder, body, conditions, reconcile: entry.reconcile || name === 'onReconcile' });
+        } catch (error) {
+          problems.push(error instanceof Error ? error.message : String(error));
+          continue;
+        }
+        const produced = builder.produces ?? { apiVersion: literal(entry.body['apiVersion']), kind: literal(entry.body['kind']) };
+        if (produced.apiVersion !== undefined && produced.kind !== undefined) {
+          staticKinds.set(`${produced.apiVersion}/${produced.kind}`, { apiVersion: produced.apiVersion, kind: produced.kind });
+        }
+      }
+    }
+    return out;
+  };
+  const onCreate = compilePhase('onCreate');
+  const onReconcile = compilePhase('onReconcile');
+  const onDelete = compilePhase('onDelete');
+  if (problems.length > 0) {
+    throw new RuntimeError('E_TEMPLATES', `CRD ${crd.name}: templates cannot be used:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+  }
+  return { onCreate, onReconcile, onDelete, staticKinds: [...staticKinds.values()], empty: onCreate.length + onReconcile.length + onDelete.length === 0 };
+}

@@ -1,0 +1,134 @@
+/**
+ * The templates phase of the generic box (SPEC §4.1, §4.4): render the entries whose conditions hold, build full
+ * manifests, stamp ownership, then carry them out in the application order and prune what is no longer declared.
+ *
+ * Children are applied here, inside the templates step, not in the pipeline's registry stage: "templates first,
+ * then hooks" then means hooks see the children this cycle created, `runHooksFirst` means a failing hook stops the
+ * templates from being applied, and the first error of either stops the cycle. (The box therefore hands the
+ * pipeline no desired children.)
+ */
+import { KatalogError, toError } from '../errors.js';
+import type { KubeObject } from '../kube/resource.js';
+import type { Logger } from '../observe/logger.js';
+import type { ChildApplier, DesiredManifest } from '../registry/child-applier.js';
+import { resourceKey, type ChildLookup } from '../registry/child-watches.js';
+import { jobState } from '../registry/job-state.js';
+import { applyRank, type KindTable } from '../registry/kind-table.js';
+import { ownerOf, stampOwnership, type Owner } from '../registry/ownership.js';
+import type { ResourceResolver } from '../registry/resource-resolver.js';
+import { isPlainMap } from '../registry/short-form.js';
+import type { TemplatesStage } from './generic-box.js';
+import { addChild, copyView, removeChild, observedChildren, templateData, type ChildrenView } from './template-data.js';
+import type { CompiledEntry, TemplateSet } from './template-set.js';
+import type { HookContext } from './types.js';
+
+export interface TemplatesPhaseOptions {
+  /** The CRD's name in the Katalog. */
+  readonly crd: string;
+  readonly set: TemplateSet;
+  readonly kinds: KindTable;
+  readonly resolver: ResourceResolver;
+  readonly applier: ChildApplier;
+  readonly lookup: ChildLookup;
+  readonly logger: Logger;
+}
+
+export class TemplatesPhase implements TemplatesStage {
+  constructor(private readonly options: TemplatesPhaseOptions) {}
+
+  observed(object: KubeObject): HookContext['children'] {
+    return copyView(observedChildren(this.options.lookup, this.options.kinds, ownerOf(this.options.crd, object)));
+  }
+
+  /** Renders onCreate and onReconcile, applies the children in order, prunes the undeclared ones. */
+  async reconcile(object: KubeObject, signal: AbortSignal): Promise<{ children: HookContext['children'] }> {
+    const { set, applier, lookup, kinds } = this.options;
+    const owner = ownerOf(this.options.crd, object);
+    const before = observedChildren(lookup, kinds, owner);
+    const desired = await this.render([...set.onCreate, ...set.onReconcile], object, owner, before, signal);
+    const applied = await applier.applyAll(desired, signal);
+    const pruned = await applier.prune(owner, desired, signal);
+    for (const child of pruned) this.options.logger.info('deleted a child no longer declared', { kind: child.resource.kind, name: child.object.metadata?.name, namespace: child.object.metadata?.namespace });
+    const after = observedChildren(lookup, kinds, owner);
+    for (const { resource, object: gone } of pruned) removeChild(after, kinds, resource.plural, gone);
+    for (const child of applied) addChild(after, kinds, child.desired.resource.plural, child.object);
+    return { children: copyView(after) };
+  }
+
+  /**
+   * Runs the onDelete templates: renders and carries them out, then looks at their Jobs. Resolves false while a Job
+   * runs; throws when one failed (after deleting it, so that the retry runs it again).
+   */
+  async runDelete(object: KubeObject, signal: AbortSignal): Promise<boolean> {
+    const { set, applier, lookup, kinds } = this.options;
+    if (set.onDelete.length === 0) return true;
+    const owner = ownerOf(this.options.crd, object);
+    const desired = await this.render(set.onDelete, object, owner, observedChildren(lookup, kinds, owner), signal);
+    const applied = await applier.applyAll(desired, signal);
+    let finished = true;
+    for (const child of applied) {
+      if (child.desired.resource.group !== 'batch' || child.desired.resource.kind !== 'Job') continue;
+      const state = jobState(child.object);
+      if (state.state === 'running') finished = false;
+      else if (state.state === 'failed') {
+        await applier.remove({ resource: child.desired.resource, object: child.object }, signal);
+        const meta = child.object.metadata ?? {};
+        throw new KatalogError('E_ON_DELETE', `onDelete Job ${meta.namespace ?? ''}/${meta.name ?? ''} failed (${state.reason}); it was deleted and runs again on the next attempt`);
+      }
+    }
+    return finished;
+  }
+
+  /** Deletes the children the garbage collector cannot reach (cluster-scoped, other namespaces). */
+  async cleanup(object: KubeObject, signal: AbortSignal): Promise<void> {
+    const deleted = await this.options.applier.deleteUncollectable(ownerOf(this.options.crd, object), signal);
+    for (const child of deleted) this.options.logger.info('deleted a child of a deleted parent', { kind: child.resource.kind, name: child.object.metadata?.name, namespace: child.object.metadata?.namespace });
+  }
+
+  /** Renders entries whose conditions hold into manifests, sorted into the application order. */
+  private async render(entries: readonly CompiledEntry[], object: KubeObject, owner: Owner, children: ChildrenView, signal: AbortSignal): Promise<DesiredManifest[]> {
+    const data = templateData(object, children);
+    const parent = { name: owner.name, namespace: owner.namespace };
+    const out: DesiredManifest[] = [];
+    const seen = new Map<string, string>();
+    for (const compiled of entries) {
+      const { entry } = compiled;
+      const entryData = Object.keys(entry.inputs).length === 0 ? data : { ...data, inputs: entry.inputs };
+      const verdict = compiled.conditions.evaluate(entryData);
+      for (const warning of verdict.warnings) this.options.logger.warn('template condition', { template: entry.path, warning });
+      if (!verdict.ok) continue;
+      const body = compiled.body.render(entryData);
+      let manifest: KubeObject;
+      try {
+        manifest = compiled.builder.build(isPlainMap(body) ? body : {}, { parent, ownerLabel: owner.label, source: entry.path });
+      } catch (error) {
+        throw new KatalogError('E_MANIFEST', `${entry.path}: ${toError(error).message}`, { cause: error });
+      }
+      delete manifest['status'];
+      const apiVersion = manifest.apiVersion ?? '';
+      const kind = manifest.kind ?? '';
+      const resource = this.options.resolver.known(apiVersion, kind) ?? (await this.resolve(apiVersion, kind, entry.path, signal));
+      const metadata = (manifest.metadata ??= {});
+      if (resource.namespaced) metadata.namespace ??= owner.namespace ?? 'default';
+      else delete metadata.namespace;
+      stampOwnership(manifest, owner);
+      const identity = `${resourceKey(resource)}/${metadata.namespace ?? ''}/${metadata.name ?? ''}`;
+      const earlier = seen.get(identity);
+      if (earlier !== undefined) throw new KatalogError('E_MANIFEST', `${entry.path} and ${earlier} both declare ${kind} ${metadata.name ?? ''}; give them different names or exclusive conditions`);
+      seen.set(identity, entry.path);
+      out.push({ source: entry.path, manifest, resource, reconcile: compiled.reconcile });
+    }
+    return out
+      .map((child, index) => ({ child, index, rank: applyRank(child.resource.kind) }))
+      .sort((a, b) => a.rank - b.rank || a.index - b.index)
+      .map(({ child }) => child);
+  }
+
+  private async resolve(apiVersion: string, kind: string, source: string, signal: AbortSignal): Promise<DesiredManifest['resource']> {
+    try {
+      return await this.options.resolver.resolve(apiVersion, kind, signal);
+    } catch (error) {
+      throw new KatalogError('E_MANIFEST', `${source}: ${toError(error).message}`, { cause: error });
+    }
+  }
+}

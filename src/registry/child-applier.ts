@@ -1,0 +1,186 @@
+/**
+ * Child operations (SPEC §4.4): create when missing, server-side apply when a child must be kept in line, no write
+ * when the live child already holds the manifest, prune of children no longer declared, and explicit deletion of
+ * the children the garbage collector cannot reach.
+ *
+ * The live state comes from the child watches' caches. Right after a write the cache may lag behind; the applier
+ * remembers what its own writes returned until the cache catches up, so a reconcile that runs in between neither
+ * writes again nor mistakes its own stale view for drift.
+ */
+import { KubeError, toError } from '../errors.js';
+import type { KubeClient } from '../kube/client.js';
+import type { KubeObject, ResourceRef } from '../kube/resource.js';
+import type { Clock } from '../util/clock.js';
+import { resourceKey, type ChildLookup, type ObservedChild } from './child-watches.js';
+import { manifestHash, TEMPLATE_HASH_ANNOTATION } from './manifest-hash.js';
+import { collectedWithOwner, type Owner } from './ownership.js';
+import { firstDifference } from './subset.js';
+
+/** A child to carry out: the full manifest (ownership stamped) and the resource that serves it. */
+export interface DesiredManifest {
+  /** The template entry's document path, for messages. */
+  readonly source: string;
+  readonly manifest: KubeObject;
+  readonly resource: ResourceRef;
+  /** true: kept in line with server-side apply; false: created when missing, else left alone. */
+  readonly reconcile: boolean;
+}
+
+/**
+ * What happened to one child: `created` (it was missing), `applied` (its manifest changed), `corrected` (someone
+ * edited it: drift), `unchanged` (no write), `exists` (create-only and already there: no write).
+ */
+export type ApplyAction = 'created' | 'applied' | 'corrected' | 'unchanged' | 'exists';
+
+export interface AppliedChild {
+  readonly desired: DesiredManifest;
+  readonly action: ApplyAction;
+  /** The child as last seen: the API server's answer after a write, else the cached object. */
+  readonly object: KubeObject;
+}
+
+export interface ChildApplierOptions {
+  readonly client: KubeClient;
+  readonly lookup: ChildLookup;
+  readonly clock: Clock;
+  /** Field manager of server-side apply (`options.fieldManager`, default `katalog`). */
+  readonly fieldManager: string;
+  /** `force` of server-side apply (`options.forceApply`, default true). */
+  readonly force: boolean;
+  /** Called once per drift correction, with the first field found different. */
+  readonly onDrift?: (child: DesiredManifest, field: string) => void;
+}
+
+/** How long what a write returned stands in for a cache that has not caught up. */
+const MEMO_MS = 30_000;
+
+interface Memo {
+  /** The resourceVersion the cache held before the write ('' when the child was absent). */
+  readonly before: string;
+  readonly object: KubeObject;
+  readonly at: number;
+}
+
+function childKey(resource: ResourceRef, namespace: string | undefined, name: string): string {
+  return `${resourceKey(resource)}/${namespace ?? ''}/${name}`;
+}
+
+function describe(desired: DesiredManifest): string {
+  const meta = desired.manifest.metadata ?? {};
+  const where = meta.namespace === undefined ? meta.name ?? '' : `${meta.namespace}/${meta.name ?? ''}`;
+  return `${desired.manifest.kind ?? desired.resource.kind} ${where}`;
+}
+
+export class ChildApplier {
+  private readonly memos = new Map<string, Memo>();
+
+  constructor(private readonly options: ChildApplierOptions) {}
+
+  /** Carries out children in the given order; the first failure stops and is thrown, naming the child and its entry. */
+  async applyAll(children: readonly DesiredManifest[], signal: AbortSignal): Promise<AppliedChild[]> {
+    const out: AppliedChild[] = [];
+    for (const child of children) out.push(await this.apply(child, signal));
+    return out;
+  }
+
+  /** Carries out one child. */
+  async apply(desired: DesiredManifest, signal: AbortSignal): Promise<AppliedChild> {
+    const { client, fieldManager, force } = this.options;
+    const meta = desired.manifest.metadata ?? {};
+    const name = meta.name ?? '';
+    const key = childKey(desired.resource, meta.namespace, name);
+    const hash = manifestHash(desired.manifest);
+    const manifest: KubeObject = {
+      ...desired.manifest,
+      metadata: { ...meta, annotations: { ...(meta.annotations ?? {}), [TEMPLATE_HASH_ANNOTATION]: hash } },
+    };
+    try {
+      const live = await this.live(desired.resource, meta.namespace, name, key, signal);
+      if (!desired.reconcile) {
+        if (live !== undefined) return { desired, action: 'exists', object: live };
+        try {
+          const created = await client.create(desired.resource, manifest, { fieldManager, signal });
+          this.remember(key, live, created);
+          return { desired, action: 'created', object: created };
+        } catch (error) {
+          if (error instanceof KubeError && error.status === 409) return { desired, action: 'exists', object: manifest };
+          throw error;
+        }
+      }
+      const difference = live === undefined ? '(missing)' : firstDifference(manifest, live);
+      if (live !== undefined && difference === undefined) return { desired, action: 'unchanged', object: live };
+      const applied = await client.apply(desired.resource, manifest, { fieldManager, force, signal });
+      this.remember(key, live, applied);
+      if (live === undefined) return { desired, action: 'created', object: applied };
+      const drifted = live.metadata?.annotations?.[TEMPLATE_HASH_ANNOTATION] === hash;
+      if (drifted) this.options.onDrift?.(desired, difference ?? '');
+      return { desired, action: drifted ? 'corrected' : 'applied', object: applied };
+    } catch (error) {
+      const cause = toError(error);
+      const message = `failed to ${desired.reconcile ? 'apply' : 'create'} ${describe(desired)} (${desired.source}): ${cause.message}`;
+      throw new KubeError(message, error instanceof KubeError ? { status: error.status, reason: error.reason } : {}, { cause });
+    }
+  }
+
+  /**
+   * Deletes the children of `owner` that are not in `keep` (a `when` turned false, a name changed). Only kinds that
+   * are watched (the kinds of the CRD's templates) and only children labelled for this owner are considered.
+   * Returns what was deleted.
+   */
+  async prune(owner: Owner, keep: readonly DesiredManifest[], signal: AbortSignal): Promise<ObservedChild[]> {
+    const kept = new Set(keep.map((child) => childKey(child.resource, child.manifest.metadata?.namespace, child.manifest.metadata?.name ?? '')));
+    const stale = this.options.lookup
+      .ownedBy(owner)
+      .filter(({ resource, object }) => object.metadata?.deletionTimestamp === undefined && !kept.has(childKey(resource, object.metadata?.namespace, object.metadata?.name ?? '')));
+    for (const child of stale) await this.remove(child, signal);
+    return stale;
+  }
+
+  /**
+   * Deletes the children of `owner` that the garbage collector will not delete with it: cluster-scoped children of
+   * a namespaced parent and children in another namespace (ownership by label only). Called on parent deletion,
+   * before the finalizers are removed.
+   */
+  async deleteUncollectable(owner: Owner, signal: AbortSignal): Promise<ObservedChild[]> {
+    const orphans = this.options.lookup
+      .ownedBy(owner)
+      .filter(({ object }) => object.metadata?.deletionTimestamp === undefined && !collectedWithOwner(object, owner));
+    for (const child of orphans) await this.remove(child, signal);
+    return orphans;
+  }
+
+  /** Deletes one child (background propagation); already gone is fine. */
+  async remove(child: ObservedChild, signal: AbortSignal): Promise<void> {
+    const meta = child.object.metadata ?? {};
+    const name = meta.name ?? '';
+    this.memos.delete(childKey(child.resource, meta.namespace, name));
+    try {
+      await this.options.client.delete(child.resource, name, meta.namespace, { propagationPolicy: 'Background', signal });
+    } catch (error) {
+      const cause = toError(error);
+      const where = meta.namespace === undefined ? name : `${meta.namespace}/${name}`;
+      throw new KubeError(`failed to delete ${child.resource.kind} ${where}: ${cause.message}`, error instanceof KubeError ? { status: error.status, reason: error.reason } : {}, { cause });
+    }
+  }
+
+  /** The live child: the cache, unless it still shows the state before one of our writes; a GET for unwatched kinds. */
+  private async live(resource: ResourceRef, namespace: string | undefined, name: string, key: string, signal: AbortSignal): Promise<KubeObject | undefined> {
+    const { lookup, client, clock } = this.options;
+    if (!lookup.watches(resource)) return client.get(resource, name, namespace, signal);
+    const cached = lookup.get(resource, namespace, name);
+    const memo = this.memos.get(key);
+    if (memo === undefined) return cached;
+    const cachedVersion = cached?.metadata?.resourceVersion ?? '';
+    if (cachedVersion === memo.before && clock.now() - memo.at < MEMO_MS) return memo.object;
+    this.memos.delete(key);
+    return cached;
+  }
+
+  private remember(key: string, before: KubeObject | undefined, after: KubeObject): void {
+    this.memos.set(key, { before: before?.metadata?.resourceVersion ?? '', object: after, at: this.options.clock.now() });
+    if (this.memos.size > 10_000) {
+      const cutoff = this.options.clock.now() - MEMO_MS;
+      for (const [memoKey, memo] of this.memos) if (memo.at < cutoff) this.memos.delete(memoKey);
+    }
+  }
+}

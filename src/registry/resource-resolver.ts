@@ -1,0 +1,76 @@
+/**
+ * From a manifest's `apiVersion` and `kind` to the resource that serves it (plural and scope). Built-in kinds come
+ * from the built-in table; anything else (custom resources in `resources` entries) from API discovery of its
+ * group/version, remembered for the life of the resolver. A failed discovery is not remembered, so a CRD installed
+ * later is found on the next attempt.
+ */
+import { builtInKind } from '../definition/builtin-kinds.js';
+import { KatalogError, toError } from '../errors.js';
+import type { KubeClient } from '../kube/client.js';
+import type { ResourceRef } from '../kube/resource.js';
+
+interface DiscoveredResource {
+  readonly name: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+/** Splits `group/version` (or `version` for the core group). */
+export function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+/** The resource of a built-in kind at the manifest's version, or undefined when the kind or group is not built in. */
+export function builtInResource(apiVersion: string, kind: string): ResourceRef | undefined {
+  const known = builtInKind(kind);
+  const { group, version } = splitApiVersion(apiVersion);
+  if (known === undefined || known.group !== group) return undefined;
+  return { group, version, kind, plural: known.plural, namespaced: known.scope === 'Namespaced' };
+}
+
+export class ResourceResolver {
+  private readonly discovered = new Map<string, readonly DiscoveredResource[]>();
+
+  constructor(private readonly client: KubeClient) {}
+
+  /** The resource of `apiVersion`/`kind`; throws when the API server does not serve it. */
+  async resolve(apiVersion: string, kind: string, signal?: AbortSignal): Promise<ResourceRef> {
+    const builtIn = builtInResource(apiVersion, kind);
+    if (builtIn !== undefined) return builtIn;
+    const { group, version } = splitApiVersion(apiVersion);
+    const resources = await this.discover(apiVersion, signal);
+    const found = resources.find((resource) => resource.kind === kind && !resource.name.includes('/'));
+    if (found === undefined) {
+      this.discovered.delete(apiVersion);
+      throw new KatalogError('E_MANIFEST', `the API server serves no kind ${kind} in ${apiVersion}`);
+    }
+    return { group, version, kind, plural: found.name, namespaced: found.namespaced };
+  }
+
+  /** The resource when it is known without asking the API server (built-in, or discovered before). */
+  known(apiVersion: string, kind: string): ResourceRef | undefined {
+    const builtIn = builtInResource(apiVersion, kind);
+    if (builtIn !== undefined) return builtIn;
+    const found = this.discovered.get(apiVersion)?.find((resource) => resource.kind === kind && !resource.name.includes('/'));
+    if (found === undefined) return undefined;
+    const { group, version } = splitApiVersion(apiVersion);
+    return { group, version, kind, plural: found.name, namespaced: found.namespaced };
+  }
+
+  private async discover(apiVersion: string, signal: AbortSignal | undefined): Promise<readonly DiscoveredResource[]> {
+    const cached = this.discovered.get(apiVersion);
+    if (cached !== undefined) return cached;
+    const { group } = splitApiVersion(apiVersion);
+    const path = group === '' ? `/api/${apiVersion}` : `/apis/${apiVersion}`;
+    let list: { resources?: DiscoveredResource[] } | undefined;
+    try {
+      list = await this.client.request<{ resources?: DiscoveredResource[] }>('GET', path, { signal });
+    } catch (error) {
+      throw new KatalogError('E_MANIFEST', `cannot find the resources of ${apiVersion}: ${toError(error).message}`, { cause: error });
+    }
+    const resources = list?.resources ?? [];
+    this.discovered.set(apiVersion, resources);
+    return resources;
+  }
+}
