@@ -1,6 +1,93 @@
 /**
- * katalog: an embeddable Kubernetes operator runtime.
+ * katalog: an embeddable Kubernetes operator runtime. Write a declarative Katalog, register hooks and custom
+ * reconcilers in code, mount the read-only inspection router, and `start()`.
  * @packageDocumentation
  */
+
+// Creating and running
+export { createRuntime, type DefinitionInput } from './create-runtime.js';
+export {
+  Runtime,
+  type RuntimeState,
+  type CrdStatus,
+  type ListenOptions,
+  type ServerHandle,
+  type HttpSurface,
+} from './runtime/runtime.js';
+export type { RuntimeOptions, CrdOverride, DurationInput } from './options.js';
+
+// The definition
+export { loadDefinition, parseDefinition, normalizeDefinition, isDefinition, definitionToInput, TEMPLATE_KINDS } from './definition/index.js';
+export type {
+  DefinitionSourceOptions,
+  KatalogInput,
+  KomposerInput,
+  MotifInput,
+  CrdEntryInput,
+  Definition,
+  CrdDefinition,
+  OperatorBox,
+  TemplateEntry,
+  TemplatePhase,
+  TemplateKind,
+  StatusField,
+  Condition,
+  Dependency,
+  DependencyCondition,
+  ApiTypes,
+  Sourced,
+  SettingSource,
+  DefinitionSource,
+} from './definition/index.js';
+
+// Code that joins the operator: hooks and custom reconcilers
+export type {
+  Hooks,
+  HookContext,
+  NotFoundContext,
+  ReconcileResult,
+  ReconcileRequest,
+  Reconciler,
+  ReconcilerContext,
+  ConstructorDeps,
+  ConstructorFactory,
+  CrdInfo,
+  CacheReader,
+  EventRecorder,
+} from './operatorbox/types.js';
+export { CLEANUP_FINALIZER } from './operatorbox/generic-box.js';
+
+// Template kinds, ownership and converters
+export { KindTable } from './registry/kind-table.js';
+export { COMMON_ENTRY_FIELDS, type KindBuilder, type BuildContext } from './registry/kind-builder.js';
+export { ConverterRegistry, type Converter, type ConvertContext } from './operatorbox/converters.js';
+export { MANAGED_BY_LABEL, CRD_LABEL, OWNER_LABEL, OWNER_ANNOTATION } from './registry/ownership.js';
+export { TEMPLATE_HASH_ANNOTATION } from './registry/manifest-hash.js';
+
+// Leader election and sharding
+export { shardOf, type ShardOptions } from './runtime/sharding.js';
+export type { LeaderElectionOptions } from './runtime/leader-options.js';
+
+// Kubernetes access handed to code
+export { KubeClient, type ListOptions, type ListPage, type PatchType, type WatchOptions } from './kube/client.js';
+export type { KubeObject, ObjectMeta, OwnerReference, ResourceRef } from './kube/resource.js';
+
+// Settings, health, metrics, events, logging
+export { BUILTIN_SETTINGS, SettingsError, type CrdSettingsInput, type ValueWithSource, type ResolvedSettings, type SettingsProblem } from './runtime/settings.js';
+export type { CrdState } from './observe/health.js';
+export { METRIC_NAMES } from './observe/metrics.js';
+export type { LifecycleEvents, Listener } from './observe/events.js';
+export { consoleLogger, silentLogger, type Logger, type LogFields, type LogLevel, type ConsoleLoggerOptions } from './observe/logger.js';
+
+// The inspection API
+export { createInspectionRouter, type InspectionRouterOptions } from './http/router.js';
+export { inspectionViewOf, type InspectionView, type LeaderView, type CrdView, type CrdHealthView, type CrdSettingsView, type SourcedSetting, type Gvk, type MetricsText } from './http/view.js';
+export type { KatalogList, CrdSummary, CrdDetail, ValueWithSourceBody, ErrorBody } from './http/bodies.js';
+export type { ReconcilerInfo, CodeInfo, TemplatePhaseName } from './http/reconciler-info.js';
+export { listen, type FetchApp, type ListeningServer } from './http/listen.js';
+
+// Time and errors
+export { systemClock, type Clock, type TimerHandle } from './util/clock.js';
+export { parseDuration, formatDuration } from './util/duration.js';
 export { KatalogError, DefinitionError, TemplateError, RuntimeError, KubeError, formatProblem, toError } from './errors.js';
 export type { DefinitionProblem } from './errors.js';

@@ -9,7 +9,9 @@ import { RuntimeError } from './errors.js';
 import type { Logger } from './observe/logger.js';
 import { silentLogger } from './observe/logger.js';
 import type { ConstructorFactory, Hooks } from './operatorbox/types.js';
+import { checkLeaderElection, type LeaderElectionOptions, type ResolvedLeaderElection } from './runtime/leader-options.js';
 import type { CrdSettingsInput } from './runtime/settings.js';
+import { shardProblems, type ShardOptions } from './runtime/sharding.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { parseDuration } from './util/duration.js';
 
@@ -20,8 +22,11 @@ export type DurationInput = number | string;
 export interface CrdOverride extends CrdSettingsInput {
   /** Hooks for this CRD, whatever the definition names. */
   readonly hooks?: Hooks;
-  /** A constructor for this CRD (it must declare `operatorBox.default: false`). */
-  readonly constructor?: ConstructorFactory;
+  /**
+   * A constructor for this CRD, whatever the definition names (the CRD must declare `operatorBox.default: false`).
+   * Named `reconcilerFactory` because every object already has a `constructor`.
+   */
+  readonly reconcilerFactory?: ConstructorFactory;
 }
 
 export interface RuntimeOptions {
@@ -61,6 +66,13 @@ export interface RuntimeOptions {
   readonly fieldManager?: string;
   /** Server-side apply with `force: true` (take fields from other managers). Default true. */
   readonly forceApply?: boolean;
+  /**
+   * Run several replicas safely: campaign for a `coordination.k8s.io/v1` Lease; only the leader runs workers, every
+   * replica keeps warm caches and serves the inspection API (docs/scaling.md).
+   */
+  readonly leaderElection?: LeaderElectionOptions;
+  /** Reconcile only the keys that hash to this shard (one Lease per shard with leader election). */
+  readonly shard?: ShardOptions;
   /** Watch tuning; the defaults suit real clusters. */
   readonly watch?: {
     /** Server-side time-out of each watch request; default 5m (randomised up to twice that). */
@@ -91,6 +103,8 @@ export interface ResolvedOptions {
   readonly fieldManager: string;
   readonly forceApply: boolean;
   readonly watch: { watchTimeoutSeconds?: number; idleTimeoutMs?: number; backoff?: { initialMs?: number; maxMs?: number } };
+  readonly leaderElection: ResolvedLeaderElection | undefined;
+  readonly shard: ShardOptions | undefined;
 }
 
 /** Resolves defaults; throws a `RuntimeError` naming every invalid option at once. */
@@ -128,6 +142,14 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
   }
   const fieldManager = options.fieldManager ?? 'katalog';
   if (fieldManager === '' || fieldManager.length > 128) problems.push(`fieldManager: must be 1 to 128 characters, got ${JSON.stringify(fieldManager)}`);
+  let leaderElection: ResolvedLeaderElection | undefined;
+  if (options.leaderElection !== undefined) {
+    const checked = checkLeaderElection(options.leaderElection, options.shard);
+    problems.push(...checked.problems);
+    leaderElection = checked.resolved;
+  } else if (options.shard !== undefined) {
+    problems.push(...shardProblems(options.shard));
+  }
   if (problems.length > 0) throw new RuntimeError('E_OPTIONS', `invalid runtime options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return {
     kubeConfig: options.kubeConfig,
@@ -147,5 +169,7 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
     fieldManager,
     forceApply: options.forceApply ?? true,
     watch,
+    leaderElection,
+    shard: options.shard,
   };
 }

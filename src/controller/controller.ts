@@ -61,9 +61,15 @@ export class Controller {
   readonly informer: Informer;
   private readonly options: ControllerOptions;
   private readonly queue: Workqueue;
-  private readonly workers: WorkerPool;
+  private workers: WorkerPool | undefined;
   private readonly secondaries: Informer[];
   private resyncTimer: TimerHandle | undefined;
+  /**
+   * Keys the full queue refused (counted as dropped, SPEC §5). They are offered again once the queue has drained to
+   * half its depth, so that a backlog (a large initial list) does not wait for the next resync.
+   */
+  private readonly backlog = new Set<string>();
+  private refillScheduled = false;
   private state: 'new' | 'starting' | 'running' | 'stopping' | 'stopped' = 'new';
 
   constructor(options: ControllerOptions) {
@@ -75,8 +81,14 @@ export class Controller {
       maxDepth: options.maxDepth,
       rateLimiter: defaultControllerRateLimiter({ clock, ...options.rateLimiter }),
       observer: {
-        depth: (n) => observer.queueDepth(n),
-        dropped: (key) => observer.dropped(key),
+        depth: (n) => {
+          observer.queueDepth(n);
+          if (this.backlog.size > 0 && n <= options.maxDepth / 2) this.scheduleRefill();
+        },
+        dropped: (key) => {
+          this.backlog.add(key);
+          observer.dropped(key);
+        },
         waited: (seconds) => observer.waited(seconds),
       },
     });
@@ -109,15 +121,6 @@ export class Controller {
           onError: (error) => observer.informerError(error),
         }),
     );
-    this.workers = new WorkerPool({
-      queue: this.queue,
-      count: options.workers,
-      clock,
-      timeoutMs: options.reconcileTimeoutMs,
-      reconcile: options.reconcile,
-      onReconciled: (key, outcome, ms) => observer.reconciled(key, outcome, ms),
-      onActive: (active) => observer.workersActive(active),
-    });
   }
 
   /** Objects in the primary cache. */
@@ -138,8 +141,16 @@ export class Controller {
     return this.state === 'running';
   }
 
-  /** Syncs the caches, then starts the workers and the resync timer. Rejects when the first list fails. */
-  async start(): Promise<void> {
+  /** True while workers run (false on a replica that does not lead). */
+  get working(): boolean {
+    return this.workers !== undefined;
+  }
+
+  /**
+   * Syncs the caches, then starts the resync timer and, unless `workers: false` (a replica that does not lead),
+   * the workers. Rejects when the first list fails.
+   */
+  async start(options: { readonly workers?: boolean } = {}): Promise<void> {
     if (this.state !== 'new') throw new RuntimeError('E_STATE', `controller ${this.name} cannot start twice`);
     this.state = 'starting';
     try {
@@ -151,9 +162,40 @@ export class Controller {
       throw error;
     }
     this.options.observer.resourceCount(this.informer.size);
-    this.workers.start();
     this.scheduleResync();
     this.state = 'running';
+    if (options.workers !== false) this.startWorkers();
+  }
+
+  /** Starts the workers (on gaining leadership). No-op when they run or the controller is not running. */
+  startWorkers(): void {
+    if (this.workers !== undefined || this.state !== 'running') return;
+    const { observer } = this.options;
+    const pool = new WorkerPool({
+      queue: this.queue,
+      count: this.options.workers,
+      clock: this.options.clock,
+      timeoutMs: this.options.reconcileTimeoutMs,
+      reconcile: this.options.reconcile,
+      onReconciled: (key, outcome, ms) => observer.reconciled(key, outcome, ms),
+      onActive: (active) => observer.workersActive(active),
+    });
+    this.workers = pool;
+    // A new term starts from the whole cache: level-based, so whatever happened while not leading is covered.
+    for (const key of this.informer.keys()) this.enqueue(key);
+    pool.start();
+  }
+
+  /**
+   * Stops the workers at once (on losing leadership): in-flight reconciles are aborted, the caches stay warm and the
+   * queue keeps collecting keys for the next leader term. Resolves when no worker runs.
+   */
+  async stopWorkers(reason: string): Promise<void> {
+    const pool = this.workers;
+    if (pool === undefined) return;
+    this.workers = undefined;
+    pool.halt(new Error(reason));
+    await pool.finished();
   }
 
   /** Stops taking keys; waits for in-flight reconciles until `drainSignal` aborts, then aborts them. */
@@ -161,12 +203,14 @@ export class Controller {
     if (this.state === 'stopped' || this.state === 'stopping') return;
     this.state = 'stopping';
     if (this.resyncTimer !== undefined) this.options.clock.clearTimeout(this.resyncTimer);
-    const onGiveUp = (): void => this.workers.abortInFlight(new Error('runtime stopping: drain time-out passed'));
+    const pool = this.workers;
+    const onGiveUp = (): void => pool?.abortInFlight(new Error('runtime stopping: drain time-out passed'));
     drainSignal.addEventListener('abort', onGiveUp, { once: true });
     try {
       await this.queue.shutDownWithDrain(drainSignal);
       if (drainSignal.aborted) onGiveUp();
-      await this.workers.finished();
+      await pool?.finished();
+      this.workers = undefined;
     } finally {
       drainSignal.removeEventListener('abort', onGiveUp);
     }
@@ -187,7 +231,27 @@ export class Controller {
 
   private onPrimaryEvent(event: InformerEvent): void {
     this.options.observer.resourceCount(this.informer.size);
+    // A change of status alone is the echo of a status write (most often our own): reconciling again would
+    // change nothing, and during a backoff it would retry at once. The resync still visits every object.
+    if (event.type === 'updated' && event.old !== undefined && onlyStatusChanged(event.old, event.object)) return;
     this.enqueue(event.key);
+  }
+
+  private scheduleRefill(): void {
+    if (this.refillScheduled) return;
+    this.refillScheduled = true;
+    queueMicrotask(() => {
+      this.refillScheduled = false;
+      if (this.state !== 'running') return;
+      const room = this.options.maxDepth - this.queue.length;
+      let moved = 0;
+      for (const key of this.backlog) {
+        if (moved >= room) break;
+        this.backlog.delete(key);
+        this.queue.add(key);
+        moved++;
+      }
+    });
   }
 
   private scheduleResync(): void {
@@ -199,4 +263,22 @@ export class Controller {
       this.scheduleResync();
     }, resyncMs);
   }
+}
+
+/** True when two states of an object differ only in `status` and in what every write changes. */
+export function onlyStatusChanged(old: KubeObject, next: KubeObject): boolean {
+  const strip = (object: KubeObject): string => {
+    const { status: _status, metadata, ...rest } = object;
+    const { resourceVersion: _rv, managedFields: _mf, ...meta } = metadata ?? {};
+    return stableJson({ ...rest, metadata: meta });
+  };
+  return strip(old) === strip(next);
+}
+
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
 }

@@ -45,6 +45,14 @@ export class WorkerPool {
     this.abortAll.abort(reason);
   }
 
+  /**
+   * Stops the workers at once, without touching the queue: in-flight reconciles are aborted (and their keys marked
+   * done), and no worker takes another key. Used when leadership is lost; the queue keeps collecting keys.
+   */
+  halt(reason: Error): void {
+    this.abortAll.abort(reason);
+  }
+
   /** Resolves when every worker loop has returned (the queue must be shut down first). */
   async finished(): Promise<void> {
     await Promise.all(this.loops);
@@ -54,7 +62,8 @@ export class WorkerPool {
   private async loop(): Promise<void> {
     const { queue } = this.options;
     for (;;) {
-      const key = await queue.get();
+      if (this.abortAll.signal.aborted) return;
+      const key = await queue.get(this.abortAll.signal);
       if (key === undefined) return;
       this.setActive(this.active + 1);
       try {

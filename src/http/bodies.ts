@@ -6,7 +6,7 @@ import type { Dependency, SettingSource } from '../definition/types.js';
 import type { CrdState } from '../observe/health.js';
 import { formatDuration } from '../util/duration.js';
 import type { ReconcilerInfo } from './reconciler-info.js';
-import type { CrdView, Gvk } from './view.js';
+import type { CrdView, Gvk, LeaderView } from './view.js';
 
 /** One element of `crds` in `GET /katalog`. */
 export interface CrdSummary {
@@ -26,6 +26,8 @@ export interface CrdSummary {
 export interface KatalogList {
   readonly total: number;
   readonly crds: readonly CrdSummary[];
+  /** Present only with leader election. */
+  readonly leader?: LeaderView;
 }
 
 /** A setting with the source it was resolved from (`{"value":2,"source":"definition"}`). */
@@ -82,13 +84,13 @@ export function summaryOf(crd: CrdView, mount: string): CrdSummary {
   };
 }
 
-export function listOf(crds: readonly CrdView[], mount: string): KatalogList {
+export function listOf(crds: readonly CrdView[], mount: string, leader?: LeaderView): KatalogList {
   const summaries = new Array<CrdSummary>(crds.length);
   for (let i = 0; i < crds.length; i++) {
     const crd = crds[i];
     if (crd !== undefined) summaries[i] = summaryOf(crd, mount);
   }
-  return { total: summaries.length, crds: summaries };
+  return leader === undefined ? { total: summaries.length, crds: summaries } : { total: summaries.length, crds: summaries, leader };
 }
 
 export function detailOf(crd: CrdView): CrdDetail {

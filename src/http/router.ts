@@ -81,7 +81,7 @@ export function createInspectionRouter(view: InspectionView, options: Inspection
     const metrics = await view.metrics();
     return c.body(metrics.text, 200, { 'content-type': metrics.contentType });
   });
-  app.get('/katalog', (c) => json(c, 200, listOf(view.crds(), fixedMount ?? mountOf(c.req.path, '/katalog'))));
+  app.get('/katalog', (c) => json(c, 200, listOf(view.crds(), fixedMount ?? mountOf(c.req.path, '/katalog'), view.leader?.())));
   app.get('/katalog/:crd', (c) => {
     const name = c.req.param('crd');
     const crd = lookup(name);

@@ -80,6 +80,20 @@ export interface InspectionView {
   crds(): readonly CrdView[];
   /** The managed CRD of that name, or `undefined` (unknown or disabled). */
   crd(name: string): CrdView | undefined;
+  /** Leader election as `/katalog` reports it; absent or `undefined` without leader election. */
+  leader?(): LeaderView | undefined;
+}
+
+/** This replica's place in leader election. */
+export interface LeaderView {
+  readonly identity: string;
+  /** Whether this replica holds the Lease and runs workers. */
+  readonly leading: boolean;
+  /** The identity the Lease last named, as this replica saw it. */
+  readonly holder: string | undefined;
+  /** `namespace/name` of the Lease. */
+  readonly lease: string;
+  readonly shard?: { readonly index: number; readonly count: number };
 }
 
 /**
@@ -108,7 +122,13 @@ export function inspectionViewOf(runtime: Runtime): InspectionView {
           state: slot.health.state,
           synced: slot.activated?.controller.synced ?? false,
         })),
+        leader: runtime.leaderInfo() === undefined ? undefined : runtime.leader,
       });
+    },
+    leader: () => {
+      const info = runtime.leaderInfo();
+      if (info === undefined) return undefined;
+      return { identity: info.identity, leading: info.leader, holder: info.holder, lease: info.lease, ...(info.shard === undefined ? {} : { shard: info.shard }) };
     },
     metrics: async () => {
       const registry = runtime.metrics.registry;

@@ -19,6 +19,8 @@ export interface InformerEvent {
   readonly key: string;
   /** The new state, or the last known state for `deleted`. Do not mutate: it is the cached object. */
   readonly object: KubeObject;
+  /** The previous state, for `updated`. */
+  readonly old?: KubeObject | undefined;
 }
 
 export interface InformerOptions {
@@ -172,9 +174,9 @@ export class Informer {
     }
   }
 
-  private emit(type: InformerEventType, key: string, object: KubeObject): void {
+  private emit(type: InformerEventType, key: string, object: KubeObject, old?: KubeObject): void {
     try {
-      this.options.onEvent({ type, key, object });
+      this.options.onEvent({ type, key, object, old });
     } catch (error) {
       this.report(error);
     }
@@ -226,7 +228,7 @@ export class Informer {
     for (const [key, object] of fresh) {
       const old = previous.get(key);
       if (old === undefined) this.emit('added', key, object);
-      else if (old.metadata?.resourceVersion !== object.metadata?.resourceVersion) this.emit('updated', key, object);
+      else if (old.metadata?.resourceVersion !== object.metadata?.resourceVersion) this.emit('updated', key, object, old);
     }
   }
 
@@ -306,7 +308,7 @@ export class Informer {
     this.store.set(key, object);
     if (resourceVersion !== undefined) this.resourceVersion = resourceVersion;
     if (old === undefined) this.emit('added', key, object);
-    else if (old.metadata?.resourceVersion !== resourceVersion) this.emit('updated', key, object);
+    else if (old.metadata?.resourceVersion !== resourceVersion) this.emit('updated', key, object, old);
     return false;
   }
 

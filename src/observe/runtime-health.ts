@@ -85,10 +85,12 @@ export interface ReadinessInput {
   readonly stopping?: boolean;
   /** Every managed (enabled) CRD, in the order to report them. */
   readonly crds: readonly ReadinessCrd[];
+  /** With leader election: whether this replica leads. A standby is ready (it serves and keeps warm caches). */
+  readonly leader?: boolean | undefined;
 }
 
 export type ReadinessResponse =
-  | { readonly httpStatus: 200; readonly body: { readonly status: 'ready'; readonly crds: Readonly<Record<string, CrdState>> } }
+  | { readonly httpStatus: 200; readonly body: { readonly status: 'ready'; readonly crds: Readonly<Record<string, CrdState>>; readonly leader?: boolean } }
   | { readonly httpStatus: 503; readonly body: { readonly status: 'not ready'; readonly reasons: readonly string[] } };
 
 /** The `/ready` answer for the given state; pure. */
@@ -102,5 +104,5 @@ export function readiness(input: ReadinessInput): ReadinessResponse {
   if (reasons.length > 0) return { httpStatus: 503, body: { status: 'not ready', reasons } };
   const crds: Record<string, CrdState> = {};
   for (const crd of input.crds) crds[crd.name] = crd.state;
-  return { httpStatus: 200, body: { status: 'ready', crds } };
+  return { httpStatus: 200, body: input.leader === undefined ? { status: 'ready', crds } : { status: 'ready', crds, leader: input.leader } };
 }

@@ -1,9 +1,10 @@
 /**
- * Building what an active CRD runs: the resource at its internal version, the box, the pipeline stages and the
- * controller. Called once per activation; a deactivated CRD's pieces are dropped whole.
+ * Building what an active CRD runs: the resource at its internal version, the compiled templates and status
+ * fields, the child watches, the box, the pipeline stages and the controller. Called once per activation; a
+ * deactivated CRD's pieces are dropped whole. Everything that can be compiled is compiled here, never per reconcile.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Controller, ControllerObserver } from '../controller/controller.js';
+import type { Controller, ControllerObserver, ControllerOptions } from '../controller/controller.js';
 import { Controller as ControllerClass } from '../controller/controller.js';
 import type { InstalledCrd } from '../controller/crd-watcher.js';
 import type { CrdDefinition } from '../definition/types.js';
@@ -11,18 +12,31 @@ import { RuntimeError } from '../errors.js';
 import type { KubeClient } from '../kube/client.js';
 import type { Informer } from '../kube/informer.js';
 import type { KubeObject, ResourceRef } from '../kube/resource.js';
+import { apiVersionOf } from '../kube/resource.js';
 import { resolveInternalVersion } from '../kube/versions.js';
 import type { Logger } from '../observe/logger.js';
+import type { Metrics } from '../observe/metrics.js';
 import { ConstructorBox } from '../operatorbox/constructor-box.js';
 import type { ContextDeps } from '../operatorbox/context.js';
+import { convertStage, type ConverterRegistry } from '../operatorbox/converters.js';
 import { GenericBox } from '../operatorbox/generic-box.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
+import { compileStatusFields } from '../operatorbox/status-fields.js';
+import { observedChildren, templateData } from '../operatorbox/template-data.js';
+import { compileTemplateSet, type TemplateSet } from '../operatorbox/template-set.js';
+import { TemplatesPhase } from '../operatorbox/templates.js';
 import type { CacheReader, CrdInfo } from '../operatorbox/types.js';
 import { reconcileKey, type PipelineStages, type RegistryStage } from '../reconcile/pipeline.js';
 import { desiredStatus, writeStatus } from '../reconcile/status.js';
+import { ChildApplier } from '../registry/child-applier.js';
+import { ChildWatches } from '../registry/child-watches.js';
+import { KindTable } from '../registry/kind-table.js';
+import { ownerOf, parentKeyOf } from '../registry/ownership.js';
+import { ResourceResolver } from '../registry/resource-resolver.js';
 import type { ResolvedOptions } from '../options.js';
 import type { ResolvedCode } from './code-registry.js';
 import type { ResolvedSettings } from './settings.js';
+import { shardFilter } from './sharding.js';
 
 /** The resource a CRD is read at, and whether that version has a status subresource. */
 export interface Target {
@@ -68,6 +82,7 @@ export function cacheReaderOf(informer: Informer): CacheReader {
   };
 }
 
+/** The generic box carries out children in its templates step (operatorbox/templates.ts); nothing is left here. */
 const NO_CHILDREN: RegistryStage = { apply: async () => undefined };
 
 export interface ActivationInput {
@@ -80,6 +95,12 @@ export interface ActivationInput {
   readonly options: ResolvedOptions;
   readonly logger: Logger;
   readonly observer: ControllerObserver;
+  /** Drift corrections are counted here. */
+  readonly metrics: Metrics;
+  /** The runtime's template kinds (`registerKind`); default: the built-in kinds only. */
+  readonly kinds?: KindTable | undefined;
+  /** The runtime's in-process converters (`registerConverter`); default: none. */
+  readonly converters?: ConverterRegistry | undefined;
 }
 
 export interface Activated {
@@ -87,35 +108,105 @@ export interface Activated {
   readonly target: Target;
 }
 
-/** Builds the controller of an active CRD (not started). */
+/**
+ * A CRD's controller that also owns the watches on its children: they are listed before the primary informer and
+ * the workers start (so the first reconciles see the children) and stopped with the informers.
+ */
+class ParentController extends ControllerClass {
+  constructor(
+    options: ControllerOptions,
+    private readonly children: ChildWatches,
+  ) {
+    super(options);
+  }
+
+  override async start(options: { readonly workers?: boolean } = {}): Promise<void> {
+    await this.children.start();
+    try {
+      await super.start(options);
+    } catch (error) {
+      await this.children.stop();
+      throw error;
+    }
+  }
+
+  override async stopInformers(): Promise<void> {
+    await super.stopInformers();
+    await this.children.stop();
+  }
+
+  override get synced(): boolean {
+    return super.synced && this.children.synced;
+  }
+}
+
+/** Resolves the child kinds known before any rendering; a kind the API server does not serve yet is left unwatched. */
+async function childResources(set: TemplateSet | undefined, resolver: ResourceResolver, logger: Logger): Promise<ResourceRef[]> {
+  const out: ResourceRef[] = [];
+  for (const { apiVersion, kind } of set?.staticKinds ?? []) {
+    try {
+      out.push(await resolver.resolve(apiVersion, kind));
+    } catch (error) {
+      logger.warn('child kind not served: its children are not watched (drift is corrected at resync)', { apiVersion, kind, error });
+    }
+  }
+  return out;
+}
+
+/** Builds the controller of an active CRD (not started). Throws when the CRD's templates or code cannot be used. */
 export async function buildController(input: ActivationInput): Promise<Activated> {
-  const { crd, settings, code, client, options, logger } = input;
+  const { crd, settings, code, client, options, logger, metrics } = input;
   const target = targetOf(crd, input.installed);
   const info: CrdInfo = { name: crd.name, resource: target.resource, declaredVersion: crd.apiTypes.version };
+  const kinds = input.kinds ?? new KindTable();
+  const generic = crd.operatorBox.default;
+  const set = generic ? compileTemplateSet(crd, kinds) : undefined;
+  const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields);
+  const resolver = new ResourceResolver(client);
   let box: OperatorBoxStage | undefined;
-  const controller: Controller = new ControllerClass({
-    name: crd.name,
+  let controller: Controller | undefined;
+  const children = new ChildWatches({
     client,
     clock: options.clock,
-    resource: target.resource,
-    namespace: crd.namespace,
-    labelSelector: crd.labelSelector,
-    fieldSelector: crd.fieldSelector,
-    workers: settings.workers.value,
-    resyncMs: settings.resync.value,
-    maxDepth: settings.maxDepth.value,
-    reconcileTimeoutMs: options.reconcileTimeoutMs,
-    rateLimiter: { clock: options.clock, ...options.rateLimiter },
-    informer: options.watch,
-    reconcile: (key, signal) => {
-      if (box === undefined) return Promise.resolve({ result: 'error', error: new RuntimeError('E_STATE', 'controller not ready') });
-      return reconcileKey(stages, key, signal);
+    crd: crd.name,
+    resources: await childResources(set, resolver, logger),
+    tuning: options.watch,
+    onChange: (child) => {
+      const key = parentKeyOf(child, crd.name, target.resource.namespaced);
+      // Only parents that exist: the children of a deleted parent must not call onNotFound once each.
+      if (key !== undefined && controller?.informer.get(key) !== undefined) controller.enqueue(key);
     },
-    observer: input.observer,
+    onRestart: (reason) => input.observer.watchRestarted(reason),
+    onError: (error) => input.observer.informerError(error),
   });
-  const cache = cacheReaderOf(controller.informer);
+  const created: Controller = new ParentController(
+    {
+      name: crd.name,
+      client,
+      clock: options.clock,
+      resource: target.resource,
+      namespace: crd.namespace,
+      labelSelector: crd.labelSelector,
+      fieldSelector: crd.fieldSelector,
+      workers: settings.workers.value,
+      resyncMs: settings.resync.value,
+      maxDepth: settings.maxDepth.value,
+      reconcileTimeoutMs: options.reconcileTimeoutMs,
+      accepts: shardFilter(options.shard),
+      rateLimiter: { clock: options.clock, ...options.rateLimiter },
+      informer: options.watch,
+      reconcile: (key, signal) => {
+        if (box === undefined) return Promise.resolve({ result: 'error', error: new RuntimeError('E_STATE', 'controller not ready') });
+        return reconcileKey(stages, key, signal);
+      },
+      observer: input.observer,
+    },
+    children,
+  );
+  controller = created;
+  const cache = cacheReaderOf(created.informer);
   const deps: ContextDeps = { crd: info, client, kubeConfig: input.kubeConfig, cache, logger, now: () => options.clock.now() };
-  if (!crd.operatorBox.default) {
+  if (!generic) {
     const ctor = code.constructor;
     if (ctor === undefined) throw new RuntimeError('E_REGISTRATION', `CRD ${crd.name}: no constructor registered`);
     const reconciler = await ctor.value({ crd: info, client, kubeConfig: input.kubeConfig, cache, logger });
@@ -124,29 +215,58 @@ export async function buildController(input: ActivationInput): Promise<Activated
     }
     box = new ConstructorBox(deps, reconciler, ctor.name);
   } else {
+    const applier = new ChildApplier({
+      client,
+      lookup: children,
+      clock: options.clock,
+      fieldManager: options.fieldManager,
+      force: options.forceApply,
+      onDrift: (child, field) => {
+        metrics.driftCorrected(crd.name);
+        const meta = child.manifest.metadata ?? {};
+        logger.info('drift corrected', { kind: child.resource.kind, namespace: meta.namespace, name: meta.name, field });
+      },
+    });
+    const templates =
+      set === undefined || set.empty ? undefined : new TemplatesPhase({ crd: crd.name, set, kinds, resolver, applier, lookup: children, logger });
     box = new GenericBox({
       deps,
       hooks: code.hooks?.value,
       hooksName: code.hooks?.name,
       runHooksFirst: crd.operatorBox.hooks?.runHooksFirst ?? false,
       finalizers: crd.finalizers,
+      templates,
     });
   }
-  const writesStatus = target.hasStatus && crd.operatorBox.status.conditions;
+  const conditions = crd.operatorBox.status.conditions;
+  const writesStatus = target.hasStatus && (conditions || statusFields.count > 0);
+  const warn = (message: string, fields: Readonly<Record<string, unknown>>): void => logger.warn(message, fields);
   const stages: PipelineStages = {
-    fetch: (key) => controller.informer.get(key),
-    convert: (object) => object,
+    fetch: (key) => created.informer.get(key),
+    convert: convertStage(input.converters?.get(crd.name), { crd: crd.name, version: target.resource.version, apiVersion: apiVersionOf(target.resource) }),
     box,
     registry: NO_CHILDREN,
     status: writesStatus
       ? {
           write: async (object, outcome, signal) => {
             const now = new Date(options.clock.now()).toISOString();
-            await writeStatus(client, target.resource, object, (fresh) => desiredStatus(fresh, outcome, now), signal);
+            await writeStatus(
+              client,
+              target.resource,
+              object,
+              (fresh) => {
+                const fields =
+                  statusFields.count === 0
+                    ? {}
+                    : statusFields.evaluate(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object))), outcome, warn);
+                return desiredStatus(fresh, outcome, now, fields, { conditions });
+              },
+              signal,
+            );
           },
         }
       : undefined,
     onStatusError: (error) => logger.warn('could not write status', { error }),
   };
-  return { controller, target };
+  return { controller: created, target };
 }

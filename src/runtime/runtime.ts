@@ -4,6 +4,7 @@
  * them in reverse (DESIGN.md habit 1).
  */
 import { KubeConfig } from '@kubernetes/client-node';
+import type { Hono } from 'hono';
 import type { Registry } from 'prom-client';
 import { CrdWatcher, type InstalledCrd } from '../controller/crd-watcher.js';
 import type { ControllerObserver } from '../controller/controller.js';
@@ -21,10 +22,49 @@ import { sleep } from '../util/clock.js';
 import { buildController } from './activation.js';
 import { CodeRegistry } from './code-registry.js';
 import type { CrdSlot } from './crd-slot.js';
+import { ConverterRegistry, type Converter } from '../operatorbox/converters.js';
+import type { KindBuilder } from '../registry/kind-builder.js';
+import { KindTable } from '../registry/kind-table.js';
 import { installCrdFiles } from './install-crds.js';
+import { LeaderElector } from './leader-election.js';
 import { resolveAllSettings } from './settings.js';
 
 export type RuntimeState = 'created' | 'starting' | 'running' | 'stopping' | 'stopped';
+
+/** Where `runtime.listen()` serves. */
+export interface ListenOptions {
+  /** Default 8080; 0 picks a free port. */
+  readonly port?: number;
+  /** Default every interface. */
+  readonly hostname?: string;
+}
+
+/** A server started by `runtime.listen()`. `close()` ends every connection. */
+export interface ServerHandle {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** The HTTP surface of a runtime: the inspection router and a standalone server for it (built by the layer above). */
+export interface HttpSurface {
+  readonly router: Hono;
+  listen(options?: ListenOptions): Promise<ServerHandle>;
+}
+
+/** A CRD as `runtime.crds()` reports it. */
+export interface CrdStatus {
+  readonly name: string;
+  readonly state: 'pending' | 'healthy' | 'degraded';
+  readonly pendingReason: string | undefined;
+  /** The version objects are read at (the internal version once active; the declared one before). */
+  readonly version: string;
+  readonly resourceCount: number;
+  readonly queueDepth: number;
+  readonly consecutiveFails: number;
+  readonly errorRate: number;
+  readonly lastReconcile: Date | null;
+}
 
 /** Extra time `stop()` waits, after aborting reconciles that ignore their signal, before it gives up on them. */
 const ABANDON_GRACE_MS = 5000;
@@ -37,15 +77,27 @@ export class Runtime {
   private readonly logger: Logger;
   private readonly events: LifecycleEmitter;
   private readonly code = new CodeRegistry();
+  private readonly kinds = new KindTable();
+  private readonly converters = new ConverterRegistry();
   private readonly slots = new Map<string, CrdSlot>();
   private current: RuntimeState = 'created';
   private kube: { client: KubeClient; kubeConfig: KubeConfig } | undefined;
   private crdWatcher: CrdWatcher | undefined;
   private stopping: Promise<void> | undefined;
   private startResolved = false;
+  private elector: LeaderElector | undefined;
+  /** Whether this replica runs workers: always without leader election, else while it holds the Lease. */
+  private leading: boolean;
+  /** True while start() walks the CRDs in order; CRD events then only wait for the walk to reach them. */
+  private initialPass = true;
 
-  constructor(definition: Definition, options: ResolvedOptions) {
+  private readonly httpFactory: ((runtime: Runtime) => HttpSurface) | undefined;
+  private http: HttpSurface | undefined;
+
+  constructor(definition: Definition, options: ResolvedOptions, http?: (runtime: Runtime) => HttpSurface) {
     this.definition = definition;
+    this.httpFactory = http;
+    this.leading = options.leaderElection === undefined;
     this.options = options;
     this.logger = options.logger;
     this.events = new LifecycleEmitter({ logger: options.logger });
@@ -56,8 +108,7 @@ export class Runtime {
     const overrides: Record<string, { workers?: number; resync?: number | string; maxDepth?: number; failureThreshold?: number }> = {};
     for (const [name, override] of Object.entries(options.crds)) {
       if (override.hooks !== undefined) this.code.registerCrdHooks(name, override.hooks);
-      // Own property only: every object inherits `constructor` from Object.prototype.
-      if (Object.hasOwn(override, 'constructor') && override.constructor !== undefined) this.code.registerCrdConstructor(name, override.constructor);
+      if (override.reconcilerFactory !== undefined) this.code.registerCrdConstructor(name, override.reconcilerFactory);
       const { workers, resync, maxDepth, failureThreshold } = override;
       overrides[name] = { ...defined({ workers, resync, maxDepth, failureThreshold }) };
     }
@@ -97,6 +148,63 @@ export class Runtime {
 
   get state(): RuntimeState {
     return this.current;
+  }
+
+  /**
+   * The inspection API as a Hono sub-app with the six routes of SPEC §6; mount it with `app.route('/ops', runtime.router)`.
+   * It reads the runtime's state and never writes.
+   */
+  get router(): Hono {
+    return this.httpSurface().router;
+  }
+
+  /** Serves the inspection API on its own port (through `@hono/node-server`); `close()` the handle to stop it. */
+  listen(options?: ListenOptions): Promise<ServerHandle> {
+    return this.httpSurface().listen(options);
+  }
+
+  /** True when this replica runs workers: always without leader election, else while it holds the Lease. */
+  get leader(): boolean {
+    return this.leading;
+  }
+
+  /** Leader election as the inspection API reports it; undefined without leader election. */
+  leaderInfo(): { readonly identity: string; readonly leader: boolean; readonly holder: string | undefined; readonly lease: string; readonly shard?: { index: number; count: number } } | undefined {
+    const election = this.options.leaderElection;
+    if (election === undefined) return undefined;
+    return {
+      identity: election.identity,
+      leader: this.leading,
+      holder: this.elector?.holder,
+      lease: `${election.lease.namespace}/${election.lease.name}`,
+      ...(election.shard === undefined ? {} : { shard: { index: election.shard.index, count: election.shard.count } }),
+    };
+  }
+
+  /** The enabled CRDs in start order, with their state. */
+  crds(): CrdStatus[] {
+    return [...this.slots.values()].map((slot) => {
+      const controller = slot.activated?.controller;
+      return {
+        name: slot.crd.name,
+        state: slot.health.state,
+        pendingReason: slot.health.pendingReason,
+        version: slot.activated?.target.resource.version ?? slot.crd.apiTypes.version,
+        resourceCount: controller?.resourceCount ?? 0,
+        queueDepth: controller?.queueDepth ?? 0,
+        consecutiveFails: slot.health.consecutiveFails,
+        errorRate: slot.health.errorRate,
+        lastReconcile: slot.health.lastReconcile,
+      };
+    });
+  }
+
+  private httpSurface(): HttpSurface {
+    if (this.http === undefined) {
+      if (this.httpFactory === undefined) throw new RuntimeError('E_STATE', 'this runtime was built without an HTTP surface; use createRuntime()');
+      this.http = this.httpFactory(this);
+    }
+    return this.http;
   }
 
   /** True once `start()` has resolved, until `stop()` begins. */
@@ -141,6 +249,22 @@ export class Runtime {
     this.code.registerConstructor(name, factory);
   }
 
+  /** Replaces the builder of a template kind (short form → manifest); see docs/operatorbox.md. */
+  registerKind(name: string, builder: KindBuilder): void {
+    this.assertNotStarted('registerKind');
+    this.kinds.registerKind(name, builder);
+  }
+
+  /**
+   * Registers an in-process converter for a CRD whose versions differ in shape without a conversion webhook:
+   * every object passes through it before templates and hooks see it.
+   */
+  registerConverter(crd: string, converter: Converter): void {
+    this.assertNotStarted('registerConverter');
+    if (!this.slots.has(crd)) throw new RuntimeError('E_REGISTRATION', `registerConverter: no enabled CRD named "${crd}" in this katalog`);
+    this.converters.register(crd, converter);
+  }
+
   /**
    * Starts every installed, dependency-satisfied CRD in dependency order and resolves when they are active.
    * CRDs not installed yet, or waiting for dependencies, are `pending` and start as soon as they can.
@@ -174,6 +298,10 @@ export class Runtime {
         }
       }
       for (const slot of this.slots.values()) await this.evaluate(slot, true);
+      this.initialPass = false;
+      // A CRD that appeared while the first pass was past it starts now.
+      for (const slot of this.slots.values()) if (slot.phase === 'waiting') void this.evaluate(slot, false);
+      this.startLeaderElection(client);
     } catch (error) {
       await this.stop();
       throw error;
@@ -208,9 +336,10 @@ export class Runtime {
     // Wait for activations in flight, so that nothing starts behind our back.
     while (slots.some((slot) => slot.phase === 'activating' || slot.phase === 'deactivating')) await sleep(clock, 10);
     const active = slots.filter((slot) => slot.activated !== undefined);
+    const controllers = active.flatMap((slot) => (slot.activated === undefined ? [] : [slot.activated.controller]));
     const deadline = new AbortController();
     const timer = clock.setTimeout(() => deadline.abort(), drainTimeoutMs);
-    const drained = Promise.all(active.map((slot) => slot.activated?.controller.drain(deadline.signal)));
+    const drained = Promise.all(controllers.map((controller) => controller.drain(deadline.signal)));
     const gaveUp = new Promise<'gave-up'>((resolve) => {
       const handle = clock.setTimeout(() => resolve('gave-up'), drainTimeoutMs + ABANDON_GRACE_MS);
       void drained.finally(() => clock.clearTimeout(handle));
@@ -219,7 +348,9 @@ export class Runtime {
       this.logger.error('stop(): some reconciles ignored their AbortSignal; abandoning them', {});
     }
     clock.clearTimeout(timer);
-    await Promise.all([...active.map((slot) => slot.activated?.controller.stopInformers()), this.crdWatcher?.stop()]);
+    // Release the Lease only after the drain, so that no other replica reconciles while our work finishes.
+    await this.elector?.stop();
+    await Promise.all([...controllers.map((controller) => controller.stopInformers()), this.crdWatcher?.stop() ?? Promise.resolve()]);
     for (const slot of [...active].reverse()) {
       this.metrics.shutdown(slot.crd.name);
       slot.activated = undefined;
@@ -232,6 +363,47 @@ export class Runtime {
     if (!wasStarting) this.logger.info('runtime stopped', {});
   }
 
+  private startLeaderElection(client: KubeClient): void {
+    const election = this.options.leaderElection;
+    if (election === undefined) return;
+    this.metrics.leader(false);
+    const elector = new LeaderElector({
+      client,
+      clock: this.options.clock,
+      logger: this.logger.child({ component: 'leader-election' }),
+      lease: election.lease,
+      identity: election.identity,
+      leaseDurationMs: election.leaseDurationMs,
+      renewDeadlineMs: election.renewDeadlineMs,
+      retryPeriodMs: election.retryPeriodMs,
+      onStartedLeading: () => void this.onLeadership(true, 'acquired the Lease'),
+      onStoppedLeading: (reason) => this.onLeadership(false, reason),
+    });
+    this.elector = elector;
+    elector.start();
+  }
+
+  /** Gaining the Lease starts every active CRD's workers; losing it stops them at once. */
+  private async onLeadership(leader: boolean, reason: string): Promise<void> {
+    const election = this.options.leaderElection;
+    this.leading = leader;
+    this.metrics.leader(leader);
+    this.events.emit('leadershipChanged', {
+      leader,
+      identity: election?.identity ?? '',
+      ...(election?.shard === undefined ? {} : { shard: { index: election.shard.index, count: election.shard.count } }),
+    });
+    const active = [...this.slots.values()].flatMap((slot) => (slot.activated === undefined ? [] : [slot.activated.controller]));
+    if (leader) {
+      this.logger.info('leading: starting workers', { reason });
+      for (const controller of active) controller.startWorkers();
+      return;
+    }
+    this.logger.warn('not leading: stopping workers', { reason });
+    if (this.current === 'stopping') return;
+    await Promise.all(active.map((controller) => controller.stopWorkers(`lost leadership: ${reason}`)));
+  }
+
   private assertNotStarted(what: string): void {
     if (this.current !== 'created') throw new RuntimeError('E_STATE', `${what}() must be called before start()`);
   }
@@ -241,6 +413,7 @@ export class Runtime {
   }
 
   private onCrdChange(name: string, installed: InstalledCrd | undefined): void {
+    if (this.initialPass) return;
     for (const slot of this.slots.values()) {
       if (slot.crdObjectName !== name) continue;
       if (slot.phase === 'activating' || slot.phase === 'deactivating') {
@@ -303,8 +476,11 @@ export class Runtime {
         options: this.options,
         logger: this.logger.child({ crd: name }),
         observer: this.observerFor(slot),
+        metrics: this.metrics,
+        kinds: this.kinds,
+        converters: this.converters,
       });
-      await activated.controller.start();
+      await activated.controller.start({ workers: this.leading });
       slot.activated = activated;
     } catch (error) {
       const cause = toError(error);

@@ -93,7 +93,8 @@ test('a known CRD name always reaches its records; anything else on the CRD rout
   await fc.assert(
     fc.asyncProperty(fc.oneof(fc.constantFrom(...known), fc.stringMatching(/^[a-z0-9-]{1,64}$/), fc.string({ maxLength: 20 })), async (name) => {
       const request = requestOf('', `/katalog/${encodeURIComponent(name)}`, 'GET');
-      fc.pre(request !== undefined && name !== '');
+      // `.` and `..` are URL dot segments: the URL itself resolves them away before any router sees the path.
+      fc.pre(request !== undefined && name !== '' && name !== '.' && name !== '..');
       const response = await app.fetch(request);
       if (known.has(name)) {
         assert.equal(response.status, 200);

@@ -1,0 +1,33 @@
+// The parent side of apiserver-process.ts: start it, talk to it, stop it.
+import { fork, type ChildProcess } from 'node:child_process';
+import { KubeConfig } from '@kubernetes/client-node';
+
+export interface RemoteServer {
+  readonly url: string;
+  readonly kubeConfig: KubeConfig;
+  call<T>(message: Record<string, unknown>): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export async function startRemoteServer(): Promise<RemoteServer> {
+  const child: ChildProcess = fork('bench/support/apiserver-process.ts', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const pending = new Map<number, (value: unknown) => void>();
+  let nextId = 1;
+  const url = await new Promise<string>((resolve) => {
+    child.on('message', (raw: unknown) => {
+      const { id, value } = raw as { id: number; value: unknown };
+      if (id === 0) resolve(value as string);
+      pending.get(id)?.(value);
+      pending.delete(id);
+    });
+  });
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromClusterAndUser({ name: 'bench', server: url, skipTLSVerify: true }, { name: 'bench' });
+  const call = <T>(message: Record<string, unknown>): Promise<T> =>
+    new Promise<T>((resolve) => {
+      const id = nextId++;
+      pending.set(id, (value) => resolve(value as T));
+      child.send({ ...message, id });
+    });
+  return { url, kubeConfig, call, stop: async () => void (await call({ stop: true })) };
+}
