@@ -24,18 +24,22 @@ export async function installCrdFiles(client: KubeClient, definition: Definition
     } catch (error) {
       throw new RuntimeError('E_INSTALL', `CRD ${name}: cannot read crdFile ${crd.crdFile}: ${toError(error).message}`, { cause: error });
     }
-    if (manifests.length === 0) throw new RuntimeError('E_INSTALL', `CRD ${name}: crdFile ${crd.crdFile} holds no CustomResourceDefinition`);
-    for (const manifest of manifests) {
-      const spec = (manifest['spec'] ?? {}) as { group?: string; names?: { kind?: string; plural?: string } };
-      const { apiTypes } = crd;
-      if (spec.group !== apiTypes.group || spec.names?.kind !== apiTypes.kind || spec.names.plural !== apiTypes.plural) {
-        throw new RuntimeError(
-          'E_INSTALL',
-          `CRD ${name}: crdFile ${crd.crdFile} declares ${spec.names?.plural ?? '?'}.${spec.group ?? '?'} (kind ${spec.names?.kind ?? '?'}) but apiTypes say ${apiTypes.plural}.${apiTypes.group} (kind ${apiTypes.kind})`,
-        );
-      }
-      await client.apply(CRD_RESOURCE, manifest, { fieldManager: 'katalog', force: true });
-      logger.info('installed CRD', { crd: name, file: crd.crdFile });
+    // One file may hold several CRDs; this entry installs the one its apiTypes name, and checks it matches.
+    const { apiTypes } = crd;
+    const wanted = `${apiTypes.plural}.${apiTypes.group}`;
+    const manifest = manifests.find((candidate) => candidate.metadata?.name === wanted);
+    if (manifest === undefined) {
+      const found = manifests.map((candidate) => candidate.metadata?.name ?? '?').join(', ') || 'none';
+      throw new RuntimeError('E_INSTALL', `CRD ${name}: crdFile ${crd.crdFile} holds no CustomResourceDefinition named ${wanted} (found: ${found})`);
     }
+    const spec = (manifest['spec'] ?? {}) as { group?: string; names?: { kind?: string; plural?: string } };
+    if (spec.group !== apiTypes.group || spec.names?.kind !== apiTypes.kind || spec.names.plural !== apiTypes.plural) {
+      throw new RuntimeError(
+        'E_INSTALL',
+        `CRD ${name}: crdFile ${crd.crdFile} declares ${spec.names?.plural ?? '?'}.${spec.group ?? '?'} (kind ${spec.names?.kind ?? '?'}) but apiTypes say ${apiTypes.plural}.${apiTypes.group} (kind ${apiTypes.kind})`,
+      );
+    }
+    await client.apply(CRD_RESOURCE, manifest, { fieldManager: 'katalog', force: true });
+    logger.info('installed CRD', { crd: name, file: crd.crdFile });
   }
 }
