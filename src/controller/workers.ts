@@ -92,6 +92,12 @@ export class WorkerPool {
       clock.clearTimeout(timer);
       this.abortAll.signal.removeEventListener('abort', onStop);
     }
+    if (outcome.result === 'error' && this.abortAll.signal.aborted) {
+      // Cut short by us (leadership lost, or the drain time-out at stop): not the object's failure. The key runs
+      // again in the next term (a new leader enqueues every key); nothing is recorded against its health.
+      queue.add(key);
+      return;
+    }
     const decision = decideRequeue(outcome);
     if (decision.action === 'backoff') {
       queue.addRateLimited(key);

@@ -5,7 +5,8 @@
 import type { Condition } from './types.js';
 import type { Path } from './path.js';
 import type { Origin, ProblemList } from './problems.js';
-import { CONDITION_OPERATOR_ALIASES, type ConditionInput } from './schema-operator-box.js';
+import { normalizeOperator } from '../template/index.js';
+import type { ConditionInput } from './schema-operator-box.js';
 import { toPlain } from './freeze.js';
 
 type Operator = Condition['operator'];
@@ -14,9 +15,7 @@ const NO_VALUE: ReadonlySet<Operator> = new Set(['exists', 'notExists']);
 
 /** The short name of an operator as written (`greaterThan` → `gt`; short names map to themselves). */
 export function shortOperator(written: string): Operator {
-  return (Object.hasOwn(CONDITION_OPERATOR_ALIASES, written)
-    ? CONDITION_OPERATOR_ALIASES[written as keyof typeof CONDITION_OPERATOR_ALIASES]
-    : written) as Operator;
+  return normalizeOperator(written) ?? (written as Operator);
 }
 
 /**

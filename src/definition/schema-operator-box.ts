@@ -4,25 +4,17 @@
  * (schema-check.ts), the static input types derive from them, and `schema.json` is generated from them.
  * Keys starting with `x-` are instructions to our checker and are removed from the editor schema.
  */
+import { CONDITION_OPERATOR_ALIASES, CONDITION_OPERATORS } from '../template/index.js';
 import Type from 'typebox';
 import type { TemplateKind } from './types.js';
 
-/** Operator names as written, with their short names (`equals` → `eq`). */
-export const CONDITION_OPERATOR_ALIASES = Object.freeze({
-  equals: 'eq',
-  notEquals: 'neq',
-  greaterThan: 'gt',
-  lessThan: 'lt',
-  min: 'gte',
-  max: 'lte',
-} as const);
-
-export const CONDITION_OPERATORS = ['eq', 'neq', 'gt', 'lt', 'gte', 'lte', 'contains', 'prefix', 'suffix', 'exists', 'notExists', 'in'] as const;
+/** Operators as written in a definition: the short names and their long aliases (the template module's tables). */
+const WRITTEN_OPERATORS = [...CONDITION_OPERATORS, ...Object.keys(CONDITION_OPERATOR_ALIASES)];
 
 export const ConditionSchema = Type.Object(
   {
     field: Type.String({ minLength: 1, description: 'Dot path into the custom resource (`spec.tier`), or a template.' }),
-    operator: Type.Enum([...CONDITION_OPERATORS, ...Object.keys(CONDITION_OPERATOR_ALIASES)], {
+    operator: Type.Enum(WRITTEN_OPERATORS, {
       description: 'eq neq gt lt gte lte contains prefix suffix exists notExists in (aliases: equals notEquals greaterThan lessThan min max).',
     }),
     value: Type.Optional(Type.Unknown({ description: 'The value to compare with; not needed for exists / notExists. A list or comma list for `in`.' })),

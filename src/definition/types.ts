@@ -4,6 +4,8 @@
  * aliases, Komposer, Motif) exist only inside `definition/`; this file is the contract with the rest.
  */
 
+import type { Condition as TemplateCondition } from '../template/index.js';
+
 /** Where a resolved setting came from, highest precedence first (SPEC §5). */
 export type SettingSource = 'override' | 'komposer' | 'definition' | 'options' | 'env' | 'default';
 
@@ -34,13 +36,8 @@ export interface Dependency {
   readonly condition: DependencyCondition;
 }
 
-/** A condition of `when` / `anyOf` (SPEC §4.3). `operator` is normalised to its short name. */
-export interface Condition {
-  readonly field: string;
-  readonly operator: 'eq' | 'neq' | 'gt' | 'lt' | 'gte' | 'lte' | 'contains' | 'prefix' | 'suffix' | 'exists' | 'notExists' | 'in';
-  readonly value?: unknown;
-  readonly valueType?: 'string' | 'int' | 'float' | 'bool';
-}
+/** A condition of `when` / `anyOf` (SPEC §4.3), operator normalised to its short name: the template module's type. */
+export type Condition = Readonly<TemplateCondition>;
 
 /** The template kinds of SPEC §4.1, in the order their short forms are documented. */
 export const TEMPLATE_KINDS = [

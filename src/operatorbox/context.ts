@@ -32,6 +32,11 @@ function recorder(deps: ContextDeps, object: KubeObject | undefined, logger: Log
   });
 }
 
+/** The fields every context shares. */
+function common(deps: ContextDeps, key: string, signal: AbortSignal): Pick<HookContext, 'crd' | 'client' | 'kubeConfig' | 'cache' | 'logger' | 'signal'> {
+  return { crd: deps.crd, client: deps.client, kubeConfig: deps.kubeConfig, cache: deps.cache, logger: deps.logger.child({ key }), signal };
+}
+
 export function hookContext(
   deps: ContextDeps,
   key: string,
@@ -39,43 +44,15 @@ export function hookContext(
   signal: AbortSignal,
   children: HookContext['children'] = {},
 ): HookContext {
-  const logger = deps.logger.child({ key });
-  return {
-    object,
-    crd: deps.crd,
-    client: deps.client,
-    kubeConfig: deps.kubeConfig,
-    cache: deps.cache,
-    logger,
-    signal,
-    events: recorder(deps, object, logger),
-    children,
-  };
+  const base = common(deps, key, signal);
+  return { ...base, object, events: recorder(deps, object, base.logger), children };
 }
 
 export function notFoundContext(deps: ContextDeps, key: string, signal: AbortSignal): NotFoundContext {
-  return {
-    key,
-    crd: deps.crd,
-    client: deps.client,
-    kubeConfig: deps.kubeConfig,
-    cache: deps.cache,
-    logger: deps.logger.child({ key }),
-    signal,
-    events: NO_EVENTS,
-  };
+  return { ...common(deps, key, signal), key, events: NO_EVENTS };
 }
 
 export function reconcilerContext(deps: ContextDeps, key: string, object: KubeObject | undefined, signal: AbortSignal): ReconcilerContext {
-  const logger = deps.logger.child({ key });
-  return {
-    object,
-    crd: deps.crd,
-    client: deps.client,
-    kubeConfig: deps.kubeConfig,
-    cache: deps.cache,
-    logger,
-    signal,
-    events: recorder(deps, object, logger),
-  };
+  const base = common(deps, key, signal);
+  return { ...base, object, events: recorder(deps, object, base.logger) };
 }

@@ -18,7 +18,6 @@ import { createMetrics, type Metrics } from '../observe/metrics.js';
 import { RuntimeHealth } from '../observe/runtime-health.js';
 import type { ConstructorFactory, Hooks } from '../operatorbox/types.js';
 import type { ResolvedOptions } from '../options.js';
-import { sleep } from '../util/clock.js';
 import { buildController } from './activation.js';
 import { CodeRegistry } from './code-registry.js';
 import type { CrdSlot } from './crd-slot.js';
@@ -86,6 +85,8 @@ export class Runtime {
   private stopping: Promise<void> | undefined;
   private startResolved = false;
   private elector: LeaderElector | undefined;
+  /** Activations and deactivations under way; `stop()` waits for them. */
+  private readonly transitions = new Set<Promise<void>>();
   /** Whether this replica runs workers: always without leader election, else while it holds the Lease. */
   private leading: boolean;
   /** True while start() walks the CRDs in order; CRD events then only wait for the walk to reach them. */
@@ -334,7 +335,7 @@ export class Runtime {
       slot.retryTimer = undefined;
     }
     // Wait for activations in flight, so that nothing starts behind our back.
-    while (slots.some((slot) => slot.phase === 'activating' || slot.phase === 'deactivating')) await sleep(clock, 10);
+    await Promise.allSettled([...this.transitions]);
     const active = slots.filter((slot) => slot.activated !== undefined);
     const controllers = active.flatMap((slot) => (slot.activated === undefined ? [] : [slot.activated.controller]));
     const deadline = new AbortController();
@@ -456,7 +457,21 @@ export class Runtime {
     await this.activate(slot, installed, initial);
   }
 
-  private async activate(slot: CrdSlot, installed: InstalledCrd | undefined, initial: boolean): Promise<void> {
+  private activate(slot: CrdSlot, installed: InstalledCrd | undefined, initial: boolean): Promise<void> {
+    return this.track(this.runActivation(slot, installed, initial));
+  }
+
+  private deactivate(slot: CrdSlot, reason: string, reactivate = false): Promise<void> {
+    return this.track(this.runDeactivation(slot, reason, reactivate));
+  }
+
+  private track(transition: Promise<void>): Promise<void> {
+    this.transitions.add(transition);
+    void transition.finally(() => this.transitions.delete(transition)).catch(() => undefined);
+    return transition;
+  }
+
+  private async runActivation(slot: CrdSlot, installed: InstalledCrd | undefined, initial: boolean): Promise<void> {
     const { clock } = this.options;
     const name = slot.crd.name;
     const began = slot.appearedAt ?? clock.now();
@@ -505,7 +520,7 @@ export class Runtime {
     this.evaluateDependents(name);
   }
 
-  private async deactivate(slot: CrdSlot, reason: string, reactivate = false): Promise<void> {
+  private async runDeactivation(slot: CrdSlot, reason: string, reactivate: boolean): Promise<void> {
     const activated = slot.activated;
     if (slot.phase !== 'active' || activated === undefined) return;
     slot.phase = 'deactivating';
