@@ -62,6 +62,11 @@ export interface RuntimeOptions {
     readonly qps?: number;
     readonly burst?: number;
   };
+  /**
+   * Client-side rate limit of the runtime's API requests (watches excepted). Off by default, as in
+   * controller-runtime since v0.15: the API server's priority and fairness is the better throttle.
+   */
+  readonly clientRateLimit?: { readonly qps: number; readonly burst: number };
   /** Field manager of server-side apply. Default `katalog`. */
   readonly fieldManager?: string;
   /** Server-side apply with `force: true` (take fields from other managers). Default true. */
@@ -102,6 +107,7 @@ export interface ResolvedOptions {
   readonly rateLimiter: { baseDelayMs?: number; maxDelayMs?: number; qps?: number; burst?: number };
   readonly fieldManager: string;
   readonly forceApply: boolean;
+  readonly clientRateLimit: { readonly qps: number; readonly burst: number } | undefined;
   readonly watch: { watchTimeoutSeconds?: number; idleTimeoutMs?: number; backoff?: { initialMs?: number; maxMs?: number } };
   readonly leaderElection: ResolvedLeaderElection | undefined;
   readonly shard: ShardOptions | undefined;
@@ -142,6 +148,10 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
   }
   const fieldManager = options.fieldManager ?? 'katalog';
   if (fieldManager === '' || fieldManager.length > 128) problems.push(`fieldManager: must be 1 to 128 characters, got ${JSON.stringify(fieldManager)}`);
+  const limit = options.clientRateLimit;
+  if (limit !== undefined && (!(limit.qps > 0) || !Number.isInteger(limit.burst) || limit.burst < 1)) {
+    problems.push(`clientRateLimit: qps must be > 0 and burst an integer >= 1, got ${JSON.stringify(limit)}`);
+  }
   let leaderElection: ResolvedLeaderElection | undefined;
   if (options.leaderElection !== undefined) {
     const checked = checkLeaderElection(options.leaderElection, options.shard);
@@ -168,6 +178,7 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
     rateLimiter,
     fieldManager,
     forceApply: options.forceApply ?? true,
+    clientRateLimit: limit,
     watch,
     leaderElection,
     shard: options.shard,

@@ -8,6 +8,7 @@
  */
 import { RuntimeError } from '../errors.js';
 import { systemClock, type Clock } from '../util/clock.js';
+import { TokenBucket } from '../util/token-bucket.js';
 
 /** Picks the delay before a key is retried. Implementations keep their own state; they are not shared between queues. */
 export interface RateLimiter {
@@ -84,33 +85,14 @@ export interface TokenBucketRateLimiterOptions {
  * `numRequeues` is always 0 and `forget` does nothing.
  */
 export class TokenBucketRateLimiter implements RateLimiter {
-  private readonly qps: number;
-  private readonly burst: number;
-  private readonly clock: Clock;
-  /** Tokens left at `last`; negative when future tokens are already reserved. */
-  private tokens: number;
-  private last: number;
+  private readonly bucket: TokenBucket;
 
   constructor(options: TokenBucketRateLimiterOptions = {}) {
-    this.qps = options.qps ?? 10;
-    this.burst = options.burst ?? 100;
-    this.clock = options.clock ?? systemClock;
-    if (!(this.qps > 0)) throw new RuntimeError('E_OPTIONS', `rate limiter: qps must be > 0, got ${this.qps}`);
-    if (!Number.isInteger(this.burst) || this.burst < 1) {
-      throw new RuntimeError('E_OPTIONS', `rate limiter: burst must be an integer >= 1, got ${this.burst}`);
-    }
-    this.tokens = this.burst;
-    this.last = this.clock.now();
+    this.bucket = new TokenBucket({ qps: options.qps ?? 10, burst: options.burst ?? 100, clock: options.clock ?? systemClock });
   }
 
   when(): number {
-    const now = this.clock.now();
-    if (now > this.last) {
-      this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.qps) / 1000);
-      this.last = now;
-    }
-    this.tokens -= 1;
-    return this.tokens >= 0 ? 0 : (-this.tokens * 1000) / this.qps;
+    return this.bucket.reserve();
   }
 
   forget(): void {

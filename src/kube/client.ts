@@ -6,6 +6,8 @@
  */
 import { HttpMethod, Watch, type Configuration, type KubeConfig, type ResponseContext } from '@kubernetes/client-node';
 import { KubeError, toError } from '../errors.js';
+import { sleep, systemClock, type Clock } from '../util/clock.js';
+import { TokenBucket } from '../util/token-bucket.js';
 import { VERSION } from '../util/version.js';
 import { collectionPath, objectPath, type KubeObject, type ResourceRef } from './resource.js';
 
@@ -76,6 +78,13 @@ const METHODS: Readonly<Record<Method, HttpMethod>> = {
 export interface KubeClientOptions {
   /** Sent as `User-Agent`; default `katalog/<version>`. */
   readonly userAgent?: string;
+  /**
+   * Client-side rate limit of requests (watches excepted): `qps` per second with bursts of `burst`. Off by default,
+   * as in controller-runtime since v0.15: the API server's priority and fairness is the better throttle.
+   */
+  readonly rateLimit?: { readonly qps: number; readonly burst: number };
+  /** Time source of the rate limit. */
+  readonly clock?: Clock;
 }
 
 /** JSON over HTTP to one API server, with errors that say which request failed and why. */
@@ -83,11 +92,15 @@ export class KubeClient {
   readonly kubeConfig: KubeConfig;
   private readonly configuration: Configuration;
   private readonly userAgent: string;
+  private readonly bucket: TokenBucket | undefined;
+  private readonly clock: Clock;
 
   constructor(kubeConfig: KubeConfig, options: KubeClientOptions = {}) {
     this.kubeConfig = kubeConfig;
     this.configuration = kubeConfig.makeApiClient(ConfigurationHolder).configuration;
     this.userAgent = options.userAgent ?? `katalog/${VERSION}`;
+    this.clock = options.clock ?? systemClock;
+    this.bucket = options.rateLimit === undefined ? undefined : new TokenBucket({ ...options.rateLimit, clock: this.clock });
   }
 
   /** The API server's URL, for messages. */
@@ -108,6 +121,8 @@ export class KubeClient {
       context.setBody(JSON.stringify(options.body));
     }
     if (options.signal !== undefined) context.setSignal(options.signal);
+    const wait = this.bucket?.reserve() ?? 0;
+    if (wait > 0) await sleep(this.clock, wait, options.signal);
     let response: ResponseContext;
     let text: string;
     try {

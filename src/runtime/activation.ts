@@ -3,6 +3,7 @@
  * fields, the child watches, the box, the pipeline stages and the controller. Called once per activation; a
  * deactivated CRD's pieces are dropped whole. Everything that can be compiled is compiled here, never per reconcile.
  */
+import type { TSchema } from 'typebox';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Controller, ControllerObserver, ControllerOptions } from '../controller/controller.js';
 import { Controller as ControllerClass } from '../controller/controller.js';
@@ -19,6 +20,7 @@ import type { Metrics } from '../observe/metrics.js';
 import { ConstructorBox } from '../operatorbox/constructor-box.js';
 import type { ContextDeps } from '../operatorbox/context.js';
 import { convertStage, type ConverterRegistry } from '../operatorbox/converters.js';
+import { schemaStage } from '../operatorbox/typed-schema.js';
 import { GenericBox } from '../operatorbox/generic-box.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { compileStatusFields } from '../operatorbox/status-fields.js';
@@ -101,6 +103,8 @@ export interface ActivationInput {
   readonly kinds?: KindTable | undefined;
   /** The runtime's in-process converters (`registerConverter`); default: none. */
   readonly converters?: ConverterRegistry | undefined;
+  /** The schema registered for this CRD (`registerSchema`: typed mode); objects are validated after conversion. */
+  readonly schema?: TSchema | undefined;
 }
 
 export interface Activated {
@@ -243,7 +247,10 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const warn = (message: string, fields: Readonly<Record<string, unknown>>): void => logger.warn(message, fields);
   const stages: PipelineStages = {
     fetch: (key) => created.informer.get(key),
-    convert: convertStage(input.converters?.get(crd.name), { crd: crd.name, version: target.resource.version, apiVersion: apiVersionOf(target.resource) }),
+    convert: withSchema(
+      convertStage(input.converters?.get(crd.name), { crd: crd.name, version: target.resource.version, apiVersion: apiVersionOf(target.resource) }),
+      input.schema === undefined ? undefined : schemaStage(crd.name, input.schema),
+    ),
     box,
     registry: NO_CHILDREN,
     status: writesStatus
@@ -269,4 +276,9 @@ export async function buildController(input: ActivationInput): Promise<Activated
     onStatusError: (error) => logger.warn('could not write status', { error }),
   };
   return { controller: created, target };
+}
+
+/** Conversion, then validation against the registered schema (typed mode), as one convert stage. */
+function withSchema(convert: (object: KubeObject) => KubeObject, validate: ((object: KubeObject) => KubeObject) | undefined): (object: KubeObject) => KubeObject {
+  return validate === undefined ? convert : (object) => validate(convert(object));
 }

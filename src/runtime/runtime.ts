@@ -5,6 +5,7 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Hono } from 'hono';
+import type { TSchema } from 'typebox';
 import type { Registry } from 'prom-client';
 import { CrdWatcher, type InstalledCrd } from '../controller/crd-watcher.js';
 import type { ControllerObserver } from '../controller/controller.js';
@@ -78,6 +79,7 @@ export class Runtime {
   private readonly code = new CodeRegistry();
   private readonly kinds = new KindTable();
   private readonly converters = new ConverterRegistry();
+  private readonly schemas = new Map<string, TSchema>();
   private readonly slots = new Map<string, CrdSlot>();
   private current: RuntimeState = 'created';
   private kube: { client: KubeClient; kubeConfig: KubeConfig } | undefined;
@@ -250,6 +252,22 @@ export class Runtime {
     this.code.registerConstructor(name, factory);
   }
 
+  /**
+   * Typed mode: every object of the CRD is validated against this TypeBox schema (of the whole object) before
+   * templates, hooks or a reconciler see it; one that does not match fails its reconcile, naming what is wrong.
+   * A CRD declared `mode: typed` must have one before `start()`.
+   */
+  registerSchema(crd: string, schema: TSchema): void {
+    this.assertNotStarted('registerSchema');
+    if (!this.slots.has(crd)) throw new RuntimeError('E_REGISTRATION', `registerSchema: no enabled CRD named "${crd}" in this katalog`);
+    this.schemas.set(crd, schema);
+  }
+
+  /** `typed` when a schema is registered for the CRD (or it is declared typed), else `dynamic`. */
+  modeOf(crd: string): 'dynamic' | 'typed' {
+    return this.schemas.has(crd) ? 'typed' : (this.slots.get(crd)?.crd.mode ?? 'dynamic');
+  }
+
   /** Replaces the builder of a template kind (short form → manifest); see docs/operatorbox.md. */
   registerKind(name: string, builder: KindBuilder): void {
     this.assertNotStarted('registerKind');
@@ -273,13 +291,21 @@ export class Runtime {
    */
   async start(): Promise<void> {
     if (this.current !== 'created') throw new RuntimeError('E_STATE', `start() called on a runtime that is ${this.current}`);
-    const missing = this.code.missing(this.definition.crds.values());
+    const missing = [
+      ...this.code.missing(this.definition.crds.values()),
+      ...[...this.slots.values()]
+        .filter((slot) => slot.crd.mode === 'typed' && !this.schemas.has(slot.crd.name))
+        .map((slot) => `CRD ${slot.crd.name}: mode is typed but no schema is registered (call registerSchema)`),
+    ];
     if (missing.length > 0) throw new RuntimeError('E_REGISTRATION', `cannot start: code the definition names is missing:\n${missing.map((m) => `  - ${m}`).join('\n')}`);
     this.current = 'starting';
     this.health.markStarting();
     try {
       const kubeConfig = this.options.kubeConfig ?? loadDefaultKubeConfig();
-      const client = new KubeClient(kubeConfig);
+      const client = new KubeClient(kubeConfig, {
+        clock: this.options.clock,
+        ...(this.options.clientRateLimit === undefined ? {} : { rateLimit: this.options.clientRateLimit }),
+      });
       this.kube = { client, kubeConfig };
       if (this.options.installCrds) await installCrdFiles(client, this.definition, this.logger);
       if ([...this.slots.values()].some((slot) => slot.crdObjectName !== undefined)) {
@@ -494,6 +520,7 @@ export class Runtime {
         metrics: this.metrics,
         kinds: this.kinds,
         converters: this.converters,
+        schema: this.schemas.get(name),
       });
       await activated.controller.start({ workers: this.leading });
       slot.activated = activated;
