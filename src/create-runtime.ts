@@ -9,7 +9,8 @@ import { listen } from './http/listen.js';
 import { createInspectionRouter } from './http/router.js';
 import { inspectionViewOf } from './http/view.js';
 import { resolveOptions, type RuntimeOptions } from './options.js';
-import { Runtime, type HttpSurface } from './runtime/runtime.js';
+import { Runtime } from './runtime/runtime.js';
+import type { HttpSurface } from './runtime/surface.js';
 
 /** A YAML text, a parsed Katalog/Komposer object, or what `loadDefinition` / `parseDefinition` returned. */
 export type DefinitionInput = string | Definition | Readonly<Record<string, unknown>>;

@@ -6,14 +6,9 @@
 
 // Creating and running
 export { createRuntime, type DefinitionInput } from './create-runtime.js';
-export {
-  Runtime,
-  type RuntimeState,
-  type CrdStatus,
-  type ListenOptions,
-  type ServerHandle,
-  type HttpSurface,
-} from './runtime/runtime.js';
+export { Runtime, type RuntimeState } from './runtime/runtime.js';
+export type { CrdStatus, ListenOptions, ServerHandle, HttpSurface } from './runtime/surface.js';
+export type { LeaderInfo } from './runtime/leadership.js';
 export type { RuntimeOptions, CrdOverride, DurationInput } from './options.js';
 
 // The definition

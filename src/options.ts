@@ -1,6 +1,6 @@
 /**
  * Everything a host can pass to `createRuntime`, and the one function that resolves defaults. Nothing in the
- * library reads `process.env`, installs signal handlers, uses prom-client's global registry or opens a port by
+ * library reads the process environment, installs signal handlers, uses prom-client's global registry or opens a port by
  * itself: all of it comes through here.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -40,7 +40,7 @@ export interface RuntimeOptions {
   readonly crds?: Readonly<Record<string, CrdOverride>>;
   /** Settings for every CRD, below the definition (source `options`). */
   readonly defaults?: CrdSettingsInput;
-  /** Where `KATALOG_*` settings are read from (source `env`); pass `process.env` to opt in. Never read otherwise. */
+  /** Where `KATALOG_*` settings are read from (source `env`); pass the process environment to opt in. Never read otherwise. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The prom-client registry to register metrics on. Default: a registry of the runtime's own. */
   readonly registry?: Registry;

@@ -40,7 +40,9 @@ export async function reconcileKey(stages: PipelineStages, key: string, signal: 
       const { requeueAfterMs } = await stages.box.notFound(key, signal);
       return { result: 'success', requeueAfterMs };
     }
-    object = stages.convert(structuredClone(cached));
+    // Kept before conversion too, so that an object that fails to convert (or to validate) still gets its status.
+    object = structuredClone(cached);
+    object = stages.convert(object);
     if (object.metadata?.deletionTimestamp !== undefined) {
       const { requeueAfterMs } = await stages.box.delete({ key, object, signal });
       return { result: 'success', requeueAfterMs };

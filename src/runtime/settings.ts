@@ -3,7 +3,7 @@
  * depth) and `failureThreshold`. Each is taken from the first source that sets it, highest precedence first:
  *
  * `override` (options.crds[name]) › `komposer` / `definition` (the normalised CRD entry) › `options`
- * (options.defaults) › `env` (options.env, never process.env) › `default` ({@link BUILTIN_SETTINGS}).
+ * (options.defaults) › `env` (options.env, never the process environment) › `default` ({@link BUILTIN_SETTINGS}).
  *
  * Every value that is given is validated, even when a higher source hides it: a typo in an environment variable
  * is an error today, not on the day someone removes the override that masked it. Problems are collected and thrown

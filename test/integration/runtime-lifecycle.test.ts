@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
+import Type from 'typebox';
 import { createRuntime } from '../../src/create-runtime.js';
 import { RuntimeError } from '../../src/errors.js';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
@@ -192,5 +193,51 @@ describe('runtime lifecycle', () => {
     assert.equal(runtime.state, 'stopped');
     // The server sees the client's sockets close a moment later.
     await waitFor('no watch left open', () => server.watchCount() === 0, 2000);
+  });
+});
+
+describe('typed mode', () => {
+  let server: TestApiServer;
+  before(async () => {
+    server = await startTestApiServer();
+    server.applyCrd(crdManifest(ALPHA));
+    await server.settled();
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  test('a registered schema validates every object: a mismatch fails its reconcile with what is wrong; the mode reads typed', async () => {
+    const seen: string[] = [];
+    const runtime = createRuntime(katalog({ alpha: katalogEntry(ALPHA, { mode: 'typed', operatorBox: { default: false, constructor: { function: 'NewAlpha' } } }) }), {
+      kubeConfig: server.kubeConfig,
+      watch: FAST_WATCH,
+      constructors: { NewAlpha: () => ({ reconcile: (request) => void seen.push(request.key) }) },
+    });
+    await assert.rejects(runtime.start(), /CRD alpha: mode is typed but no schema is registered/);
+
+    const typed = createRuntime(katalog({ alpha: katalogEntry(ALPHA, { mode: 'typed', operatorBox: { default: false, constructor: { function: 'NewAlpha' } } }) }), {
+      kubeConfig: server.kubeConfig,
+      watch: FAST_WATCH,
+      constructors: { NewAlpha: () => ({ reconcile: (request) => void seen.push(request.key) }) },
+    });
+    typed.registerSchema('alpha', Type.Object({ spec: Type.Object({ replicas: Type.Integer({ minimum: 0 }) }) }));
+    assert.equal(typed.modeOf('alpha'), 'typed');
+    await typed.start();
+    try {
+      server.create(customResource(ALPHA, 'good', { replicas: 2 }));
+      server.create(customResource(ALPHA, 'bad', { replicas: 'two' }));
+      await waitFor('good reconciled', () => seen.includes('default/good'));
+      const ready = await waitFor('bad has Ready False', () => {
+        const object = server.get('example.io/v1', 'Alpha', 'bad', 'default') as { status?: { conditions?: Array<{ type: string; status: string; message: string }> } } | undefined;
+        return object?.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'False');
+      });
+      assert.match(ready.message, /Alpha default\/bad does not match the schema registered for CRD alpha: \/spec\/replicas: must be integer/);
+      assert.ok(!seen.includes('default/bad'), 'the reconciler saw an object that does not match its schema');
+      const detail = (await (await typed.router.request('/katalog/alpha')).json()) as { mode: string };
+      assert.equal(detail.mode, 'typed');
+    } finally {
+      await typed.stop();
+    }
   });
 });
