@@ -66,15 +66,19 @@ export interface ErrorBody {
   readonly status: 404 | 405 | 500;
 }
 
-/** A summary; `mount` is the prefix the router is mounted under (`""` at the root, `"/ops"`, ...). */
+/**
+ * A summary; `mount` is the prefix the router is mounted under (`""` at the root, `"/ops"`, ...). `gvk` is copied
+ * field by field, so nothing else a view hangs on its gvk object reaches the client.
+ */
 export function summaryOf(crd: CrdView, mount: string): CrdSummary {
   const { settings, health } = crd;
+  const { group, version, kind } = crd.gvk;
   const state = health.state;
   const info = `${mount}/katalog/${crd.name}`;
   return {
     name: crd.name,
     mode: crd.mode,
-    gvk: crd.gvk,
+    gvk: { group, version, kind },
     workers: settings.workers.value,
     resync: formatDuration(settings.resync.value),
     healthy: state === 'healthy',
@@ -84,6 +88,10 @@ export function summaryOf(crd: CrdView, mount: string): CrdSummary {
   };
 }
 
+/**
+ * The `GET /katalog` body, built from scratch. The router serves the same JSON text through `katalogListWriter()`
+ * (katalog-list.ts), which reuses the summaries that did not change.
+ */
 export function listOf(crds: readonly CrdView[], mount: string, leader?: LeaderView): KatalogList {
   const summaries = new Array<CrdSummary>(crds.length);
   for (let i = 0; i < crds.length; i++) {

@@ -11,11 +11,14 @@
  *   (when mounted, the host's not-found handler answers them: the rest of the host's namespace is not ours).
  * - Handlers are total: a view that throws (or metrics that fail to collect) gives a 500 JSON body without the
  *   error's text, and `options.onError` is told.
+ * - Every answer reads the view when asked. `GET /katalog` reuses the JSON of summaries whose inputs are unchanged
+ *   (katalog-list.ts), which keeps it cheap under load without ever serving a stale state.
  */
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { toError } from '../errors.js';
-import { crdNotFound, detailOf, internalError, listOf, methodNotAllowed, pathNotFound } from './bodies.js';
+import { crdNotFound, detailOf, internalError, methodNotAllowed, pathNotFound } from './bodies.js';
+import { katalogListWriter } from './katalog-list.js';
 import type { CrdView, InspectionView } from './view.js';
 
 export interface InspectionRouterOptions {
@@ -65,6 +68,7 @@ function mountOf(path: string, suffix: string): string {
 export function createInspectionRouter(view: InspectionView, options: InspectionRouterOptions = {}): Hono {
   const fixedMount = options.mountPath === undefined ? undefined : normalizeMountPath(options.mountPath);
   const app = new Hono();
+  const list = katalogListWriter();
 
   /** The CRD named by the `crd` parameter; undefined for a name that is unknown, disabled or not a label. */
   const lookup = (name: string): CrdView | undefined => (isCrdName(name) ? view.crd(name) : undefined);
@@ -81,7 +85,7 @@ export function createInspectionRouter(view: InspectionView, options: Inspection
     const metrics = await view.metrics();
     return c.body(metrics.text, 200, { 'content-type': metrics.contentType });
   });
-  app.get('/katalog', (c) => json(c, 200, listOf(view.crds(), fixedMount ?? mountOf(c.req.path, '/katalog'), view.leader?.())));
+  app.get('/katalog', (c) => c.body(list.write(view.crds(), fixedMount ?? mountOf(c.req.path, '/katalog'), view.leader?.()), 200, JSON_HEADERS));
   app.get('/katalog/:crd', (c) => {
     const name = c.req.param('crd');
     const crd = lookup(name);

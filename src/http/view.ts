@@ -101,12 +101,13 @@ export interface LeaderView {
  * what it serves.
  */
 export function inspectionViewOf(runtime: Runtime): InspectionView {
-  const views = new Map<string, CrdView>();
+  // Keyed by the slot object, so a view always reads the slot it was made for.
+  const views = new WeakMap<CrdSlot, CrdView>();
   const viewOf = (slot: CrdSlot): CrdView => {
-    let view = views.get(slot.crd.name);
+    let view = views.get(slot);
     if (view === undefined) {
-      view = crdViewOf(slot, () => reconcilerInfo(slot.crd, runtime.codeOf(slot.crd.name)));
-      views.set(slot.crd.name, view);
+      view = crdViewOf(slot, runtime.modeOf(slot.crd.name), () => reconcilerInfo(slot.crd, runtime.codeOf(slot.crd.name)));
+      views.set(slot, view);
     }
     return view;
   };
@@ -142,17 +143,22 @@ export function inspectionViewOf(runtime: Runtime): InspectionView {
   };
 }
 
-/** A live view of one slot. */
-function crdViewOf(slot: CrdSlot, reconciler: () => ReconcilerInfo): CrdView {
+/**
+ * A live view of one slot. `gvk` is the same frozen object from one read to the next while the slot's target does
+ * not change (the declared one while pending, the internal version's while active), so a request derives nothing.
+ */
+function crdViewOf(slot: CrdSlot, mode: 'dynamic' | 'typed', reconciler: () => ReconcilerInfo): CrdView {
   const { crd } = slot;
+  const declared: Gvk = Object.freeze({ group: crd.apiTypes.group, version: crd.apiTypes.version, kind: crd.apiTypes.kind });
+  let active: { readonly of: object; readonly gvk: Gvk } | undefined;
   return {
     name: crd.name,
-    mode: crd.mode ?? 'dynamic',
+    mode,
     get gvk(): Gvk {
       const resource = slot.activated?.target.resource;
-      return resource === undefined
-        ? { group: crd.apiTypes.group, version: crd.apiTypes.version, kind: crd.apiTypes.kind }
-        : { group: resource.group, version: resource.version, kind: resource.kind };
+      if (resource === undefined) return declared;
+      if (active?.of !== resource) active = { of: resource, gvk: Object.freeze({ group: resource.group, version: resource.version, kind: resource.kind }) };
+      return active.gvk;
     },
     declaredVersion: crd.apiTypes.version,
     settings: slot.settings,

@@ -149,6 +149,9 @@ export class CrdHealth {
   private lastErrorText: string | null = null;
   private lastReconcileMs: number | null = null;
   private total = 0;
+  /** The last uptime printed and the whole seconds it is for: printing is most of what reading it costs. */
+  private uptimeSeconds = -1;
+  private uptimeText = '0s';
   private readonly window = new OutcomeWindow(ERROR_RATE_WINDOW);
 
   constructor(options: CrdHealthOptions) {
@@ -197,7 +200,12 @@ export class CrdHealth {
   /** Whole seconds since {@link markStarted}, as a Go duration; `"0s"` when not started. */
   get uptime(): string {
     if (this.startedAtMs === null || this.current === 'pending') return '0s';
-    return formatDuration(Math.floor(Math.max(0, this.clock.now() - this.startedAtMs) / 1000) * 1000);
+    const seconds = Math.floor(Math.max(0, this.clock.now() - this.startedAtMs) / 1000);
+    if (seconds !== this.uptimeSeconds) {
+      this.uptimeSeconds = seconds;
+      this.uptimeText = formatDuration(seconds * 1000);
+    }
+    return this.uptimeText;
   }
 
   /** Not started, for `reason` (see {@link missingCrdReason}, {@link dependenciesReason}). Clears the start time. */

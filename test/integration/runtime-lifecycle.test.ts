@@ -236,6 +236,11 @@ describe('typed mode', () => {
       assert.ok(!seen.includes('default/bad'), 'the reconciler saw an object that does not match its schema');
       const detail = (await (await typed.router.request('/katalog/alpha')).json()) as { mode: string };
       assert.equal(detail.mode, 'typed');
+      // A schema registered in code makes a CRD typed even when the definition does not say so.
+      const undeclared = createRuntime(katalog({ alpha: katalogEntry(ALPHA) }), { kubeConfig: server.kubeConfig });
+      undeclared.registerSchema('alpha', Type.Object({}));
+      const summary = (await (await undeclared.router.request('/katalog')).json()) as { crds: Array<{ mode: string }> };
+      assert.equal(summary.crds[0]?.mode, 'typed');
     } finally {
       await typed.stop();
     }
