@@ -4,6 +4,9 @@
 import type { TemplateError } from '../errors.js';
 import { asTemplateError, templateError, type TemplateSourceInfo } from './failure.js';
 import { linkProgram, type Program } from './evaluator.js';
+import { ReadTable } from './fast-operands.js';
+import { fastLeaf, type LeafRender } from './fast-paths.js';
+import type { FunctionContext } from './function-type.js';
 import { resolveLimits, type TemplateLimits } from './limits.js';
 import { parseTemplate } from './parser.js';
 import { createState, type RenderState } from './state.js';
@@ -46,7 +49,15 @@ export class Template implements CompiledTemplate {
   readonly source: string;
   readonly name: string | undefined;
   readonly isSingleAction: boolean;
+  /**
+   * Renders using (and charging) an existing state: a fast path when the template has one
+   * (see fast-paths.ts), else {@link Template.renderIn}. Both give the same results and errors.
+   */
+  readonly renderLeaf: LeafRender;
+  /** Whether {@link Template.renderLeaf} is a fast path (for tests and benchmarks). */
+  readonly isFast: boolean;
   private readonly info: TemplateSourceInfo;
+  private readonly context: FunctionContext;
 
   constructor(
     info: TemplateSourceInfo,
@@ -54,25 +65,30 @@ export class Template implements CompiledTemplate {
     private readonly program: Program,
     private readonly slotCount: number,
     readonly limits: Readonly<TemplateLimits>,
+    fast: LeafRender | undefined,
+    private readonly reads: ReadTable,
   ) {
     this.info = info;
     this.source = info.source;
     this.name = info.name;
     this.isSingleAction = isSingleAction;
+    this.context = { maxLength: limits.maxOutputBytes, maxDepth: limits.maxDepth };
+    this.renderLeaf = fast ?? ((state, data) => this.renderIn(state, data));
+    this.isFast = fast !== undefined;
   }
 
   /** A fresh render state carrying this template's limits. */
   newState(): RenderState {
-    return createState(this.limits, { maxLength: this.limits.maxOutputBytes, maxDepth: this.limits.maxDepth });
+    return createState(this.limits, this.context, this.reads.size);
   }
 
   render(data: TemplateData): unknown {
-    return this.renderIn(this.newState(), data);
+    return this.renderLeaf(this.newState(), data);
   }
 
   renderString(data: TemplateData): string {
     const state = this.newState();
-    const value = this.renderIn(state, data);
+    const value = this.renderLeaf(state, data);
     if (typeof value === 'string') return value;
     try {
       return printValue(value, state.context.maxLength, state.context.maxDepth);
@@ -81,7 +97,7 @@ export class Template implements CompiledTemplate {
     }
   }
 
-  /** Renders using (and charging) an existing state. */
+  /** Renders using (and charging) an existing state, always with the general evaluator. */
   renderIn(state: RenderState, data: unknown): unknown {
     state.root = data;
     state.vars = this.slotCount > 0 ? new Array<unknown>(this.slotCount) : NO_VARIABLES;
@@ -119,15 +135,19 @@ export function compileTemplate(source: string, options?: CompileOptions): Compi
   return compileInternal(source, options?.name, resolveLimits(options?.limits, options?.name));
 }
 
-/** compileTemplate with limits already resolved; returns the concrete class. */
-export function compileInternal(source: string, name: string | undefined, limits: Readonly<TemplateLimits>): Template {
+/**
+ * compileTemplate with limits already resolved; returns the concrete class. `reads` is the read table of
+ * the fast path (compileValue shares one across the leaves of a tree; a state for `renderLeaf` must have
+ * its size); by default the template has its own.
+ */
+export function compileInternal(source: string, name: string | undefined, limits: Readonly<TemplateLimits>, reads = new ReadTable()): Template {
   const info: TemplateSourceInfo = { name, source };
   if (typeof source !== 'string') {
     throw templateError('E_TEMPLATE_SYNTAX', `a template must be a string, got ${typeof source}`, { name, source: '' }, 0);
   }
   const parsed = parseTemplate(info, limits.maxDepth);
   const program = linkProgram(parsed, info, limits.maxOutputBytes);
-  return new Template(info, parsed.isSingleAction, program, parsed.slotCount, limits);
+  return new Template(info, parsed.isSingleAction, program, parsed.slotCount, limits, fastLeaf(parsed, info, limits.maxOutputBytes, reads), reads);
 }
 
 /** Whether `text` contains template actions (`{{`). Text without them renders as itself. */

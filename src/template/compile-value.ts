@@ -6,7 +6,9 @@ import { TemplateError } from '../errors.js';
 import { type CompileOptions, compileInternal, hasTemplateActions, type TemplateData } from './compile-template.js';
 import { templateError } from './failure.js';
 import { resolveLimits } from './limits.js';
-import { createState, type RenderState } from './state.js';
+import { ReadTable } from './fast-operands.js';
+import { createState } from './state.js';
+import { constant, dynamic, definingBuilder, listBuilder, objectBuilder, type Compiled } from './tree-builders.js';
 
 /** A compiled tree. */
 export interface CompiledValue {
@@ -20,8 +22,6 @@ export interface CompiledValue {
   /** How many leaves are templates. */
   readonly templateCount: number;
 }
-
-type Build = (state: RenderState, data: TemplateData) => unknown;
 
 const SIMPLE_KEY = /^[A-Za-z_$][\w$-]*$/;
 
@@ -67,77 +67,55 @@ export function compileValueCollect(
   const resolved = limits;
   let templateCount = 0;
   const ancestors = new Set<object>();
+  const reads = new ReadTable();
 
-  const build = (node: unknown, path: string, depth = 0): Build => {
+  const build = (node: unknown, path: string, depth = 0): Compiled => {
     if (typeof node === 'string') {
-      if (!hasTemplateActions(node)) return () => node;
+      if (!hasTemplateActions(node)) return constant(node);
       try {
-        const template = compileInternal(node, path === '' ? undefined : path, resolved);
+        const template = compileInternal(node, path === '' ? undefined : path, resolved, reads);
         templateCount++;
-        return (state, data) => template.renderIn(state, data);
+        return dynamic(template.renderLeaf);
       } catch (error) {
         if (!(error instanceof TemplateError)) throw error;
         onError(error);
-        return () => node;
+        return constant(node);
       }
     }
-    if (typeof node !== 'object' || node === null) return () => node;
-    if (node instanceof Date) return () => new Date(node.getTime());
-    if (!Array.isArray(node) && !isPlainObject(node)) return () => node;
+    if (typeof node !== 'object' || node === null) return constant(node);
+    if (node instanceof Date) return dynamic(() => new Date(node.getTime()));
+    if (!Array.isArray(node) && !isPlainObject(node)) return dynamic(() => node);
     if (depth >= resolved.maxDepth) {
       onError(templateError('E_TEMPLATE_LIMIT', `value nested deeper than the limit of ${resolved.maxDepth}`, { name: path === '' ? undefined : path, source: '' }, 0));
-      return () => undefined;
+      return constant(undefined);
     }
     if (ancestors.has(node)) {
       onError(templateError('E_TEMPLATE_SYNTAX', 'the value contains itself', { name: path === '' ? undefined : path, source: '' }, 0));
-      return () => undefined;
+      return constant(undefined);
     }
     ancestors.add(node);
     try {
-      if (Array.isArray(node)) {
-        const items = node.map((item: unknown, i) => build(item, childPath(path, i), depth + 1));
-        return (state, data) => {
-          const out: unknown[] = [];
-          for (const item of items) {
-            const rendered = item(state, data);
-            if (rendered !== undefined) out.push(rendered);
-          }
-          return out;
-        };
-      }
+      if (Array.isArray(node)) return dynamic(listBuilder(Array.from(node, (item: unknown, i) => build(item, childPath(path, i), depth + 1))));
       const keys = Object.keys(node);
-      const builds = keys.map((key) => build((node as Record<string, unknown>)[key], childPath(path, key), depth + 1));
-      if (keys.includes('__proto__')) {
-        return (state, data) => {
-          const out: Record<string, unknown> = {};
-          for (let i = 0; i < keys.length; i++) {
-            const rendered = (builds[i] as Build)(state, data);
-            if (rendered !== undefined) {
-              Object.defineProperty(out, keys[i] as string, { value: rendered, enumerable: true, writable: true, configurable: true });
-            }
-          }
-          return out;
-        };
-      }
-      return (state, data) => {
-        const out: Record<string, unknown> = {};
-        for (let i = 0; i < keys.length; i++) {
-          const rendered = (builds[i] as Build)(state, data);
-          if (rendered !== undefined) out[keys[i] as string] = rendered;
-        }
-        return out;
-      };
+      const children = keys.map((key) => build((node as Record<string, unknown>)[key], childPath(path, key), depth + 1));
+      return dynamic(keys.includes('__proto__') ? definingBuilder(keys, children) : objectBuilder(keys, children));
     } finally {
       ancestors.delete(node);
     }
   };
 
   const root = build(value, base);
+  if (root.build === undefined) {
+    const rootValue = root.value;
+    return { templateCount, render: () => rootValue };
+  }
+  const rootBuild = root.build;
+  const context = { maxLength: resolved.maxOutputBytes, maxDepth: resolved.maxDepth };
+  const slots = reads.size;
   return {
     templateCount,
     render(data: TemplateData): unknown {
-      const state = createState(resolved, { maxLength: resolved.maxOutputBytes, maxDepth: resolved.maxDepth });
-      return root(state, data);
+      return rootBuild(createState(resolved, context, slots), data);
     },
   };
 }

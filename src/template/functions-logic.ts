@@ -28,7 +28,12 @@ export const LOGIC_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
   not: fixed(1, ([value]) => !isTruthy(value)),
   and: { minArgs: 1, maxArgs: Infinity, lazy: 'and', call: (args) => args.find((a) => !isTruthy(a)) ?? args[args.length - 1] },
   or: { minArgs: 1, maxArgs: Infinity, lazy: 'or', call: (args) => args.find(isTruthy) ?? args[args.length - 1] },
-  eq: variadic(2, ([first, ...rest], context) => rest.some((other) => valuesEqual(first, other, context.maxDepth))),
+  eq: variadic(2, (args, context) => {
+    // A plain loop: `eq` sits in most `if`s, and a rest parameter would copy the arguments on every call.
+    const first = args[0];
+    for (let i = 1; i < args.length; i++) if (valuesEqual(first, args[i], context.maxDepth)) return true;
+    return false;
+  }),
   ne: fixed(2, ([a, b], context) => !valuesEqual(a, b, context.maxDepth)),
   lt: ordered('lt', (a, b) => a < b),
   le: ordered('le', (a, b) => a <= b),

@@ -95,6 +95,28 @@ export function formatWith(format: ParsedFormat, args: readonly unknown[], maxLe
   return out;
 }
 
+/**
+ * A faster {@link formatWith} for formats whose verbs are all `%s` or `%v` without width or precision (flags
+ * change nothing then), such as `"%s-%s"`; `undefined` for other formats. Arguments start at `args[first]`
+ * and must be as many as the verbs (compiling has checked). Same output and failures as formatWith.
+ */
+export function plainFormatter(format: ParsedFormat): ((args: readonly unknown[], first: number, maxLength: number, maxDepth: number) => string) | undefined {
+  const plain = format.pieces.every((piece) => typeof piece === 'string' || ((piece.verb === 's' || piece.verb === 'v') && piece.width === undefined && piece.precision === undefined));
+  if (!plain) return undefined;
+  const pieces = format.pieces.map((piece) => (typeof piece === 'string' ? piece : undefined));
+  const n = pieces.length;
+  return (args, first, maxLength, maxDepth) => {
+    let out = '';
+    let next = first;
+    for (let i = 0; i < n; i++) {
+      const text = pieces[i];
+      out += text ?? printValue(args[next++], maxLength, maxDepth);
+      if (out.length > maxLength) failTooLarge('printf output', maxLength);
+    }
+    return out;
+  };
+}
+
 function pad(text: string, verb: Verb, zeroAllowed: boolean): string {
   if (verb.width === undefined) return text;
   const missing = verb.width - countCodePoints(text);

@@ -16,11 +16,13 @@ export interface RenderState {
   bytes: number;
   steps: number;
   iterations: number;
+  /** Values the fast paths have read from the data in this render, by slot of a `ReadTable` (fast-operands.ts). */
+  readonly reads: unknown[];
   readonly limits: Readonly<TemplateLimits>;
   readonly context: FunctionContext;
 }
 
-/** A new state with zeroed counters. */
-export function createState(limits: Readonly<TemplateLimits>, context: FunctionContext): RenderState {
-  return { root: undefined, vars: [], out: '', bytes: 0, steps: 0, iterations: 0, limits, context };
+/** A new state with zeroed counters and `readSlots` empty read slots. */
+export function createState(limits: Readonly<TemplateLimits>, context: FunctionContext, readSlots: number): RenderState {
+  return { root: undefined, vars: [], out: '', bytes: 0, steps: 0, iterations: 0, reads: new Array<unknown>(readSlots), limits, context };
 }
