@@ -1,6 +1,6 @@
 /**
- * One controller per active CRD: an informer feeding keys to a workqueue drained by N workers, plus the
- * secondary watches that map other objects (children) back to a parent's key, and the resync timer.
+ * One controller per active CRD: an informer feeding keys to a workqueue drained by N workers, and the resync
+ * timer. (The watches of a CRD's children live in registry/child-watches.ts and enqueue through `enqueue`.)
  * `start()` resolves once the caches are synced and the workers run; `stop()` drains, then stops informers.
  */
 import { RuntimeError } from '../errors.js';
@@ -12,14 +12,6 @@ import type { Clock, TimerHandle } from '../util/clock.js';
 import { defaultControllerRateLimiter, type DefaultControllerRateLimiterOptions } from './rate-limiter.js';
 import { WorkerPool } from './workers.js';
 import { Workqueue } from './workqueue.js';
-
-/** Another kind whose changes should reconcile a parent (drift correction of children). */
-export interface SecondaryWatch {
-  readonly resource: ResourceRef;
-  readonly labelSelector?: string | undefined;
-  /** The parent's key for a changed object, or undefined when it belongs to no parent of ours. */
-  readonly mapToKey: (object: KubeObject) => string | undefined;
-}
 
 /** What a controller reports, wired by the runtime to metrics, health and events. */
 export interface ControllerObserver {
@@ -49,7 +41,6 @@ export interface ControllerOptions {
   readonly rateLimiter?: DefaultControllerRateLimiterOptions | undefined;
   /** Informer tuning (tests shorten these). */
   readonly informer?: { readonly watchTimeoutSeconds?: number; readonly idleTimeoutMs?: number; readonly backoff?: { initialMs?: number; maxMs?: number } } | undefined;
-  readonly secondary?: readonly SecondaryWatch[];
   /** Keys this replica is responsible for (sharding); default all. */
   readonly accepts?: ((key: string) => boolean) | undefined;
   readonly reconcile: (key: string, signal: AbortSignal) => Promise<ReconcileOutcome>;
@@ -62,7 +53,6 @@ export class Controller {
   private readonly options: ControllerOptions;
   private readonly queue: Workqueue;
   private workers: WorkerPool | undefined;
-  private readonly secondaries: Informer[];
   private resyncTimer: TimerHandle | undefined;
   /**
    * Keys the full queue refused (counted as dropped, SPEC §5). They are offered again once the queue has drained to
@@ -105,22 +95,6 @@ export class Controller {
       onRestart: (reason) => observer.watchRestarted(reason),
       onError: (error) => observer.informerError(error),
     });
-    this.secondaries = (options.secondary ?? []).map(
-      (watch) =>
-        new Informer({
-          client: options.client,
-          resource: watch.resource,
-          labelSelector: watch.labelSelector,
-          clock,
-          ...tuning,
-          onEvent: (event) => {
-            const key = watch.mapToKey(event.object);
-            if (key !== undefined) this.enqueue(key);
-          },
-          onRestart: (reason) => observer.watchRestarted(reason),
-          onError: (error) => observer.informerError(error),
-        }),
-    );
   }
 
   /** Objects in the primary cache. */
@@ -134,7 +108,7 @@ export class Controller {
   }
 
   get synced(): boolean {
-    return this.informer.synced && this.secondaries.every((informer) => informer.synced);
+    return this.informer.synced;
   }
 
   get running(): boolean {
@@ -154,9 +128,9 @@ export class Controller {
     if (this.state !== 'new') throw new RuntimeError('E_STATE', `controller ${this.name} cannot start twice`);
     this.state = 'starting';
     try {
-      await Promise.all([this.informer.start(), ...this.secondaries.map((informer) => informer.start())]);
+      await this.informer.start();
     } catch (error) {
-      await Promise.all([this.informer.stop(), ...this.secondaries.map((informer) => informer.stop())]);
+      await this.informer.stop();
       this.queue.shutDown();
       this.state = 'stopped';
       throw error;
@@ -219,11 +193,11 @@ export class Controller {
   /** Stops the informers. Call after `drain`. */
   async stopInformers(): Promise<void> {
     this.queue.shutDown();
-    await Promise.all([this.informer.stop(), ...this.secondaries.map((informer) => informer.stop())]);
+    await this.informer.stop();
     this.state = 'stopped';
   }
 
-  /** Enqueues a key now (used by resync, secondary watches and the runtime). */
+  /** Enqueues a key now (used by resync, the child watches and the runtime). */
   enqueue(key: string): void {
     if (this.options.accepts !== undefined && !this.options.accepts(key)) return;
     this.queue.add(key);
