@@ -4,7 +4,7 @@
  * finalizers merged, and the operatorBox rules that span fields checked.
  */
 import { resolve } from 'node:path';
-import type { CrdDefinition, Sourced, TemplateEntry } from './types.js';
+import type { CrdDefinition, OperatorBox, Sourced, TemplateEntry } from './types.js';
 import { parseDuration } from '../util/duration.js';
 import type { Field, RawCrd } from './crd-entries.js';
 import type { LoadContext } from './documents.js';
@@ -36,7 +36,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
   const { box, phases } = normalizeOperatorBox(boxField?.value as Loose<OperatorBoxInput> | undefined, boxField?.origin ?? raw.origin, boxPath, canonical, problems);
   const imported = importMotifs(get('imports'), raw.name, context);
   addToPhase(phases.onCreate, imported);
-  checkConstructorRules(raw, boxField, box.default, box.constructor !== undefined, phases, imported, context);
+  checkConstructorRules(raw, boxField, box, phases, imported, context);
 
   const crdFile = get('crdFile');
   const workers = sourced('workers', integer);
@@ -86,8 +86,7 @@ function selector(value: unknown): string | undefined {
 function checkConstructorRules(
   raw: RawCrd,
   boxField: Field | undefined,
-  isDefault: boolean,
-  hasConstructor: boolean,
+  box: Pick<OperatorBox, 'default' | 'hooks' | 'finalizers'> & { readonly constructor: OperatorBox['constructor'] },
   phases: Record<(typeof PHASES)[number], Partial<Record<string, readonly TemplateEntry[]>>>,
   imported: readonly TemplateEntry[],
   context: LoadContext,
@@ -96,6 +95,8 @@ function checkConstructorRules(
   const { problems } = context;
   const origin = boxField?.origin ?? raw.origin;
   const path = boxField?.path ?? [...raw.path, 'operatorBox'];
+  const isDefault = box.default;
+  const hasConstructor = Object.hasOwn(box, 'constructor') && box.constructor !== undefined;
   if (!isDefault && !hasConstructor) {
     problems.add(origin, [...path, 'default'], 'missing-constructor', 'operatorBox.default is false but no constructor is declared; add constructor: { function: <name> } or remove default: false');
   }
@@ -103,6 +104,13 @@ function checkConstructorRules(
     problems.add(origin, [...path, 'constructor'], 'constructor-needs-default-false', 'a constructor is declared but operatorBox.default is not false; set default: false (a constructor replaces the template reconciler)', { at: 'key' });
   }
   if (isDefault) return;
+  // A constructor owns reconcile entirely: hooks would never run, declared finalizers would never be managed.
+  if (box.hooks !== undefined) {
+    problems.add(origin, [...path, 'hooks'], 'hooks-without-reconciler', 'hooks never run when operatorBox.default is false (the constructor owns reconcile); call that code from the constructor', { at: 'key' });
+  }
+  if (box.finalizers.length > 0) {
+    problems.add(origin, [...path, 'finalizers'], 'finalizers-without-reconciler', 'finalizers are not managed by the runtime when operatorBox.default is false; the constructor adds and removes its own', { at: 'key' });
+  }
   for (const phase of PHASES) {
     const own = Object.values(phases[phase]).some((list) => (list ?? []).some((entry) => !imported.includes(entry)));
     if (own) problems.add(origin, [...path, phase], 'templates-without-reconciler', `${phase} templates are never applied when operatorBox.default is false (the constructor owns reconcile)`, { at: 'key' });

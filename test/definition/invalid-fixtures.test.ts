@@ -37,6 +37,10 @@ const table: Readonly<Record<string, readonly Expected[]>> = {
   'constructor-with-default-true.yaml': [
     { code: 'constructor-needs-default-false', line: 9, column: 9, path: "spec.crds.backup.operatorBox.constructor", message: 'a constructor is declared but operatorBox.default is not false; set default: false (a constructor replaces the template reconciler)' },
   ],
+  'constructor-with-hooks.yaml': [
+    { code: 'hooks-without-reconciler', line: 11, column: 9, path: "spec.crds.backup.operatorBox.hooks", message: 'hooks never run when operatorBox.default is false (the constructor owns reconcile); call that code from the constructor' },
+    { code: 'finalizers-without-reconciler', line: 12, column: 9, path: "spec.crds.backup.operatorBox.finalizers", message: 'finalizers are not managed by the runtime when operatorBox.default is false; the constructor adds and removes its own' },
+  ],
   'crd-name-too-long.yaml': [
     { code: 'invalid-name', line: 6, column: 13, path: "spec.crds[0].name", message: 'invalid CRD name "a-very-long-crd-name-that-goes-on-and-on-past-the-sixty-three-limit": must be a lowercase RFC 1123 label (a-z, 0-9 and "-", starting and ending with a letter or digit, at most 63 characters)' },
   ],
