@@ -10,7 +10,8 @@ import type { FunctionContext } from './function-type.js';
 import { resolveLimits, type TemplateLimits } from './limits.js';
 import { parseTemplate } from './parser.js';
 import { createState, type RenderState } from './state.js';
-import { copyValue, printValue, utf8Length } from './values.js';
+import { exportValue } from './export-value.js';
+import { printValue } from './values.js';
 
 /** Options of {@link compileTemplate} and {@link compileValue}. */
 export interface CompileOptions {
@@ -103,7 +104,7 @@ export class Template implements CompiledTemplate {
     state.vars = this.slotCount > 0 ? new Array<unknown>(this.slotCount) : NO_VARIABLES;
     try {
       const evaluate = this.program.value;
-      if (evaluate !== undefined) return this.export(state, evaluate(state, data));
+      if (evaluate !== undefined) return exportValue(state, this.info, evaluate(state, data));
       state.out = '';
       this.program.execute(state, data);
       return state.out;
@@ -112,18 +113,6 @@ export class Template implements CompiledTemplate {
     }
   }
 
-  /** Type preservation: strings are charged to the output budget, lists and maps are copied. */
-  private export(state: RenderState, value: unknown): unknown {
-    if (typeof value === 'string') {
-      state.bytes += utf8Length(value);
-      if (state.bytes > state.limits.maxOutputBytes) {
-        throw templateError('E_TEMPLATE_LIMIT', `output larger than the limit of ${state.limits.maxOutputBytes} bytes`, this.info, 0);
-      }
-      return value;
-    }
-    if (typeof value === 'object' && value !== null) return copyValue(value, state.limits.maxDepth);
-    return value;
-  }
 }
 
 /**

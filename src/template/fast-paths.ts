@@ -20,7 +20,8 @@ import { asTemplateError, templateError, type TemplateSourceInfo } from './failu
 import { FastActions, type FastAction } from './fast-actions.js';
 import { commandOperand, operandOf, type Operand, type ReadTable } from './fast-operands.js';
 import type { RenderState } from './state.js';
-import { copyValue, isTruthy, printValue, utf8Length } from './values.js';
+import { exportValue } from './export-value.js';
+import { isTruthy, printValue, utf8Length } from './values.js';
 
 /** Renders a whole template in a shared state; the result is what `Template.renderIn` returns. */
 export type LeafRender = (state: RenderState, data: unknown) => unknown;
@@ -34,7 +35,7 @@ class FastLinker extends FastActions {
   single(action: FastAction): LeafRender {
     return (state, data) => {
       try {
-        return this.export(state, action(state, data));
+        return exportValue(state, this.info, action(state, data));
       } catch (error) {
         // As the evaluator: anything thrown (a limit, a getter in the data) becomes a TemplateError.
         throw asTemplateError(error, this.info, 0);
@@ -51,7 +52,7 @@ class FastLinker extends FastActions {
     return (state, data) => {
       try {
         if (++state.steps > state.limits.maxSteps) this.stepLimit(state, pos);
-        return this.export(state, table.value(state, data, slot, constant));
+        return exportValue(state, this.info, table.value(state, data, slot, constant));
       } catch (error) {
         throw asTemplateError(error, this.info, 0);
       }
@@ -73,7 +74,7 @@ class FastLinker extends FastActions {
         const value = table.value(state, data, given.slot, given.constant);
         if (++state.steps > state.limits.maxSteps) this.stepLimit(state, callPos);
         const otherwise = table.value(state, data, fallback.slot, fallback.constant);
-        return this.export(state, isTruthy(value) ? value : otherwise);
+        return exportValue(state, this.info, isTruthy(value) ? value : otherwise);
       } catch (error) {
         throw asTemplateError(error, this.info, 0);
       }
@@ -142,16 +143,6 @@ class FastLinker extends FastActions {
     }
   }
 
-  private export(state: RenderState, value: unknown): unknown {
-    if (typeof value === 'string') {
-      state.bytes += utf8Length(value);
-      if (state.bytes > state.limits.maxOutputBytes) {
-        throw templateError('E_TEMPLATE_LIMIT', `output larger than the limit of ${state.limits.maxOutputBytes} bytes`, this.info, 0);
-      }
-      return value;
-    }
-    return typeof value === 'object' && value !== null ? copyValue(value, state.limits.maxDepth) : value;
-  }
 
   /** Text, actions and ifs, in order; `undefined` when a node has no fast form. */
   nodes(list: readonly TemplateNode[]): FastText | undefined {
