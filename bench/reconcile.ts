@@ -10,6 +10,7 @@ import { createRuntime } from '../src/create-runtime.js';
 import { KubeClient } from '../src/kube/client.js';
 import { Informer } from '../src/kube/informer.js';
 import type { ResourceRef } from '../src/kube/resource.js';
+import { crdManifest } from '../src/testing/index.js';
 import { startRemoteServer } from './support/remote-server.js';
 
 const count = Number(process.argv[2] ?? 10_000);
@@ -17,18 +18,9 @@ const workers = Number(process.argv[3] ?? 4);
 const WIDGETS: ResourceRef = { group: 'example.io', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true };
 const CONFIGMAPS: ResourceRef = { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
 
+/** Without the status subresource: the benchmark measures one write per object on both sides. */
 function crd(kind: string, plural: string): Record<string, unknown> {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.example.io` },
-    spec: {
-      group: 'example.io',
-      scope: 'Namespaced',
-      names: { kind, plural, singular: kind.toLowerCase() },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-    },
-  };
+  return crdManifest({ group: 'example.io', kind, plural, versions: [{ name: 'v1', status: false }] });
 }
 
 function configMapFor(prefix: string, name: string): Record<string, unknown> {

@@ -2,23 +2,13 @@
 //   node --import tsx --test examples/testing-your-operator/operator.test.ts
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApiServer, type TestApiServer } from 'katalog/testing';
+import { crdManifest, startTestApiServer, type TestApiServer } from 'katalog/testing';
 import { createCounterOperator } from './operator.js';
 
 let cluster: TestApiServer;
 before(async () => {
   cluster = await startTestApiServer();
-  cluster.applyCrd({
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'counters.example.io' },
-    spec: {
-      group: 'example.io',
-      scope: 'Namespaced',
-      names: { kind: 'Counter', plural: 'counters' },
-      versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-    },
-  });
+  cluster.applyCrd(crdManifest({ group: 'example.io', kind: 'Counter', plural: 'counters' }));
   await cluster.settled();
 });
 after(async () => {

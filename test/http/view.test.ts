@@ -7,7 +7,8 @@ import { createInspectionRouter } from '../../src/http/router.js';
 import { inspectionViewOf } from '../../src/http/view.js';
 import { resolveOptions } from '../../src/options.js';
 import { Runtime } from '../../src/runtime/runtime.js';
-import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { crdManifest, startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { waitFor } from '../support/cluster.js';
 import { silentLogger } from '../../src/observe/logger.js';
 
 const SECRET = 'hunter2-do-not-echo';
@@ -33,35 +34,6 @@ spec:
       apiTypes: { group: example.io, version: v1, kind: Old, plural: olds }
 `;
 
-function crdManifest(plural: string, kind: string, versions: readonly string[]): Record<string, unknown> {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.example.io` },
-    spec: {
-      group: 'example.io',
-      scope: 'Namespaced',
-      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
-      versions: versions.map((name, i) => ({
-        name,
-        served: true,
-        storage: i === versions.length - 1,
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        subresources: { status: {} },
-      })),
-    },
-  };
-}
-
-
-async function until(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 describe('inspectionViewOf(runtime)', () => {
   let server: TestApiServer;
   let runtime: Runtime;
@@ -69,7 +41,7 @@ describe('inspectionViewOf(runtime)', () => {
 
   before(async () => {
     server = await startTestApiServer();
-    server.applyCrd(crdManifest('websites', 'Website', ['v1alpha1', 'v1']));
+    server.applyCrd(crdManifest({ group: 'example.io', kind: 'Website', plural: 'websites', versions: [{ name: 'v1alpha1' }, { name: 'v1', storage: true }] }));
     server.create({ apiVersion: 'example.io/v1', kind: 'Website', metadata: { name: 'shop', namespace: 'default' }, spec: { password: SECRET, host: `${SECRET}.example.io` } });
     runtime = new Runtime(
       parseDefinition(KATALOG, { source: 'katalog.yaml' }),
@@ -98,7 +70,7 @@ describe('inspectionViewOf(runtime)', () => {
 
   test('after start: the active CRD at its internal version, the pending one waiting, the disabled one absent', async () => {
     await runtime.start();
-    await until('the first reconcile', () => reconciled > 0 && runtime.slot('website')?.health.lastReconcile !== null);
+    await waitFor('the first reconcile', () => reconciled > 0 && runtime.slot('website')?.health.lastReconcile !== null);
     const app = createInspectionRouter(inspectionViewOf(runtime));
 
     const ready = await app.request('/ready');
@@ -153,8 +125,8 @@ describe('inspectionViewOf(runtime)', () => {
 
   test('a pending CRD turns healthy in the list when its CRD is installed', async () => {
     const app = createInspectionRouter(inspectionViewOf(runtime));
-    server.applyCrd(crdManifest('caches', 'Cache', ['v1']));
-    await until('cache to activate', () => runtime.slot('cache')?.health.state === 'healthy');
+    server.applyCrd(crdManifest({ group: 'example.io', kind: 'Cache', plural: 'caches' }));
+    await waitFor('cache to activate', () => runtime.slot('cache')?.health.state === 'healthy');
     const list = (await (await app.request('/katalog')).json()) as { crds: Array<{ name: string; state: string; healthy: boolean }> };
     assert.deepEqual(list.crds.map((crd) => [crd.name, crd.state, crd.healthy]), [['website', 'healthy', true], ['cache', 'healthy', true]]);
     assert.equal((await app.request('/katalog/cache/health')).status, 200);

@@ -1,5 +1,5 @@
 // Shared pieces of integration tests: a CRD factory, custom resources, and waiting for a condition.
-import type { TestApiServer } from '../../src/testing/index.js';
+import { crdManifest as publicCrdManifest, type TestApiServer } from '../../src/testing/index.js';
 
 export interface CrdSpec {
   readonly group?: string;
@@ -9,27 +9,10 @@ export interface CrdSpec {
   readonly scope?: 'Namespaced' | 'Cluster';
 }
 
-/** A CustomResourceDefinition manifest with an open schema. */
+/** A CustomResourceDefinition manifest with an open schema, in group `example.io` unless told otherwise. */
 export function crdManifest(spec: CrdSpec): Record<string, unknown> {
-  const group = spec.group ?? 'example.io';
   const versions = spec.versions ?? [{ name: 'v1', served: true, storage: true, status: true }];
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${spec.plural}.${group}` },
-    spec: {
-      group,
-      scope: spec.scope ?? 'Namespaced',
-      names: { kind: spec.kind, plural: spec.plural, singular: spec.kind.toLowerCase(), listKind: `${spec.kind}List` },
-      versions: versions.map((version) => ({
-        name: version.name,
-        served: version.served ?? true,
-        storage: version.storage ?? false,
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        ...(version.status === false ? {} : { subresources: { status: {} } }),
-      })),
-    },
-  };
+  return publicCrdManifest({ ...spec, group: spec.group ?? 'example.io', versions: versions.map((v) => ({ ...v, storage: v.storage ?? false })) });
 }
 
 /** A Katalog entry for a CRD made by {@link crdManifest}. */
