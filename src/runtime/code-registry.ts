@@ -21,33 +21,23 @@ export class CodeRegistry {
   private readonly crdConstructors = new Map<string, ConstructorFactory>();
 
   registerHooks(name: string, hooks: Hooks): void {
-    if (name === '') throw new RuntimeError('E_REGISTRATION', 'hooks need a name');
-    if (typeof hooks !== 'object' || hooks === null) throw new RuntimeError('E_REGISTRATION', `hooks ${name}: expected an object of hook functions`);
-    for (const [hook, fn] of Object.entries(hooks)) {
-      if (!['onReconcile', 'onCreate', 'onUpdate', 'onDelete', 'onNotFound'].includes(hook)) {
-        throw new RuntimeError('E_REGISTRATION', `hooks ${name}: unknown hook "${hook}" (known: onReconcile, onCreate, onUpdate, onDelete, onNotFound)`);
-      }
-      if (typeof fn !== 'function') throw new RuntimeError('E_REGISTRATION', `hooks ${name}: ${hook} is not a function`);
-    }
+    checkHooks(name, hooks);
     this.hooks.set(name, hooks);
   }
 
   registerConstructor(name: string, factory: ConstructorFactory): void {
-    if (name === '') throw new RuntimeError('E_REGISTRATION', 'a constructor needs a name');
-    if (typeof factory !== 'function') throw new RuntimeError('E_REGISTRATION', `constructor ${name}: expected a function`);
+    checkConstructor(name, factory);
     this.constructors.set(name, factory);
   }
 
   /** Hooks for one CRD, whatever the definition names (source `code`). */
   registerCrdHooks(crd: string, hooks: Hooks): void {
-    this.registerHooks(`crd:${crd}`, hooks);
-    this.hooks.delete(`crd:${crd}`);
+    checkHooks(`for CRD ${crd}`, hooks);
     this.crdHooks.set(crd, hooks);
   }
 
   registerCrdConstructor(crd: string, factory: ConstructorFactory): void {
-    this.registerConstructor(`crd:${crd}`, factory);
-    this.constructors.delete(`crd:${crd}`);
+    checkConstructor(`for CRD ${crd}`, factory);
     this.crdConstructors.set(crd, factory);
   }
 
@@ -106,4 +96,20 @@ export class CodeRegistry {
 export function declaredConstructor(crd: CrdDefinition): { readonly function: string } | undefined {
   const box = crd.operatorBox;
   return Object.hasOwn(box, 'constructor') ? box.constructor : undefined;
+}
+
+const HOOK_NAMES = ['onReconcile', 'onCreate', 'onUpdate', 'onDelete', 'onNotFound'];
+
+function checkHooks(name: string, hooks: Hooks): void {
+  if (name === '') throw new RuntimeError('E_REGISTRATION', 'hooks need a name');
+  if (typeof hooks !== 'object' || hooks === null) throw new RuntimeError('E_REGISTRATION', `hooks ${name}: expected an object of hook functions`);
+  for (const [hook, fn] of Object.entries(hooks)) {
+    if (!HOOK_NAMES.includes(hook)) throw new RuntimeError('E_REGISTRATION', `hooks ${name}: unknown hook "${hook}" (known: ${HOOK_NAMES.join(', ')})`);
+    if (typeof fn !== 'function') throw new RuntimeError('E_REGISTRATION', `hooks ${name}: ${hook} is not a function`);
+  }
+}
+
+function checkConstructor(name: string, factory: ConstructorFactory): void {
+  if (name === '') throw new RuntimeError('E_REGISTRATION', 'a constructor needs a name');
+  if (typeof factory !== 'function') throw new RuntimeError('E_REGISTRATION', `constructor ${name}: expected a function`);
 }
