@@ -26,6 +26,12 @@ export interface ServedVersion {
 /** What the runtime needs to know of an installed CRD. */
 export interface InstalledCrd {
   readonly name: string;
+  /**
+   * The CRD is being deleted (`deletionTimestamp` set): the API server is deleting its custom resources. It still
+   * counts as installed, so that the runtime keeps handling their deletion (onDelete work, then its finalizers) and
+   * the CRD deletion can complete; it goes away (and the CRD becomes `pending`) when the CRD object is gone.
+   */
+  readonly terminating: boolean;
   readonly group: string;
   readonly kind: string;
   readonly plural: string;
@@ -33,7 +39,7 @@ export interface InstalledCrd {
   readonly versions: readonly ServedVersion[];
 }
 
-/** Reads an InstalledCrd out of a CustomResourceDefinition, or undefined while it is not established. */
+/** Reads an InstalledCrd out of a CustomResourceDefinition, or undefined while it is not established. A Terminating CRD stays installed. */
 export function installedCrdOf(object: KubeObject): InstalledCrd | undefined {
   const spec = (object['spec'] ?? {}) as {
     group?: string;
@@ -43,9 +49,10 @@ export function installedCrdOf(object: KubeObject): InstalledCrd | undefined {
   };
   const status = (object['status'] ?? {}) as { conditions?: Array<{ type?: string; status?: string }> };
   const established = (status.conditions ?? []).some((condition) => condition.type === 'Established' && condition.status === 'True');
-  if (!established || object.metadata?.deletionTimestamp !== undefined) return undefined;
+  if (!established) return undefined;
   return {
     name: object.metadata?.name ?? '',
+    terminating: object.metadata?.deletionTimestamp !== undefined,
     group: spec.group ?? '',
     kind: spec.names?.kind ?? '',
     plural: spec.names?.plural ?? '',

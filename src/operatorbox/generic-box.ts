@@ -1,11 +1,22 @@
 /**
  * The generic box (`operatorBox.default: true`): finalizers, templates and hooks.
  *
- * Live object: add the cleanup finalizer and the declared ones (the first time: this is what makes a reconcile
- * an `onCreate`), then templates and hooks in the declared order (templates first unless `runHooksFirst`); the
- * first error stops the cycle. Object being deleted: `onDelete` (the hook, else the onDelete templates, whose Jobs
- * block until they succeed), then the children the garbage collector cannot reach are deleted, then the finalizers
- * are removed. A failing delete path keeps the finalizers, so the deletion is retried with backoff.
+ * The finalizer rule (docs/reliability.md): `katalog.dev/cleanup` (with the declared finalizers) is put on an object
+ * only when its deletion needs work that owner-reference garbage collection cannot do: an `onDelete` hook or onDelete
+ * templates, declared finalizers, or a rendered child out of the collector's reach (cluster-scoped under a
+ * namespaced parent, or in another namespace). Otherwise deleting the object (or its CRD, or the operator) leaves
+ * nothing behind that waits for katalog: the garbage collector takes the children.
+ *
+ * Live object: add the finalizers when the rule asks for them (before any child is created), then templates and
+ * hooks in the declared order (templates first unless `runHooksFirst`); the first error stops the cycle. A cleanup
+ * finalizer no longer needed (the cluster-scoped child went away) is removed at the end of a successful cycle.
+ * Object being deleted: `onDelete` (the hook, else the onDelete templates, whose Jobs block until they succeed),
+ * then the children the garbage collector cannot reach are deleted, then the finalizers are removed. A failing
+ * delete path keeps the finalizers, so the deletion is retried with backoff.
+ *
+ * `onCreate` runs on the first reconcile of an object: the one that adds the finalizer when the rule puts one;
+ * otherwise the first one that finds no status of katalog's on the object (no `observedGeneration`, no `Ready`
+ * condition) and that this process has not attempted before.
  */
 import { updateFinalizers, withFinalizers, withoutFinalizers } from '../kube/finalizers.js';
 import type { KubeObject } from '../kube/resource.js';
@@ -26,10 +37,16 @@ export const CLEANUP_FINALIZER = 'katalog.dev/cleanup';
  * see this cycle's children, and a failing first step stops the second.
  */
 export interface TemplatesStage {
-  /** Renders onCreate and onReconcile for a live object and carries out the children; returns the children after. */
-  reconcile(object: KubeObject, signal: AbortSignal): Promise<{ children: HookContext['children'] }>;
+  /**
+   * Renders onCreate and onReconcile for a live object and carries out the children; returns the children after.
+   * `beforeApply` is awaited after rendering and before the first write, told whether a rendered child is out of
+   * the garbage collector's reach.
+   */
+  reconcile(object: KubeObject, signal: AbortSignal, beforeApply?: (uncollectable: boolean) => Promise<void>): Promise<{ children: HookContext['children'] }>;
   /** The children observed now (a private copy), for hooks that run before the templates. */
   observed(object: KubeObject): HookContext['children'];
+  /** Whether there are onDelete templates (their deletion work needs the finalizer). */
+  readonly hasOnDelete: boolean;
   /** Runs the delete path's templates; resolves `false` while something (a Job) still blocks removal. */
   runDelete(object: KubeObject, signal: AbortSignal): Promise<boolean>;
   /** Deletes the children the garbage collector cannot reach (cluster-scoped, other namespaces). */
@@ -51,25 +68,44 @@ export interface GenericBoxOptions {
 
 export class GenericBox implements OperatorBoxStage {
   private readonly finalizers: readonly string[];
+  /** Whether every object needs the finalizers, whatever it renders (onDelete work, declared finalizers). */
+  private readonly alwaysFinalize: boolean;
   /** Last generation reconciled successfully per key: what tells `onUpdate` apart from a resync. */
   private readonly reconciledGeneration = new Map<string, number>();
+  /** Keys whose first reconcile (`onCreate`) this process attempted, for objects that carry no finalizer. */
+  private readonly attempted = new Set<string>();
 
   constructor(private readonly options: GenericBoxOptions) {
     this.finalizers = withFinalizers([CLEANUP_FINALIZER], options.finalizers);
+    this.alwaysFinalize = options.finalizers.length > 0 || options.hooks?.onDelete !== undefined || options.templates?.hasOnDelete === true;
   }
 
   async reconcile(input: BoxInput): Promise<BoxOutput> {
     const { deps, hooks, templates } = this.options;
-    const isNew = !(input.object.metadata?.finalizers ?? []).includes(CLEANUP_FINALIZER);
-    const latest = await updateFinalizers(deps.client, deps.crd.resource, input.object, (current) => withFinalizers(current, this.finalizers), input.signal);
-    // Keep the converted body; take only the metadata (finalizers, resourceVersion) from the API server's answer.
-    const object: KubeObject = latest?.metadata === undefined ? input.object : { ...input.object, metadata: latest.metadata };
+    const hadFinalizer = (input.object.metadata?.finalizers ?? []).includes(CLEANUP_FINALIZER);
+    const isNew = this.alwaysFinalize ? !hadFinalizer : !hadFinalizer && !this.attempted.has(input.key) && !hasOwnStatus(input.object);
+    this.attempted.add(input.key);
+    let object = input.object;
+    let wrote = false;
+    let needed = this.alwaysFinalize;
+    const setFinalizers = async (change: (current: readonly string[]) => string[]): Promise<void> => {
+      const latest = await updateFinalizers(deps.client, deps.crd.resource, object, change, input.signal);
+      if (latest?.metadata === undefined || latest.metadata.resourceVersion === object.metadata?.resourceVersion) return;
+      // Keep the converted body; take only the metadata (finalizers, resourceVersion) from the API server's answer.
+      object = { ...object, metadata: latest.metadata };
+      wrote = true;
+    };
+    if (this.alwaysFinalize) await setFinalizers((current) => withFinalizers(current, this.finalizers));
     let children: HookContext['children'] = {};
     let requeueAfterMs: number | undefined;
 
     const runTemplates = async (): Promise<void> => {
       if (templates === undefined) return;
-      ({ children } = await templates.reconcile(structuredClone(object), input.signal));
+      ({ children } = await templates.reconcile(structuredClone(object), input.signal, async (uncollectable) => {
+        if (!uncollectable || this.alwaysFinalize) return;
+        needed = true;
+        await setFinalizers((current) => withFinalizers(current, this.finalizers));
+      }));
     };
     const runHooks = async (): Promise<void> => {
       if (hooks === undefined) return;
@@ -96,9 +132,12 @@ export class GenericBox implements OperatorBoxStage {
       await runTemplates();
       await runHooks();
     }
+    // Nothing left that the garbage collector cannot do: the cleanup finalizer (of an earlier cycle, or an earlier
+    // version of katalog) would only make deleting the object, its CRD or the operator wait for katalog.
+    if (!needed && (object.metadata?.finalizers ?? []).includes(CLEANUP_FINALIZER)) await setFinalizers((current) => withoutFinalizers(current, [CLEANUP_FINALIZER]));
     const generation = object.metadata?.generation;
     if (generation !== undefined) this.reconciledGeneration.set(input.key, generation);
-    return { desired: NO_DESIRED, requeueAfterMs, writeStatus: true, object };
+    return { desired: NO_DESIRED, requeueAfterMs, writeStatus: true, ...(wrote ? { object } : {}) };
   }
 
   async delete(input: BoxInput): Promise<DeleteOutput> {
@@ -117,11 +156,13 @@ export class GenericBox implements OperatorBoxStage {
     await templates?.cleanup(structuredClone(input.object), input.signal);
     await updateFinalizers(deps.client, deps.crd.resource, input.object, (current) => withoutFinalizers(current, this.finalizers), input.signal);
     this.reconciledGeneration.delete(input.key);
+    this.attempted.delete(input.key);
     return { requeueAfterMs };
   }
 
   async notFound(key: string, signal: AbortSignal): Promise<DeleteOutput> {
     this.reconciledGeneration.delete(key);
+    this.attempted.delete(key);
     const hook = this.options.hooks?.onNotFound;
     if (hook === undefined) return {};
     const result = await hook.call(this.options.hooks, notFoundContext(this.options.deps, key, signal));
@@ -136,4 +177,11 @@ export class GenericBox implements OperatorBoxStage {
 function observedGeneration(object: KubeObject): number | undefined {
   const status = object['status'] as { observedGeneration?: unknown } | undefined;
   return typeof status?.observedGeneration === 'number' ? status.observedGeneration : undefined;
+}
+
+/** Whether katalog wrote status to the object before: an `observedGeneration` or a `Ready` condition. */
+function hasOwnStatus(object: KubeObject): boolean {
+  const status = object['status'] as { observedGeneration?: unknown; conditions?: unknown } | undefined;
+  if (status?.observedGeneration !== undefined) return true;
+  return Array.isArray(status?.conditions) && status.conditions.some((condition: { type?: unknown }) => condition?.type === 'Ready');
 }

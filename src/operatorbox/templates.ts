@@ -14,7 +14,7 @@ import type { ChildApplier, DesiredManifest } from '../registry/child-applier.js
 import { resourceKey, type ChildLookup } from '../registry/child-watches.js';
 import { jobState } from '../registry/job-state.js';
 import { applyRank, type KindTable } from '../registry/kind-table.js';
-import { ownerOf, stampOwnership, type Owner } from '../registry/ownership.js';
+import { canOwnerReference, ownerOf, stampOwnership, type Owner } from '../registry/ownership.js';
 import type { ResourceResolver } from '../registry/resource-resolver.js';
 import { isPlainMap } from '../registry/short-form.js';
 import type { TemplatesStage } from './generic-box.js';
@@ -40,12 +40,20 @@ export class TemplatesPhase implements TemplatesStage {
     return copyView(observedChildren(this.options.lookup, this.options.kinds, ownerOf(this.options.crd, object)));
   }
 
-  /** Renders onCreate and onReconcile, applies the children in order, prunes the undeclared ones. */
-  async reconcile(object: KubeObject, signal: AbortSignal): Promise<{ children: HookContext['children'] }> {
+  get hasOnDelete(): boolean {
+    return this.options.set.onDelete.length > 0;
+  }
+
+  /**
+   * Renders onCreate and onReconcile, tells `beforeApply` whether a rendered child is out of reach of the garbage
+   * collector (cluster-scoped, or in another namespace), applies the children in order, prunes the undeclared ones.
+   */
+  async reconcile(object: KubeObject, signal: AbortSignal, beforeApply?: (uncollectable: boolean) => Promise<void>): Promise<{ children: HookContext['children'] }> {
     const { set, applier, lookup, kinds } = this.options;
     const owner = ownerOf(this.options.crd, object);
     const before = observedChildren(lookup, kinds, owner);
     const desired = await this.render([...set.onCreate, ...set.onReconcile], object, owner, before, signal);
+    await beforeApply?.(desired.some((child) => !canOwnerReference(owner, child.manifest.metadata?.namespace)));
     const applied = await applier.applyAll(desired, signal);
     const pruned = await applier.prune(owner, desired, signal);
     for (const child of pruned) this.options.logger.info('deleted a child no longer declared', { kind: child.resource.kind, name: child.object.metadata?.name, namespace: child.object.metadata?.namespace });

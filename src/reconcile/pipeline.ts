@@ -7,15 +7,19 @@ import { toError } from '../errors.js';
 import type { KubeObject } from '../kube/resource.js';
 import type { DesiredChild, OperatorBoxStage } from '../operatorbox/stage.js';
 import type { ReconcileOutcome } from './outcome.js';
+import type { OwnWrites } from './own-writes.js';
 
 /** Carries out the children a box declared (create, apply, prune). Empty until templates exist. */
 export interface RegistryStage {
   apply(owner: KubeObject, desired: readonly DesiredChild[], signal: AbortSignal): Promise<void>;
 }
 
-/** Writes the status after a reconcile of a live object. */
+/**
+ * Writes the status after a reconcile of a live object. Resolves with the API server's answer when it wrote, or
+ * undefined when nothing changed (no request) or the object is gone; rejects when the write failed.
+ */
 export interface StatusStage {
-  write(object: KubeObject, outcome: { readonly ok: true } | { readonly ok: false; readonly message: string }, signal: AbortSignal): Promise<void>;
+  write(object: KubeObject, outcome: { readonly ok: true } | { readonly ok: false; readonly message: string }, signal: AbortSignal): Promise<KubeObject | undefined>;
 }
 
 export interface PipelineStages {
@@ -27,16 +31,26 @@ export interface PipelineStages {
   readonly registry: RegistryStage;
   /** Absent when the CRD has no status subresource. */
   readonly status: StatusStage | undefined;
-  /** Reports a failure to write status (which never fails the reconcile). */
+  /** What the runtime's own writes returned, until the cache shows them (one per controller). */
+  readonly ownWrites: OwnWrites;
+  /** Reports a failed write of the Ready=False status of a reconcile that failed anyway (and is requeued). */
   readonly onStatusError: (error: Error) => void;
 }
 
-/** Reconciles one key. Never throws: every failure, including one thrown by user code, becomes an error outcome. */
+/** A status write that failed: the reconcile fails with it (SPEC §4.6). */
+class StatusWriteError extends Error {}
+
+/**
+ * Reconciles one key. Never throws: every failure, including one thrown by user code and a failed status write,
+ * becomes an error outcome, which the worker requeues with backoff.
+ */
 export async function reconcileKey(stages: PipelineStages, key: string, signal: AbortSignal): Promise<ReconcileOutcome> {
+  const { ownWrites } = stages;
   let object: KubeObject | undefined;
   try {
-    const cached = stages.fetch(key);
+    const cached = ownWrites.resolve(key, stages.fetch(key));
     if (cached === undefined) {
+      ownWrites.forget(key);
       const { requeueAfterMs } = await stages.box.notFound(key, signal);
       return { result: 'success', requeueAfterMs };
     }
@@ -48,31 +62,44 @@ export async function reconcileKey(stages: PipelineStages, key: string, signal: 
       return { result: 'success', requeueAfterMs };
     }
     const output = await stages.box.reconcile({ key, object, signal });
-    object = output.object ?? object;
+    if (output.object !== undefined) {
+      ownWrites.record(key, object, output.object, 'metadata');
+      object = output.object;
+    }
     await stages.registry.apply(object, output.desired, signal);
-    if (output.writeStatus) await writeStatusQuietly(stages, object, { ok: true }, signal);
+    if (output.writeStatus) await writeStatus(stages, key, object, { ok: true }, signal);
     return { result: 'success', requeueAfterMs: output.requeueAfterMs };
   } catch (thrown) {
     const error = signal.aborted ? abortError(signal, thrown) : toError(thrown);
-    if (object !== undefined && object.metadata?.deletionTimestamp === undefined && !signal.aborted) {
-      await writeStatusQuietly(stages, object, { ok: false, message: error.message }, signal);
+    const statusFailed = thrown instanceof StatusWriteError;
+    if (object !== undefined && object.metadata?.deletionTimestamp === undefined && !signal.aborted && !statusFailed) {
+      try {
+        await writeStatus(stages, key, object, { ok: false, message: error.message }, signal);
+      } catch (statusError) {
+        // The reconcile fails and is requeued with backoff whatever happens here; the next attempt writes it again.
+        stages.onStatusError(toError(statusError));
+      }
     }
     return { result: 'error', error };
   }
 }
 
-async function writeStatusQuietly(
+async function writeStatus(
   stages: PipelineStages,
+  key: string,
   object: KubeObject,
   outcome: { readonly ok: true } | { readonly ok: false; readonly message: string },
   signal: AbortSignal,
 ): Promise<void> {
   if (stages.status === undefined) return;
+  let answer: KubeObject | undefined;
   try {
-    await stages.status.write(object, outcome, signal);
+    answer = await stages.status.write(object, outcome, signal);
   } catch (error) {
-    stages.onStatusError(toError(error));
+    const cause = toError(error);
+    throw new StatusWriteError(`failed to write status: ${cause.message}`, { cause });
   }
+  stages.ownWrites.record(key, object, answer, 'status');
 }
 
 function abortError(signal: AbortSignal, thrown: unknown): Error {

@@ -91,8 +91,13 @@ function truncate(message: string): string {
 }
 
 /**
- * Writes the status when it differs, guarded by resourceVersion; on 409 it re-reads the object and recomputes.
- * `compute` gets the freshest object and returns the wanted status fields.
+ * Writes the status when it differs: a merge patch of the status subresource guarded by the resourceVersion of
+ * `object` (so that conditions other writers added meanwhile are never overwritten); on 409 it re-reads the object
+ * and recomputes. `compute` gets the freshest object and returns the wanted status fields. Resolves with the API
+ * server's answer, or `'unchanged'` (no request) or `'gone'` (404); rejects on any other failure.
+ *
+ * Pass the latest object the runtime knows (see reconcile/own-writes.ts): then a 409 only happens when someone else
+ * wrote in between, never because of the runtime's own earlier write.
  */
 export async function writeStatus(
   client: KubeClient,
@@ -100,7 +105,7 @@ export async function writeStatus(
   object: KubeObject,
   compute: (fresh: KubeObject) => Record<string, unknown>,
   signal?: AbortSignal,
-): Promise<'written' | 'unchanged' | 'gone'> {
+): Promise<KubeObject | 'unchanged' | 'gone'> {
   let current: KubeObject | undefined = object;
   for (let attempt = 1; ; attempt++) {
     if (current === undefined) return 'gone';
@@ -108,8 +113,7 @@ export async function writeStatus(
     if (statusUnchanged(current['status'], wanted)) return 'unchanged';
     const meta = current.metadata ?? {};
     try {
-      await client.patch(ref, meta.name ?? '', meta.namespace, { metadata: { resourceVersion: meta.resourceVersion }, status: wanted }, { type: 'merge', subresource: 'status', signal });
-      return 'written';
+      return await client.patch(ref, meta.name ?? '', meta.namespace, { metadata: { resourceVersion: meta.resourceVersion }, status: wanted }, { type: 'merge', subresource: 'status', signal });
     } catch (error) {
       if (error instanceof KubeError && error.status === 404) return 'gone';
       if (!(error instanceof KubeError) || error.status !== 409 || attempt >= ATTEMPTS) throw error;

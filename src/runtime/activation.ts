@@ -29,6 +29,7 @@ import { compileTemplateSet, type TemplateSet } from '../operatorbox/template-se
 import { TemplatesPhase } from '../operatorbox/templates.js';
 import type { CacheReader, CrdInfo } from '../operatorbox/types.js';
 import { reconcileKey, type PipelineStages, type RegistryStage } from '../reconcile/pipeline.js';
+import { OwnWrites } from '../reconcile/own-writes.js';
 import { desiredStatus, writeStatus } from '../reconcile/status.js';
 import { ChildApplier } from '../registry/child-applier.js';
 import { ChildWatches } from '../registry/child-watches.js';
@@ -257,7 +258,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       ? {
           write: async (object, outcome, signal) => {
             const now = new Date(options.clock.now()).toISOString();
-            await writeStatus(
+            const answer = await writeStatus(
               client,
               target.resource,
               object,
@@ -270,10 +271,12 @@ export async function buildController(input: ActivationInput): Promise<Activated
               },
               signal,
             );
+            return typeof answer === 'string' ? undefined : answer;
           },
         }
       : undefined,
-    onStatusError: (error) => logger.warn('could not write status', { error }),
+    ownWrites: new OwnWrites(),
+    onStatusError: (error) => logger.warn('could not write the failed status (the reconcile is retried with backoff)', { error }),
   };
   return { controller: created, target };
 }
