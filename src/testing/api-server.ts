@@ -123,6 +123,7 @@ class RunningTestApiServer implements TestApiServer {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.faults.clear();
     this.cluster.hub.endAll();
     await this.listener.close();
   }
@@ -222,7 +223,8 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   runNamespaceController(cluster);
   runGarbageCollector(cluster);
   seedNamespaces(cluster, seeds);
-  const faults = new FaultInjector(cluster);
+  let server: RunningTestApiServer | undefined;
+  const faults = new FaultInjector(cluster, Math.random, async (downtimeMs) => server?.restart({ downtimeMs }));
   const requests = new RequestLog(options.requestLogSize ?? 10_000);
   let address = '';
   const dispatcher = createDispatcher({
@@ -243,5 +245,6 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   const { KubeConfig: KubeConfigClass } = await import('@kubernetes/client-node');
   const kubeConfig = new KubeConfigClass();
   kubeConfig.loadFromString(yaml);
-  return new RunningTestApiServer(cluster, listener, faults, requests, seeds, options.fieldManager ?? 'katalog-testing', url, kubeConfig, yaml);
+  server = new RunningTestApiServer(cluster, listener, faults, requests, seeds, options.fieldManager ?? 'katalog-testing', url, kubeConfig, yaml);
+  return server;
 }

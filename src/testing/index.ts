@@ -11,7 +11,8 @@ export {
   type RestartOptions,
 } from './api-server.js';
 export type { DirectPatchOptions, DirectDeleteOptions } from './direct-access.js';
-export type { Faults, FailureRule, LatencyRule, RequestMatch, WatchFaultFilter } from './faults.js';
+export type { Faults, FailureRule, LatencyRule, LostAnswerRule, RequestMatch, StallOptions, WatchFaultFilter } from './faults.js';
+export type { ChaosOptions, ChaosRun, ChaosStats } from './faults/chaos.js';
 export type { RequestCounter, RequestFilter, RequestRecord } from './requests.js';
 export type { PatchType } from './operations/patch.js';
 export type { PropagationPolicy } from './operations/delete.js';

@@ -153,7 +153,7 @@ export function expired(asked: string, oldest: number): StatusError {
   return new StatusError(failure(410, 'Expired', `too old resource version: ${asked} (${oldest})`));
 }
 
-/** An injected failure (429, 500, 503 or 410), with `Retry-After` when given. */
+/** An injected failure (429, 500, 503, 504 or 410), with `Retry-After` when given. */
 export function injected(code: number, retryAfterSeconds?: number): StatusError {
   const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) };
   const retry = retryAfterSeconds === undefined ? {} : { retryAfterSeconds };
@@ -164,6 +164,8 @@ export function injected(code: number, retryAfterSeconds?: number): StatusError 
       return new StatusError(failure(503, 'ServiceUnavailable', 'The server is currently unable to handle the request (injected fault)', retry), headers);
     case 410:
       return new StatusError(failure(410, 'Expired', 'too old resource version (injected fault)'), headers);
+    case 504:
+      return new StatusError(failure(504, 'Timeout', 'Timeout: request did not complete within requested timeout - context deadline exceeded (injected fault)', retry), headers);
     default:
       return new StatusError(failure(code, 'InternalError', 'Internal error occurred: injected fault', retry), headers);
   }

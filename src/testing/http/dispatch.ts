@@ -6,8 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { coreVersions, groupList, groupOf, resourceList, SERVER_VERSION } from '../discovery.js';
 import type { FaultInjector, RequestInfo } from '../faults.js';
+import { withLostAnswer } from '../faults/lost-answer.js';
 import type { RequestLog } from '../requests.js';
-import { internalError, methodNotAllowed, pathNotFound, StatusError } from '../status-errors.js';
+import { injected, internalError, methodNotAllowed, pathNotFound, StatusError } from '../status-errors.js';
 import type { ServerContext } from './context.js';
 import { parsePath, type ResourceRoute, type Route } from './paths.js';
 import { flag } from './query.js';
@@ -110,6 +111,7 @@ async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: ServerR
   const info: RequestInfo = {
     verb: verb ?? method.toLowerCase(),
     resource: resourceRoute?.plural ?? '',
+    subresource: resourceRoute?.subresource ?? '',
     namespace: resourceRoute?.namespace ?? '',
     name: resourceRoute?.name ?? '',
     nonResource: resourceRoute === undefined,
@@ -120,7 +122,10 @@ async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: ServerR
     const failure = ctx.faults.failureFor(info);
     if (failure !== undefined) throw failure;
     if (resourceRoute !== undefined) {
-      await serveResource(ctx, req, res, resolveResource(ctx, resourceRoute, verb, query));
+      const request = resolveResource(ctx, resourceRoute, verb, query);
+      const lost = ctx.faults.lostAnswerFor(info);
+      if (lost === undefined) await serveResource(ctx, req, res, request);
+      else await withLostAnswer(req, res, () => serveResource(ctx, req, res, request), (r) => sendError(r, injected(lost.kind === 'error' ? lost.status : 504)), lost.kind === 'cut');
     } else {
       if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed();
       serveNonResource(ctx, res, route);

@@ -54,6 +54,25 @@ export class WatchHub {
     for (const watcher of this.select(filter)) watcher.drop();
   }
 
+  /**
+   * Makes matching watches (those `pick` approves) go silent; after `forMs` (when given) each is dropped. Returns
+   * how many stalled.
+   */
+  stallAll(filter: WatchFilter, options: { readonly forMs?: number | undefined; readonly pick: () => boolean }): number {
+    let count = 0;
+    for (const watcher of this.select(filter)) {
+      if (watcher.isStalled || !options.pick()) continue;
+      watcher.stall(options.forMs);
+      count++;
+    }
+    return count;
+  }
+
+  /** Drops every stalled watch (its client reconnects). */
+  dropStalled(): void {
+    for (const watcher of this.select({})) if (watcher.isStalled) watcher.drop();
+  }
+
   private select(filter: WatchFilter): Watcher[] {
     const out: Watcher[] = [];
     for (const set of [...this.byKey.values()]) {

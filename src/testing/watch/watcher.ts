@@ -54,6 +54,8 @@ export class Watcher {
   private queue: string[] = [];
   private flushScheduled = false;
   private closed = false;
+  private stalled = false;
+  private stallTimer: ReturnType<typeof setTimeout> | undefined;
   private bookmarkTimer: TimerHandle | undefined;
   private timeoutTimer: TimerHandle | undefined;
 
@@ -69,6 +71,23 @@ export class Watcher {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  get isStalled(): boolean {
+    return this.stalled;
+  }
+
+  /**
+   * Fault: the watch goes silent (no event, no bookmark, no time-out end) while its connection stays open; after
+   * `forMs`, when given, the connection is dropped. Ending or dropping it still works.
+   */
+  stall(forMs?: number): void {
+    if (this.closed || this.stalled) return;
+    this.stalled = true;
+    this.queue = [];
+    if (this.bookmarkTimer !== undefined) this.options.clock.clearTimeout(this.bookmarkTimer);
+    if (this.timeoutTimer !== undefined) this.options.clock.clearTimeout(this.timeoutTimer);
+    if (forMs !== undefined) this.stallTimer = setTimeout(() => this.drop(), forMs);
   }
 
   /** Whether `record` passes this watch's namespace and selectors. */
@@ -154,6 +173,7 @@ export class Watcher {
   }
 
   private push(line: string): void {
+    if (this.stalled) return;
     this.queue.push(line);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -171,6 +191,7 @@ export class Watcher {
 
   private close(): void {
     this.closed = true;
+    if (this.stallTimer !== undefined) clearTimeout(this.stallTimer);
     if (this.bookmarkTimer !== undefined) this.options.clock.clearTimeout(this.bookmarkTimer);
     if (this.timeoutTimer !== undefined) this.options.clock.clearTimeout(this.timeoutTimer);
     this.options.onClose(this);

@@ -1,0 +1,13 @@
+/** A small seedable pseudo-random generator (mulberry32): the same seed gives the same faults in the same order. */
+
+/** Returns a function of numbers in [0, 1), deterministic for a given 32-bit seed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
