@@ -2,11 +2,18 @@
  * N workers draining one queue. Each reconcile gets an AbortSignal that fires on its time-out or when the
  * runtime gives up draining; whatever the reconcile does, the worker survives, maps the outcome to the queue in
  * exactly one place, and marks the key done.
+ *
+ * A reconcile that ignores its signal (a hook that hangs) cannot take its worker with it: {@link ABANDON_AFTER_MS}
+ * after its time-out the worker records an error (the key is retried with backoff) and moves on. The key itself
+ * stays "processing" until the abandoned call settles, so that it is never reconciled twice at once.
  */
 import { toError } from '../errors.js';
 import { decideRequeue, type ReconcileOutcome } from '../reconcile/outcome.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock, TimerHandle } from '../util/clock.js';
 import type { Workqueue } from './workqueue.js';
+
+/** How long a timed-out reconcile may take to honour its signal before its worker gives up waiting for it. */
+export const ABANDON_AFTER_MS = 1000;
 
 export interface WorkerPoolOptions {
   readonly queue: Workqueue;
@@ -66,37 +73,71 @@ export class WorkerPool {
       const key = await queue.get(this.abortAll.signal);
       if (key === undefined) return;
       this.setActive(this.active + 1);
+      let settled: Promise<void> | undefined;
       try {
-        await this.process(key);
+        ({ settled } = await this.process(key));
       } finally {
-        queue.done(key);
+        // An abandoned reconcile keeps its key until it settles (never twice at once); the worker goes on.
+        if (settled === undefined) queue.done(key);
+        else void settled.then(() => queue.done(key));
         this.setActive(this.active - 1);
       }
     }
   }
 
-  private async process(key: string): Promise<void> {
+  /** Reconciles one key and maps its outcome; `settled` is the still running call when it was abandoned. */
+  private async process(key: string): Promise<{ readonly settled: Promise<void> | undefined }> {
     const { queue, clock, timeoutMs } = this.options;
     const controller = new AbortController();
     const onStop = (): void => controller.abort(this.abortAll.signal.reason);
     if (this.abortAll.signal.aborted) onStop();
     else this.abortAll.signal.addEventListener('abort', onStop, { once: true });
+    let abandonTimer: TimerHandle | undefined;
+    let abandon: (outcome: ReconcileOutcome) => void = () => undefined;
+    const abandoned = new Promise<ReconcileOutcome>((resolve) => (abandon = resolve));
+    const armAbandon = (reason: string): void => {
+      if (abandonTimer !== undefined) return;
+      abandonTimer = clock.setTimeout(
+        () => abandon({ result: 'error', error: new Error(`${reason}, and the reconcile did not stop within ${ABANDON_AFTER_MS}ms (a hook that ignores ctx.signal?)`) }),
+        ABANDON_AFTER_MS,
+      );
+    };
+    controller.signal.addEventListener('abort', () => armAbandon(controller.signal.reason instanceof Error ? controller.signal.reason.message : 'aborted'), { once: true });
     const timer = clock.setTimeout(() => controller.abort(new Error(`reconcile timed out after ${timeoutMs}ms`)), timeoutMs);
     const started = clock.now();
+    let finished = false;
+    const finish = (outcome: ReconcileOutcome): ReconcileOutcome => {
+      finished = true;
+      if (abandonTimer !== undefined) clock.clearTimeout(abandonTimer);
+      return outcome;
+    };
+    const running = Promise.resolve()
+      .then(() => this.options.reconcile(key, controller.signal))
+      .then(finish, (error: unknown) => finish({ result: 'error', error: toError(error) }));
     let outcome: ReconcileOutcome;
     try {
-      outcome = await this.options.reconcile(key, controller.signal);
-    } catch (error) {
-      outcome = { result: 'error', error: toError(error) };
+      outcome = await Promise.race([running, abandoned]);
     } finally {
       clock.clearTimeout(timer);
       this.abortAll.signal.removeEventListener('abort', onStop);
+    }
+    if (!finished) {
+      // Abandoned: retried once the call settles (the queue holds the key until then), with backoff unless we
+      // stopped it ourselves (leadership lost, drain time-out: the next term runs it).
+      const settled = running.then(() => undefined);
+      if (this.abortAll.signal.aborted) {
+        queue.add(key);
+        return { settled };
+      }
+      queue.addRateLimited(key);
+      this.report(key, outcome, clock.now() - started);
+      return { settled };
     }
     if (outcome.result === 'error' && this.abortAll.signal.aborted) {
       // Cut short by us (leadership lost, or the drain time-out at stop): not the object's failure. The key runs
       // again in the next term (a new leader enqueues every key); nothing is recorded against its health.
       queue.add(key);
-      return;
+      return { settled: undefined };
     }
     const decision = decideRequeue(outcome);
     if (decision.action === 'backoff') {
@@ -105,8 +146,13 @@ export class WorkerPool {
       queue.forget(key);
       if (decision.action === 'forget-and-add-after') queue.addAfter(key, decision.delayMs);
     }
+    this.report(key, outcome, clock.now() - started);
+    return { settled: undefined };
+  }
+
+  private report(key: string, outcome: ReconcileOutcome, durationMs: number): void {
     try {
-      this.options.onReconciled(key, outcome, clock.now() - started);
+      this.options.onReconciled(key, outcome, durationMs);
     } catch {
       // observers must not break a worker
     }
