@@ -1,8 +1,9 @@
 /**
  * The chaos preset: what a bad day of a real cluster looks like, from one seed. While it runs, a share of requests
  * fails (429 with Retry-After, 500, 503), a share of watch requests is refused, a share of committed writes loses its
- * answer (an error or a cut connection), every request gets some latency, and every `watchFaultEveryMs` a random
- * share of the open watches is closed, dropped or stalled; once, after `outage.afterMs`, the listener closes for
+ * answer (an error or a cut connection), every request gets some latency, and every `watchFaultEveryMs` one watch
+ * fault: a stall of each open watch with probability `watchFaultShare`, or (with that probability) a drop or clean
+ * close of all of them; once, after `outage.afterMs`, the listener closes for
  * `outage.downtimeMs` and reopens on the same port. `stop()` removes it all and resolves once the server listens.
  */
 import type { FaultInjector, RequestMatch } from '../faults.js';
@@ -24,7 +25,7 @@ export interface ChaosOptions {
   readonly latencyMs?: number;
   /** Period of the watch faults. Default 1500 ms. */
   readonly watchFaultEveryMs?: number;
-  /** Share of the open watches each watch fault hits (split between close, drop and stall). Default 0.3. */
+  /** Chance that a watch fault hits each open watch (stall) or the watches of a resource (drop, close). Default 0.3. */
   readonly watchFaultShare?: number;
   /** How long a stalled watch stays silent before its connection is dropped. Default 4000 ms. */
   readonly stallMs?: number;
