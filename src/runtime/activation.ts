@@ -267,7 +267,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
                   statusFields.count === 0
                     ? {}
                     : statusFields.evaluate(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object))), outcome, warn);
-                return desiredStatus(fresh, outcome, now, fields, { conditions });
+                return desiredStatus(fresh, outcome, now, fields, { conditions, generation: object.metadata?.generation });
               },
               signal,
             );

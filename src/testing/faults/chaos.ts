@@ -48,6 +48,8 @@ export interface ChaosRun {
 
 export function startChaos(faults: FaultInjector, options: ChaosOptions, onStop: () => void): ChaosRun {
   const random = seededRandom(options.seed ?? 1);
+  // The watch faults draw from a stream of their own, so that their timer does not shift the requests' draws.
+  const watchRandom = seededRandom((options.seed ?? 1) ^ 0x5bd1e995);
   const stats = { watchFaults: 0, outages: 0 };
   const scopes: RequestMatch[] = options.resources === undefined ? [{}] : options.resources.map((resource) => ({ resource }));
   const errorRate = options.errorRate ?? 0.03;
@@ -79,9 +81,9 @@ export function startChaos(faults: FaultInjector, options: ChaosOptions, onStop:
   const watchFault = (): void => {
     const filters = options.resources === undefined ? [{}] : options.resources.map((resource) => ({ resource }));
     for (const filter of filters) {
-      const pick = random();
-      if (pick < 1 / 3) faults.stallWatches({ ...filter, forMs: stallMs, probability: share }, random);
-      else if (random() < share) {
+      const pick = watchRandom();
+      if (pick < 1 / 3) faults.stallWatches({ ...filter, forMs: stallMs, probability: share }, watchRandom);
+      else if (watchRandom() < share) {
         if (pick < 2 / 3) faults.dropWatches(filter);
         else faults.closeWatches(filter);
       }
