@@ -72,8 +72,7 @@ export class TemplatesPhase implements TemplatesStage {
       if (state.state === 'running') finished = false;
       else if (state.state === 'failed') {
         await applier.remove({ resource: child.desired.resource, object: child.object }, signal);
-        const meta = child.object.metadata ?? {};
-        throw new KatalogError('E_ON_DELETE', `onDelete Job ${meta.namespace ?? ''}/${meta.name ?? ''} failed (${state.reason}); it was deleted and runs again on the next attempt`);
+        throw new KatalogError('E_ON_DELETE', `onDelete Job of ${child.desired.source} failed (${state.reason}); it was deleted and runs again on the next attempt`);
       }
     }
     return finished;
@@ -114,7 +113,7 @@ export class TemplatesPhase implements TemplatesStage {
       stampOwnership(manifest, owner);
       const identity = `${resourceKey(resource)}/${metadata.namespace ?? ''}/${metadata.name ?? ''}`;
       const earlier = seen.get(identity);
-      if (earlier !== undefined) throw new KatalogError('E_MANIFEST', `${entry.path} and ${earlier} both declare ${kind} ${metadata.name ?? ''}; give them different names or exclusive conditions`);
+      if (earlier !== undefined) throw new KatalogError('E_MANIFEST', `${entry.path} and ${earlier} both declare the same ${kind}; give them different names or exclusive conditions`);
       seen.set(identity, entry.path);
       out.push({ source: entry.path, manifest, resource, reconcile: compiled.reconcile });
     }

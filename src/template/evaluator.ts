@@ -171,7 +171,7 @@ class Linker {
         count = value.length;
         for (let i = 0; i < value.length; i++) if (turn(state, i, value[i]) === BREAK) break;
       } else if (typeof value === 'number') {
-        if (!Number.isInteger(value)) this.fail('E_TEMPLATE_EXEC', `range can't iterate over the number ${value}`, pos);
+        if (!Number.isInteger(value)) this.fail('E_TEMPLATE_EXEC', "range can't iterate over a number that is not an integer", pos);
         if (keySlot >= 0) this.fail('E_TEMPLATE_EXEC', "range over a number can't declare two variables", pos);
         count = Math.max(value, 0);
         for (let i = 0; i < value; i++) if (turn(state, i, i) === BREAK) break;
