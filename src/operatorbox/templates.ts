@@ -19,6 +19,7 @@ import type { ResourceResolver } from '../registry/resource-resolver.js';
 import { isPlainMap } from '../registry/short-form.js';
 import type { TemplatesStage } from './generic-box.js';
 import { addChild, copyView, removeChild, observedChildren, templateData, type ChildrenView } from './template-data.js';
+import type { RenderScheduler } from './render-scheduler.js';
 import type { CompiledEntry, TemplateSet } from './template-set.js';
 import type { HookContext } from './types.js';
 
@@ -31,6 +32,8 @@ export interface TemplatesPhaseOptions {
   readonly applier: ChildApplier;
   readonly lookup: ChildLookup;
   readonly logger: Logger;
+  /** The runtime's render scheduler, shared by every CRD. */
+  readonly renders: RenderScheduler;
 }
 
 export class TemplatesPhase implements TemplatesStage {
@@ -93,10 +96,18 @@ export class TemplatesPhase implements TemplatesStage {
     for (const compiled of entries) {
       const { entry } = compiled;
       const entryData = Object.keys(entry.inputs).length === 0 ? data : { ...data, inputs: entry.inputs };
-      const verdict = compiled.conditions.evaluate(entryData);
-      for (const warning of verdict.warnings) this.options.logger.warn('template condition', { template: entry.path, warning });
-      if (!verdict.ok) continue;
-      const body = compiled.body.render(entryData);
+      // Conditions and body render in one turn of the runtime's render scheduler (fairness between CRDs).
+      const rendered = await this.options.renders.run(
+        this.options.crd,
+        () => {
+          const verdict = compiled.conditions.evaluate(entryData);
+          return { verdict, body: verdict.ok ? compiled.body.render(entryData) : undefined };
+        },
+        signal,
+      );
+      for (const warning of rendered.verdict.warnings) this.options.logger.warn('template condition', { template: entry.path, warning });
+      if (!rendered.verdict.ok) continue;
+      const body = rendered.body;
       let manifest: KubeObject;
       try {
         manifest = compiled.builder.build(isPlainMap(body) ? body : {}, { parent, ownerLabel: owner.label, source: entry.path });
