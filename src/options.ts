@@ -5,13 +5,15 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
-import { RuntimeError } from './errors.js';
+import { RuntimeError, TemplateError } from './errors.js';
 import type { Logger } from './observe/logger.js';
 import { silentLogger } from './observe/logger.js';
 import type { ConstructorFactory, Hooks } from './operatorbox/types.js';
 import { checkLeaderElection, type LeaderElectionOptions, type ResolvedLeaderElection } from './runtime/leader-options.js';
 import type { CrdSettingsInput } from './runtime/settings.js';
 import { shardProblems, type ShardOptions } from './runtime/sharding.js';
+import { DEFAULT_TEMPLATE_LIMITS, type TemplateLimits } from './template/index.js';
+import { resolveLimits } from './template/limits.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { parseDuration } from './util/duration.js';
 
@@ -78,6 +80,12 @@ export interface RuntimeOptions {
   readonly leaderElection?: LeaderElectionOptions;
   /** Reconcile only the keys that hash to this shard (one Lease per shard with leader election). */
   readonly shard?: ShardOptions;
+  /**
+   * Bounds on one template render, over the defaults (docs/templates.md#limits): `maxOutputBytes`,
+   * `maxRangeIterations`, `maxDepth`, `maxSteps`, `maxRenderMs` (wall-clock time, default 250 ms). A render
+   * over a limit fails the reconcile (`Ready=False`, requeued with backoff).
+   */
+  readonly templateLimits?: Partial<TemplateLimits>;
   /** Watch tuning; the defaults suit real clusters. */
   readonly watch?: {
     /** Server-side time-out of each watch request; default 5m (randomised up to twice that). */
@@ -111,6 +119,8 @@ export interface ResolvedOptions {
   readonly watch: { watchTimeoutSeconds?: number; idleTimeoutMs?: number; backoff?: { initialMs?: number; maxMs?: number } };
   readonly leaderElection: ResolvedLeaderElection | undefined;
   readonly shard: ShardOptions | undefined;
+  /** Every limit filled in. */
+  readonly templateLimits: TemplateLimits;
 }
 
 /** Resolves defaults; throws a `RuntimeError` naming every invalid option at once. */
@@ -160,6 +170,12 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
   } else if (options.shard !== undefined) {
     problems.push(...shardProblems(options.shard));
   }
+  let templateLimits: TemplateLimits = { ...DEFAULT_TEMPLATE_LIMITS };
+  try {
+    templateLimits = resolveLimits(options.templateLimits, undefined);
+  } catch (error) {
+    problems.push(`templateLimits: ${error instanceof TemplateError ? error.reason : String(error)}`);
+  }
   if (problems.length > 0) throw new RuntimeError('E_OPTIONS', `invalid runtime options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return {
     kubeConfig: options.kubeConfig,
@@ -182,5 +198,6 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
     watch,
     leaderElection,
     shard: options.shard,
+    templateLimits,
   };
 }

@@ -300,18 +300,30 @@ export class KubeClient {
   }
 }
 
-/** Builds the error for a non-2xx answer from its Kubernetes `Status` body, when there is one. */
+/**
+ * Builds the error for a non-2xx answer: the request, the HTTP status, the `reason` of its Kubernetes `Status` body
+ * and the reasons of its causes (`FieldValueInvalid`…). The Status `message` is left out on purpose: the API server
+ * quotes the offending values there (`Invalid value: "…"`), which come from the objects we send, and a KubeError's
+ * message ends in logs, status conditions and the inspection API.
+ */
 function statusError(method: Method, path: string, status: number, text: string): KubeError {
   let reason: string | undefined;
-  let message = text.slice(0, 512);
+  const causes = new Set<string>();
   try {
-    const body = JSON.parse(text) as { reason?: unknown; message?: unknown };
-    if (typeof body.reason === 'string') reason = body.reason;
-    if (typeof body.message === 'string') message = body.message;
+    const body = JSON.parse(text) as { reason?: unknown; details?: { causes?: unknown } };
+    if (typeof body.reason === 'string' && body.reason !== '') reason = body.reason;
+    const listed = body.details?.causes;
+    if (Array.isArray(listed)) {
+      for (const cause of listed as unknown[]) {
+        const kind = (cause as { reason?: unknown } | null)?.reason;
+        if (typeof kind === 'string' && /^[A-Za-z]{1,64}$/.test(kind)) causes.add(kind);
+      }
+    }
   } catch {
-    // not a Status body: keep the text
+    // not a Status body: the status code says enough
   }
-  return new KubeError(`${method} ${path}: ${status}${reason === undefined ? '' : ` ${reason}`}: ${message}`, { status, reason });
+  const because = causes.size === 0 ? '' : ` (${[...causes].join(', ')})`;
+  return new KubeError(`${method} ${path}: ${status}${reason === undefined ? '' : ` ${reason}`}${because}`, { status, reason });
 }
 
 /** True for errors that mean "the resourceVersion is too old": HTTP 410 or a watch ERROR event with code 410. */

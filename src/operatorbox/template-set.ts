@@ -8,7 +8,7 @@ import { TEMPLATE_KINDS, type CrdDefinition, type TemplateEntry, type TemplatePh
 import { RuntimeError } from '../errors.js';
 import { COMMON_ENTRY_FIELDS, type KindBuilder } from '../registry/kind-builder.js';
 import type { KindTable } from '../registry/kind-table.js';
-import { compileConditions, compileValue, hasTemplateActions, type CompiledConditions, type CompiledValue } from '../template/index.js';
+import { compileConditions, compileValue, hasTemplateActions, type CompiledConditions, type CompiledValue, type TemplateLimits } from '../template/index.js';
 
 export type PhaseName = 'onCreate' | 'onReconcile' | 'onDelete';
 
@@ -52,8 +52,8 @@ function literal(value: unknown): string | undefined {
   return typeof value === 'string' && !hasTemplateActions(value) && value !== '' ? value : undefined;
 }
 
-/** Compiles every template of a CRD; throws one RuntimeError listing every problem. */
-export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable): TemplateSet {
+/** Compiles every template of a CRD (with the runtime's `templateLimits`); throws one RuntimeError listing every problem. */
+export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?: Partial<TemplateLimits>): TemplateSet {
   const problems: string[] = [];
   const staticKinds = new Map<string, { apiVersion: string; kind: string }>();
   const compilePhase = (name: PhaseName): CompiledEntry[] => {
@@ -68,7 +68,7 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable): Templa
         }
         checkFields(entry, builder, problems);
         try {
-          const body = compileValue(entry.body, { name: entry.path });
+          const body = compileValue(entry.body, { name: entry.path, ...(limits === undefined ? {} : { limits }) });
           const conditions = compileConditions({ when: entry.when, anyOf: entry.anyOf }, { name: entry.path });
           out.push({ entry, builder, body, conditions, reconcile: entry.reconcile || name === 'onReconcile' });
         } catch (error) {

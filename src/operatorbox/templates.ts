@@ -19,6 +19,7 @@ import type { ResourceResolver } from '../registry/resource-resolver.js';
 import { isPlainMap } from '../registry/short-form.js';
 import type { TemplatesStage } from './generic-box.js';
 import { addChild, copyView, removeChild, observedChildren, templateData, type ChildrenView } from './template-data.js';
+import type { RenderScheduler } from './render-scheduler.js';
 import type { CompiledEntry, TemplateSet } from './template-set.js';
 import type { HookContext } from './types.js';
 
@@ -31,6 +32,8 @@ export interface TemplatesPhaseOptions {
   readonly applier: ChildApplier;
   readonly lookup: ChildLookup;
   readonly logger: Logger;
+  /** The runtime's render scheduler, shared by every CRD. */
+  readonly renders: RenderScheduler;
 }
 
 export class TemplatesPhase implements TemplatesStage {
@@ -80,8 +83,7 @@ export class TemplatesPhase implements TemplatesStage {
       if (state.state === 'running') finished = false;
       else if (state.state === 'failed') {
         await applier.remove({ resource: child.desired.resource, object: child.object }, signal);
-        const meta = child.object.metadata ?? {};
-        throw new KatalogError('E_ON_DELETE', `onDelete Job ${meta.namespace ?? ''}/${meta.name ?? ''} failed (${state.reason}); it was deleted and runs again on the next attempt`);
+        throw new KatalogError('E_ON_DELETE', `onDelete Job of ${child.desired.source} failed (${state.reason}); it was deleted and runs again on the next attempt`);
       }
     }
     return finished;
@@ -102,10 +104,18 @@ export class TemplatesPhase implements TemplatesStage {
     for (const compiled of entries) {
       const { entry } = compiled;
       const entryData = Object.keys(entry.inputs).length === 0 ? data : { ...data, inputs: entry.inputs };
-      const verdict = compiled.conditions.evaluate(entryData);
-      for (const warning of verdict.warnings) this.options.logger.warn('template condition', { template: entry.path, warning });
-      if (!verdict.ok) continue;
-      const body = compiled.body.render(entryData);
+      // Conditions and body render in one turn of the runtime's render scheduler (fairness between CRDs).
+      const rendered = await this.options.renders.run(
+        this.options.crd,
+        () => {
+          const verdict = compiled.conditions.evaluate(entryData);
+          return { verdict, body: verdict.ok ? compiled.body.render(entryData) : undefined };
+        },
+        signal,
+      );
+      for (const warning of rendered.verdict.warnings) this.options.logger.warn('template condition', { template: entry.path, warning });
+      if (!rendered.verdict.ok) continue;
+      const body = rendered.body;
       let manifest: KubeObject;
       try {
         manifest = compiled.builder.build(isPlainMap(body) ? body : {}, { parent, ownerLabel: owner.label, source: entry.path });
@@ -122,7 +132,7 @@ export class TemplatesPhase implements TemplatesStage {
       stampOwnership(manifest, owner);
       const identity = `${resourceKey(resource)}/${metadata.namespace ?? ''}/${metadata.name ?? ''}`;
       const earlier = seen.get(identity);
-      if (earlier !== undefined) throw new KatalogError('E_MANIFEST', `${entry.path} and ${earlier} both declare ${kind} ${metadata.name ?? ''}; give them different names or exclusive conditions`);
+      if (earlier !== undefined) throw new KatalogError('E_MANIFEST', `${entry.path} and ${earlier} both declare the same ${kind}; give them different names or exclusive conditions`);
       seen.set(identity, entry.path);
       out.push({ source: entry.path, manifest, resource, reconcile: compiled.reconcile });
     }

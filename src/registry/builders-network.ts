@@ -3,12 +3,12 @@
  */
 import type { KindBuilder } from './kind-builder.js';
 import { OWNER_LABEL } from './ownership.js';
-import { compact, deepMerge, defaultName, isPlainMap, manifestError, metadataOf, ShortForm } from './short-form.js';
+import { compact, deepMerge, defaultName, describeKind, isPlainMap, manifestError, metadataOf, ShortForm } from './short-form.js';
 
 function portNumber(value: unknown, field: string): number {
   const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isInteger(number) || number < 1 || number > 65535) {
-    throw manifestError(`"${field}" must be a port number (1-65535), got ${JSON.stringify(value)}`);
+    throw manifestError(`"${field}" must be a port number (1-65535), got ${describeKind(value)}`);
   }
   return number;
 }

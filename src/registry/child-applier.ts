@@ -65,10 +65,15 @@ function childKey(resource: ResourceRef, namespace: string | undefined, name: st
   return `${resourceKey(resource)}/${namespace ?? ''}/${name}`;
 }
 
-function describe(desired: DesiredManifest): string {
-  const meta = desired.manifest.metadata ?? {};
-  const where = meta.namespace === undefined ? meta.name ?? '' : `${meta.namespace}/${meta.name ?? ''}`;
-  return `${desired.manifest.kind ?? desired.resource.kind} ${where}`;
+/**
+ * What went wrong with a child write, without values from the child or its parent: the HTTP status and reason
+ * (the KubeClient's message carries no Status message), or the error's own message for what is not an answer of the
+ * API server (a time-out, a lost connection, an abort). The child is named by its kind and template path, not by
+ * its name, which may have been rendered from the custom resource.
+ */
+function apiFailure(error: Error): string {
+  if (error instanceof KubeError && error.status !== undefined) return `HTTP ${error.status}${error.reason === undefined ? '' : ` ${error.reason}`}`;
+  return error instanceof KubeError ? 'no answer from the API server' : error.message;
 }
 
 export class ChildApplier {
@@ -117,7 +122,7 @@ export class ChildApplier {
       return { desired, action: drifted ? 'corrected' : 'applied', object: applied };
     } catch (error) {
       const cause = toError(error);
-      const message = `failed to ${desired.reconcile ? 'apply' : 'create'} ${describe(desired)} (${desired.source}): ${cause.message}`;
+      const message = `failed to ${desired.reconcile ? 'apply' : 'create'} ${desired.manifest.kind ?? desired.resource.kind} (${desired.source}): ${apiFailure(cause)}`;
       throw new KubeError(message, error instanceof KubeError ? { status: error.status, reason: error.reason } : {}, { cause });
     }
   }
@@ -158,8 +163,7 @@ export class ChildApplier {
       await this.options.client.delete(child.resource, name, meta.namespace, { propagationPolicy: 'Background', signal });
     } catch (error) {
       const cause = toError(error);
-      const where = meta.namespace === undefined ? name : `${meta.namespace}/${name}`;
-      throw new KubeError(`failed to delete ${child.resource.kind} ${where}: ${cause.message}`, error instanceof KubeError ? { status: error.status, reason: error.reason } : {}, { cause });
+      throw new KubeError(`failed to delete a ${child.resource.kind} child: ${apiFailure(cause)}`, error instanceof KubeError ? { status: error.status, reason: error.reason } : {}, { cause });
     }
   }
 

@@ -2,7 +2,7 @@
  * The pod part of the workload short forms (deployments, statefulSets, jobs, cronJobs): one container built from
  * `image`, `command`, `args`, `env`, `ports`... and the pod-level fields around it.
  */
-import { compact, isPlainMap, manifestError, scalarText, type ShortForm } from './short-form.js';
+import { compact, describeKind, isPlainMap, manifestError, scalarText, type ShortForm } from './short-form.js';
 
 /** The short-form fields read by {@link podSpecOf} and {@link podMetadataOf}. */
 export const POD_FIELDS: readonly string[] = Object.freeze([
@@ -72,7 +72,7 @@ function containerPortsOf(form: ShortForm): unknown[] | undefined {
 function toPort(value: unknown, field: string): number {
   const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isInteger(number) || number < 1 || number > 65535) {
-    throw manifestError(`"${field}" must be a port number (1-65535), got ${JSON.stringify(value)}`);
+    throw manifestError(`"${field}" must be a port number (1-65535), got ${describeKind(value)}`);
   }
   return number;
 }

@@ -23,17 +23,23 @@ export function isPlainMap(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function describe(value: unknown): string {
+/**
+ * What kind of value a field holds, for error messages: never the value itself, which comes from a custom
+ * resource and must not reach a status message, a log line or the inspection API.
+ */
+export function describeKind(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (value === null) return 'null';
-  return typeof value === 'object' ? 'a map' : `${typeof value} ${JSON.stringify(value)}`;
+  if (typeof value === 'string') return `a text (${value.length} characters)`;
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a fractional number';
+  return typeof value === 'object' ? 'a map' : `a ${typeof value}`;
 }
 
 /** A scalar as text: strings as they are, numbers and booleans printed. */
 export function scalarText(value: unknown, field: string): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  throw manifestError(`"${field}" must be a string, got ${describe(value)}`);
+  throw manifestError(`"${field}" must be a string, got ${describeKind(value)}`);
 }
 
 /** Typed access to the fields of one rendered body. */
@@ -65,7 +71,7 @@ export class ShortForm {
     const value = this.raw(field);
     if (value === undefined) return undefined;
     const number = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
-    if (typeof number !== 'number' || !Number.isInteger(number)) throw manifestError(`"${field}" must be an integer, got ${describe(value)}`);
+    if (typeof number !== 'number' || !Number.isInteger(number)) throw manifestError(`"${field}" must be an integer, got ${describeKind(value)}`);
     return number;
   }
 
@@ -81,14 +87,14 @@ export class ShortForm {
     if (value === undefined) return undefined;
     if (typeof value === 'boolean') return value;
     if (value === 'true' || value === 'false') return value === 'true';
-    throw manifestError(`"${field}" must be true or false, got ${describe(value)}`);
+    throw manifestError(`"${field}" must be true or false, got ${describeKind(value)}`);
   }
 
   /** A map whose values become strings (labels, annotations, ConfigMap data). */
   stringMap(field: string): Record<string, string> | undefined {
     const value = this.raw(field);
     if (value === undefined) return undefined;
-    if (!isPlainMap(value)) throw manifestError(`"${field}" must be a map, got ${describe(value)}`);
+    if (!isPlainMap(value)) throw manifestError(`"${field}" must be a map, got ${describeKind(value)}`);
     const out: Record<string, string> = {};
     for (const [key, item] of Object.entries(value)) {
       if (item === undefined || item === null) continue;
@@ -100,14 +106,14 @@ export class ShortForm {
   map(field: string): Record<string, unknown> | undefined {
     const value = this.raw(field);
     if (value === undefined) return undefined;
-    if (!isPlainMap(value)) throw manifestError(`"${field}" must be a map, got ${describe(value)}`);
+    if (!isPlainMap(value)) throw manifestError(`"${field}" must be a map, got ${describeKind(value)}`);
     return value;
   }
 
   list(field: string): unknown[] | undefined {
     const value = this.raw(field);
     if (value === undefined) return undefined;
-    if (!Array.isArray(value)) throw manifestError(`"${field}" must be a list, got ${describe(value)}`);
+    if (!Array.isArray(value)) throw manifestError(`"${field}" must be a list, got ${describeKind(value)}`);
     return value;
   }
 

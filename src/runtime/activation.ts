@@ -23,6 +23,7 @@ import { convertStage, type ConverterRegistry } from '../operatorbox/converters.
 import { schemaStage } from '../operatorbox/typed-schema.js';
 import { GenericBox } from '../operatorbox/generic-box.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
+import { RenderScheduler } from '../operatorbox/render-scheduler.js';
 import { compileStatusFields } from '../operatorbox/status-fields.js';
 import { observedChildren, templateData } from '../operatorbox/template-data.js';
 import { compileTemplateSet, type TemplateSet } from '../operatorbox/template-set.js';
@@ -106,6 +107,8 @@ export interface ActivationInput {
   readonly converters?: ConverterRegistry | undefined;
   /** The schema registered for this CRD (`registerSchema`: typed mode); objects are validated after conversion. */
   readonly schema?: TSchema | undefined;
+  /** The runtime's render scheduler, shared by every CRD; default: one of this CRD's own (no fairness between CRDs). */
+  readonly renders?: RenderScheduler | undefined;
 }
 
 export interface Activated {
@@ -165,7 +168,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const info: CrdInfo = { name: crd.name, resource: target.resource, declaredVersion: crd.apiTypes.version };
   const kinds = input.kinds ?? new KindTable();
   const generic = crd.operatorBox.default;
-  const set = generic ? compileTemplateSet(crd, kinds) : undefined;
+  const set = generic ? compileTemplateSet(crd, kinds, options.templateLimits) : undefined;
   const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields);
   const resolver = new ResourceResolver(client);
   let box: OperatorBoxStage | undefined;
@@ -233,7 +236,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       },
     });
     const templates =
-      set === undefined || set.empty ? undefined : new TemplatesPhase({ crd: crd.name, set, kinds, resolver, applier, lookup: children, logger });
+      set === undefined || set.empty ? undefined : new TemplatesPhase({ crd: crd.name, set, kinds, resolver, applier, lookup: children, logger, renders: input.renders ?? new RenderScheduler() });
     box = new GenericBox({
       deps,
       hooks: code.hooks?.value,

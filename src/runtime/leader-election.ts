@@ -15,7 +15,12 @@
  *   `renewTime` is that start, and `renewDeadline < leaseDuration`, the old leader has stopped before any other
  *   replica can consider the Lease expired.
  * - After losing, it campaigns again; it never calls `onStartedLeading` while the promise returned by the last
- *   `onStoppedLeading` is unsettled.
+ *   `onStoppedLeading` is unsettled. A Lease that still names it is taken back (as client-go does); when such a
+ *   take-back gets no answer (it may have landed), the next try waits a lease duration, so that blind renewals
+ *   cannot keep a replica that does get answers waiting.
+ * - Beyond client-go: with a client that can `watch`, the elector watches the Lease (leader-watch.ts). A standby
+ *   then tries the moment the record it saw expires, and at once when the Lease is released or deleted, writing
+ *   the watched copy without reading it again; a leader that sees another holder steps down at once.
  * - `stop()` steps down gracefully: it calls `onStoppedLeading` and keeps renewing while the returned promise
  *   runs (so the host can drain its work under the Lease), then releases the Lease (holder cleared, duration 1 s,
  *   as client-go's ReleaseOnCancel) so the next replica takes over at its next attempt instead of after a lease
@@ -30,9 +35,10 @@ import type { KubeObject } from '../kube/resource.js';
 import { silentLogger, type Logger } from '../observe/logger.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
 import { LEASE_RESOURCE, leaseWithRecord, microTime, newLease, readRecord, recordKey, type LeaseRecord } from './leader-lease.js';
+import { LeaseWatch, type LeaseWatchClient } from './leader-watch.js';
 
-/** The three calls of {@link KubeClient} the elector makes. */
-export type LeaseClient = Pick<KubeClient, 'get' | 'create' | 'replace'>;
+/** The calls of {@link KubeClient} the elector makes; without `watch` it only polls. */
+export type LeaseClient = Pick<KubeClient, 'get' | 'create' | 'replace'> & Partial<LeaseWatchClient>;
 
 export interface LeaderElectorOptions {
   readonly client: LeaseClient;
@@ -68,6 +74,18 @@ type Attempt =
   /** Someone else wrote between our read and our write (409). */
   | { readonly outcome: 'conflict' };
 
+/**
+ * A write of a Lease that names us, sent while not leading, that got no answer: it may well have landed. Taking the
+ * Lease back again at once would renew it blindly and keep every other replica waiting for as long as the answers
+ * are lost, so the next try waits a lease duration, which lets a replica that does get answers take over.
+ */
+class UnansweredTakeBack extends Error {
+  constructor(cause: unknown) {
+    super(`taking the Lease back got no answer: ${toError(cause).message}`, { cause });
+    this.name = 'UnansweredTakeBack';
+  }
+}
+
 type Phase = 'new' | 'running' | 'stepping-down' | 'stopped';
 
 export class LeaderElector {
@@ -80,6 +98,13 @@ export class LeaderElector {
   private leading = false;
   private lastRenewAt = 0;
   private nextAttempt: TimerHandle | undefined;
+  /** When `nextAttempt` fires (clock time). */
+  private nextAttemptAt = 0;
+  /** A watch event asked for an attempt while one was in flight: try again as soon as it ends. */
+  private wake = false;
+  /** The Lease as the watch last showed it held by another or released: the next attempt starts from it. */
+  private known: KubeObject | undefined;
+  private watch: LeaseWatch | undefined;
   private deadline: TimerHandle | undefined;
   private inFlight: { readonly abort: AbortController; readonly settled: Promise<unknown> } | undefined;
   private pendingStop: Promise<void> | undefined;
@@ -118,6 +143,12 @@ export class LeaderElector {
   start(): void {
     if (this.phase !== 'new') throw new RuntimeError('E_STATE', `leader elector ${this.identity} cannot start twice`);
     this.phase = 'running';
+    const { client, clock, lease, retryPeriodMs } = this.options;
+    const watchClient = client.watch === undefined ? undefined : { watch: client.watch.bind(client) };
+    if (watchClient !== undefined) {
+      this.watch = new LeaseWatch({ client: watchClient, clock, logger: this.logger, lease, restartDelayMs: retryPeriodMs, onLease: (object) => this.onLease(object) });
+      this.watch.start();
+    }
     this.schedule(0);
   }
 
@@ -144,6 +175,7 @@ export class LeaderElector {
       await this.notifyStopped('leader election stopped');
     }
     this.phase = 'stopped';
+    this.watch?.stop();
     const { clock } = this.options;
     if (this.nextAttempt !== undefined) clock.clearTimeout(this.nextAttempt);
     this.nextAttempt = undefined;
@@ -163,10 +195,58 @@ export class LeaderElector {
   }
 
   private schedule(delayMs: number): void {
-    this.nextAttempt = this.options.clock.setTimeout(() => {
+    const { clock } = this.options;
+    this.nextAttemptAt = clock.now() + delayMs;
+    this.nextAttempt = clock.setTimeout(() => {
       this.nextAttempt = undefined;
       void this.tick();
     }, delayMs);
+  }
+
+  /** Brings the next attempt forward to `delayMs` from now, unless one is due sooner or is in flight. */
+  private soon(delayMs: number): void {
+    if (!this.campaigning) return;
+    if (this.inFlight !== undefined) {
+      if (delayMs === 0) this.wake = true;
+      return;
+    }
+    if (this.nextAttempt === undefined) return; // a tick is between attempts (waiting for a step-down): it schedules
+    if (this.nextAttemptAt <= this.options.clock.now() + delayMs) return;
+    this.options.clock.clearTimeout(this.nextAttempt);
+    this.schedule(delayMs);
+  }
+
+  /**
+   * What the watch shows. A standby tries the moment the Lease is released or deleted, and otherwise the moment it
+   * expires by our clock (the expiry restarts when we see the record change); a leader that sees another holder
+   * tries at once, which makes it step down.
+   */
+  private onLease(lease: KubeObject | undefined): void {
+    if (!this.campaigning) return;
+    if (lease === undefined) {
+      this.observed = undefined;
+      this.soon(0);
+      return;
+    }
+    const record = readRecord(lease);
+    this.observe(record);
+    if (record.holderIdentity === this.identity) return;
+    if (this.leading || this.phase === 'stepping-down') {
+      this.soon(0);
+      return;
+    }
+    // The next attempt writes this copy without reading the Lease again (the write is conditional on its
+    // resourceVersion, so a copy that is already stale only costs a 409).
+    this.known = lease;
+    this.soon(record.holderIdentity === '' ? 0 : this.untilExpiry());
+  }
+
+  /** Milliseconds until the last seen record expires by our clock (1 ms past it), 0 when nothing is seen. */
+  private untilExpiry(): number {
+    const observed = this.observed;
+    if (observed === undefined) return 0;
+    const seconds = observed.record.leaseDurationSeconds > 0 ? observed.record.leaseDurationSeconds : this.leaseDurationSeconds;
+    return Math.max(0, observed.at + seconds * 1000 - this.options.clock.now()) + 1;
   }
 
   private jittered(): number {
@@ -193,7 +273,9 @@ export class LeaderElector {
     this.inFlight = undefined;
     if (!this.campaigning) return;
     const delay = this.handle(result, startedAt);
-    if (delay !== undefined && this.campaigning) this.schedule(delay);
+    const wake = this.wake;
+    this.wake = false;
+    if (delay !== undefined && this.campaigning) this.schedule(wake ? 0 : delay);
   }
 
   /** Acts on one attempt's result; returns when to try next (undefined: do not). */
@@ -206,6 +288,7 @@ export class LeaderElector {
     if (result instanceof Error) {
       this.conflicts = 0;
       this.logger.warn(this.leading ? 'cannot renew the Lease' : 'cannot acquire the Lease', { error: result });
+      if (result instanceof UnansweredTakeBack) return this.options.leaseDurationMs + this.jittered();
       return this.leading ? retryPeriodMs : this.jittered();
     }
     if (result.outcome === 'conflict') {
@@ -216,8 +299,10 @@ export class LeaderElector {
     }
     this.conflicts = 0;
     if (result.outcome === 'held') {
+      const wasLeading = this.leading;
       this.lose(result.holder === '' ? 'the Lease was released or deleted by someone else' : `the Lease is held by ${result.holder}`);
-      return this.jittered();
+      // A standby tries again at its pace, or the moment the holder's record expires if that comes first.
+      return wasLeading ? this.jittered() : Math.min(this.jittered(), this.untilExpiry());
     }
     const now = clock.now();
     if (now - startedAt >= renewDeadlineMs) {
@@ -245,7 +330,11 @@ export class LeaderElector {
   /** One read and, when allowed, one write of the Lease. */
   private async attempt(startedAt: number, signal: AbortSignal): Promise<Attempt> {
     const { client, lease } = this.options;
-    const current = await client.get(LEASE_RESOURCE, lease.name, lease.namespace, signal);
+    // A Lease the watch just showed released is written at once: one round trip from the release to the new leader.
+    // Only a standby uses it: a copy seen before we acquired must never make a leader believe it lost the Lease.
+    const known = this.leading || this.phase === 'stepping-down' ? undefined : this.known;
+    this.known = undefined;
+    const current = known ?? (await client.get(LEASE_RESOURCE, lease.name, lease.namespace, signal));
     if (current === undefined) {
       this.observed = undefined;
       // Deleted under a leader: step down first, campaign again after.
@@ -271,15 +360,20 @@ export class LeaderElector {
       renewTime: microTime(startedAt),
       leaseTransitions: ours ? record.leaseTransitions : record.leaseTransitions + 1,
     };
-    return this.write(() => client.replace(LEASE_RESOURCE, leaseWithRecord(current, next), { signal }));
+    // Taking back a Lease that still names us (we stepped down, or never saw the answer of our last write) is
+    // what client-go does too: nobody else may hold it before it expires, and we are the holder it names.
+    const takeBack = ours && !this.leading;
+    return this.write(() => client.replace(LEASE_RESOURCE, leaseWithRecord(current, next), { signal }), takeBack);
   }
 
-  private async write(send: () => Promise<KubeObject>): Promise<Attempt> {
+  private async write(send: () => Promise<KubeObject>, takeBack = false): Promise<Attempt> {
     let lease: KubeObject;
     try {
       lease = await send();
     } catch (error) {
       if (error instanceof KubeError && error.status === 409) return { outcome: 'conflict' };
+      const answered = error instanceof KubeError && error.status !== undefined;
+      if (takeBack && !answered) throw new UnansweredTakeBack(error);
       throw error;
     }
     this.written = lease;

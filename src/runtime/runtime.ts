@@ -25,6 +25,7 @@ import type { CrdSlot } from './crd-slot.js';
 import { ConverterRegistry, type Converter } from '../operatorbox/converters.js';
 import type { KindBuilder } from '../registry/kind-builder.js';
 import { KindTable } from '../registry/kind-table.js';
+import { RenderScheduler } from '../operatorbox/render-scheduler.js';
 import { installCrdFiles } from './install-crds.js';
 import { Leadership, type LeaderInfo } from './leadership.js';
 import type { CrdStatus, HttpSurface, ListenOptions, ServerHandle } from './surface.js';
@@ -44,6 +45,8 @@ export class Runtime {
   private readonly events: LifecycleEmitter;
   private readonly code = new CodeRegistry();
   private readonly kinds = new KindTable();
+  /** Takes turns between the template renders of every CRD (fairness under expensive templates). */
+  private readonly renders = new RenderScheduler();
   private readonly converters = new ConverterRegistry();
   private readonly schemas = new Map<string, TSchema>();
   private readonly slots = new Map<string, CrdSlot>();
@@ -134,6 +137,7 @@ export class Runtime {
           kinds: this.kinds,
           converters: this.converters,
           schema: this.schemas.get(slot.crd.name),
+          renders: this.renders,
         };
       },
     });

@@ -7,6 +7,7 @@ import type { Command, Expression, ParsedTemplate, Pipeline, TemplateNode } from
 import { asTemplateError, FunctionFailure, templateError, type TemplateSourceInfo } from './failure.js';
 import { lookupFunction, suggestFunction } from './functions.js';
 import { formatWith, parseFormat } from './printf.js';
+import { CLOCK_EVERY_STEPS } from './limits.js';
 import type { RenderState } from './state.js';
 import { isForbiddenKey, isMap, isTruthy, kindOf, mapKeys, printValue, utf8Length } from './values.js';
 
@@ -58,7 +59,7 @@ class Linker {
     const read = this.fields(head.base, head.path);
     const pos = head.pos;
     return (state, dot) => {
-      if (++state.steps > state.limits.maxSteps) this.stepLimit(state, pos);
+      if (++state.steps > state.checkAt) this.budget(state, pos);
       return read(state, dot);
     };
   }
@@ -67,8 +68,15 @@ class Linker {
     throw templateError(code, reason, this.info, offset);
   }
 
-  private stepLimit(state: RenderState, offset: number): never {
-    throw templateError('E_TEMPLATE_LIMIT', `more than ${state.limits.maxSteps} evaluation steps`, this.info, offset);
+  /** Past `checkAt`: fails when over the step or time budget, else sets the next check. */
+  private budget(state: RenderState, offset: number): void {
+    if (state.steps > state.limits.maxSteps) {
+      throw templateError('E_TEMPLATE_LIMIT', `more than ${state.limits.maxSteps} evaluation steps`, this.info, offset);
+    }
+    if (performance.now() > state.deadline) {
+      throw templateError('E_TEMPLATE_LIMIT', `the render took longer than the limit of ${state.limits.maxRenderMs}ms`, this.info, offset);
+    }
+    state.checkAt = Math.min(state.limits.maxSteps, state.steps + CLOCK_EVERY_STEPS);
   }
 
   private list(nodes: readonly TemplateNode[]): Execute {
@@ -99,7 +107,7 @@ class Linker {
         const text = node.text;
         const bytes = Buffer.byteLength(text, 'utf8');
         return (state) => {
-          if (++state.steps > state.limits.maxSteps) this.stepLimit(state, pos);
+          if (++state.steps > state.checkAt) this.budget(state, pos);
           this.write(state, text, bytes, pos);
           return NORMAL;
         };
@@ -131,7 +139,7 @@ class Linker {
         const otherwise = node.elseList === undefined ? undefined : this.list(node.elseList);
         const isWith = node.kind === 'with';
         return (state, dot) => {
-          if (++state.steps > state.limits.maxSteps) this.stepLimit(state, pos);
+          if (++state.steps > state.checkAt) this.budget(state, pos);
           const value = condition(state, dot);
           if (isTruthy(value)) return body(state, isWith ? value : dot);
           return otherwise === undefined ? NORMAL : otherwise(state, dot);
@@ -158,20 +166,20 @@ class Linker {
       if (++state.iterations > state.limits.maxRangeIterations) {
         throw templateError('E_TEMPLATE_LIMIT', `more than ${state.limits.maxRangeIterations} range iterations`, this.info, pos);
       }
-      if (++state.steps > state.limits.maxSteps) this.stepLimit(state, pos);
+      if (++state.steps > state.checkAt) this.budget(state, pos);
       if (keySlot >= 0) state.vars[keySlot] = key;
       if (valueSlot >= 0) state.vars[valueSlot] = element;
       return body(state, element);
     };
     return (state, dot) => {
-      if (++state.steps > state.limits.maxSteps) this.stepLimit(state, pos);
+      if (++state.steps > state.checkAt) this.budget(state, pos);
       const value = source(state, dot);
       let count = 0;
       if (Array.isArray(value)) {
         count = value.length;
         for (let i = 0; i < value.length; i++) if (turn(state, i, value[i]) === BREAK) break;
       } else if (typeof value === 'number') {
-        if (!Number.isInteger(value)) this.fail('E_TEMPLATE_EXEC', `range can't iterate over the number ${value}`, pos);
+        if (!Number.isInteger(value)) this.fail('E_TEMPLATE_EXEC', "range can't iterate over a number that is not an integer", pos);
         if (keySlot >= 0) this.fail('E_TEMPLATE_EXEC', "range over a number can't declare two variables", pos);
         count = Math.max(value, 0);
         for (let i = 0; i < value; i++) if (turn(state, i, i) === BREAK) break;
@@ -213,7 +221,7 @@ class Linker {
     const evaluate = this.expression(head);
     const pos = head.pos;
     return (state, dot) => {
-      if (++state.steps > state.limits.maxSteps) this.stepLimit(state, pos);
+      if (++state.steps > state.checkAt) this.budget(state, pos);
       return evaluate(state, dot);
     };
   }
@@ -234,7 +242,7 @@ class Linker {
     if (fn.lazy !== undefined) {
       const stopOn = fn.lazy === 'or';
       return (state, dot, pipedValue) => {
-        if (++state.steps > state.limits.maxSteps) this.stepLimit(state, pos);
+        if (++state.steps > state.checkAt) this.budget(state, pos);
         let value: unknown;
         for (const arg of args) {
           value = arg(state, dot);
@@ -260,15 +268,19 @@ class Linker {
       invoke = (values, context) => formatWith(ready, values.slice(1), context.maxLength, context.maxDepth);
     }
     return (state, dot, pipedValue) => {
-      if (++state.steps > state.limits.maxSteps) this.stepLimit(state, pos);
+      if (++state.steps > state.checkAt) this.budget(state, pos);
       const values = new Array<unknown>(piped ? n + 1 : n);
       for (let i = 0; i < n; i++) values[i] = (args[i] as Evaluate)(state, dot);
       if (piped) values[n] = pipedValue;
+      let result: unknown;
       try {
-        return invoke(values, state.context);
+        result = invoke(values, state.context);
       } catch (error) {
         throw asTemplateError(error, this.info, pos);
       }
+      // A call can be costly in one step (a 1 MiB `replace`): the next step reads the clock.
+      state.checkAt = state.steps;
+      return result;
     };
   }
 

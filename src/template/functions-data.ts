@@ -35,9 +35,9 @@ export const DATA_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
     const source = text(value, context);
     try {
       return JSON.parse(source) as unknown;
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : 'unreadable';
-      throw new FunctionFailure(`fromJson: invalid JSON: ${reason}`);
+    } catch {
+      // JSON.parse quotes the text it could not read; the text comes from the data, so only its size is said.
+      throw new FunctionFailure(`fromJson: the text (${source.length} characters) is not valid JSON`);
     }
   }),
   b64enc: fixed(1, ([value], context) => {

@@ -25,7 +25,7 @@ function toNumber(value: unknown, name: string): number {
     case 'string': {
       if (value.trim() === '') return 0;
       const parsed = parseNumeric(value);
-      if (parsed === undefined) throw new FunctionFailure(`${name}: ${JSON.stringify(value.slice(0, 40))} is not a number`);
+      if (parsed === undefined) throw new FunctionFailure(`${name}: the text (${value.length} characters) is not a number`);
       return parsed;
     }
     default:
@@ -69,7 +69,7 @@ export const MATH_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
       case 'string': {
         if (value.trim() === '') return false;
         const parsed = parseBoolean(value);
-        if (parsed === undefined) throw new FunctionFailure(`toBool: ${JSON.stringify(value.slice(0, 40))} is not a boolean`);
+        if (parsed === undefined) throw new FunctionFailure(`toBool: the text (${value.length} characters) is not a boolean`);
         return parsed;
       }
       default:

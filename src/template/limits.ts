@@ -13,6 +13,12 @@ export interface TemplateLimits {
   maxDepth: number;
   /** Evaluation steps (actions, commands, loop turns) of one render. Default 1 000 000. */
   maxSteps: number;
+  /**
+   * Wall-clock time of one render in milliseconds. Default 250. The clock is read every few dozen evaluation steps
+   * (and only by the evaluator, not by the fast paths, which cannot loop), so a render may overrun by the time of
+   * those steps. Unlike the other limits it depends on the machine: keep it well above what your templates need.
+   */
+  maxRenderMs: number;
 }
 
 /** The limits used when a caller gives none. */
@@ -21,9 +27,13 @@ export const DEFAULT_TEMPLATE_LIMITS: Readonly<TemplateLimits> = Object.freeze({
   maxRangeIterations: 10_000,
   maxDepth: 64,
   maxSteps: 1_000_000,
+  maxRenderMs: 250,
 });
 
-const LIMIT_NAMES = ['maxOutputBytes', 'maxRangeIterations', 'maxDepth', 'maxSteps'] as const;
+const LIMIT_NAMES = ['maxOutputBytes', 'maxRangeIterations', 'maxDepth', 'maxSteps', 'maxRenderMs'] as const;
+
+/** How many evaluation steps pass between two readings of the clock for `maxRenderMs`. */
+export const CLOCK_EVERY_STEPS = 32;
 
 /**
  * Merges caller overrides into the defaults. A limit must be a positive number (`Infinity` is allowed);

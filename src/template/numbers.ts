@@ -49,7 +49,7 @@ export function toArithmetic(value: unknown, name: string, position: number): nu
       if (value.trim() === '') return 0;
       const parsed = parseNumeric(value);
       if (parsed !== undefined) return parsed;
-      throw new FunctionFailure(`${name}: argument ${position} is not a number: ${JSON.stringify(value.slice(0, 40))}`);
+      throw new FunctionFailure(`${name}: argument ${position} is a text (${value.length} characters) that is not a number`);
     }
     default:
       if (value === null) return 0;

@@ -4,11 +4,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KubeError } from '../../src/errors.js';
-import { KubeClient } from '../../src/kube/client.js';
+import { KubeClient, type WatchEventType, type WatchHandle, type WatchOptions } from '../../src/kube/client.js';
 import type { KubeObject, ResourceRef } from '../../src/kube/resource.js';
 import { LeaderElector, type LeaseClient } from '../../src/runtime/leader-election.js';
 import { resolveLeaderElection } from '../../src/runtime/leader-options.js';
 import type { ShardOptions } from '../../src/runtime/sharding.js';
+import { startAnswerLossProxy } from '../../src/testing/answer-loss-proxy.js';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { systemClock, type Clock, type TimerHandle } from '../../src/util/clock.js';
 
@@ -45,10 +46,24 @@ class CrashableClock implements Clock {
   }
 }
 
-/** The real client, until `kill()`: then no request leaves the "process" any more. */
+/** The real client, until `kill()`: then no request leaves the "process" any more and its watches are cut. */
 class CrashableClient implements LeaseClient {
   dead = false;
+  private readonly watches = new Set<WatchHandle>();
   constructor(private readonly inner: KubeClient) {}
+  watch(ref: ResourceRef, options: WatchOptions, onEvent: (type: WatchEventType, object: KubeObject) => void): WatchHandle {
+    if (this.dead) return { done: this.crashed().catch((error: unknown) => ({ error: error as Error })), abort: () => undefined };
+    const handle = this.inner.watch(ref, options, (type, object) => {
+      if (!this.dead) onEvent(type, object);
+    });
+    this.watches.add(handle);
+    void handle.done.then(() => this.watches.delete(handle));
+    return handle;
+  }
+  kill(): void {
+    this.dead = true;
+    for (const handle of this.watches) handle.abort();
+  }
   get(ref: ResourceRef, name: string, namespace?: string, signal?: AbortSignal): Promise<KubeObject | undefined> {
     return this.dead ? this.crashed() : this.inner.get(ref, name, namespace, signal);
   }
@@ -78,7 +93,7 @@ interface Replica {
   killedAt: number | undefined;
 }
 
-function replica(server: TestApiServer, lease: string, name: string, shard?: ShardOptions): Replica {
+function replica(server: Pick<TestApiServer, 'kubeConfig'>, lease: string, name: string, shard?: ShardOptions): Replica {
   const settings = resolveLeaderElection({ namespace: 'default', name: lease, identity: name, ...TIMING }, shard);
   const clock = new CrashableClock();
   const client = new CrashableClient(new KubeClient(server.kubeConfig));
@@ -103,7 +118,7 @@ function replica(server: TestApiServer, lease: string, name: string, shard?: Sha
     killedAt: undefined,
     kill: () => {
       clock.kill();
-      client.dead = true;
+      client.kill();
       self.killedAt = Date.now();
     },
   };
@@ -142,6 +157,11 @@ async function watch(ms: number, replicas: readonly Replica[]): Promise<void> {
   await waitFor('time to pass', ms + 1000, () => Date.now() >= end, replicas);
 }
 
+/** Prints a measured figure (the issue asks for them; `npm test` shows them in the test output). */
+function report(what: string, ms: number): void {
+  console.log(`# ${what}: ${ms}ms`);
+}
+
 function leaseSpec(server: TestApiServer, name: string): Record<string, unknown> {
   const lease = server.get('coordination.k8s.io/v1', 'Lease', name, 'default');
   assert.ok(lease !== undefined, `Lease ${name} exists`);
@@ -164,7 +184,7 @@ describe('leader election over HTTP', () => {
   });
   after(() => server.stop());
 
-  test('two replicas on one Lease: one leads; a stopped leader hands over within one retry period', async () => {
+  test('two replicas on one Lease: one leads; a stopped leader hands over within one round trip of its release', async () => {
     const replicas = [replica(server, 'handover', 'a'), replica(server, 'handover', 'b')];
     for (const r of replicas) r.elector.start();
     await waitFor('a leader', 3000, () => replicas.some((r) => r.elector.isLeader), replicas);
@@ -178,9 +198,10 @@ describe('leader election over HTTP', () => {
     assert.equal(other.terms.length, 0);
     await first.elector.stop();
     const released = Date.now();
-    assert.equal(leaseSpec(server, 'handover')['holderIdentity'], '', 'the Lease is released');
     const takeover = await waitFor('the other to lead', 2000, () => other.elector.isLeader, replicas);
-    assert.ok(takeover - released <= RETRY_MS * 1.2 + SLACK_MS, `took ${takeover - released}ms after the release`);
+    // The standby's watch sees the release and it writes the Lease at once: one round trip, far below a retry period.
+    assert.ok(takeover - released < RETRY_MS, `took ${takeover - released}ms after the release (retry period ${RETRY_MS}ms)`);
+    report('graceful handover (release → new leader)', takeover - released);
     assert.equal(leaseSpec(server, 'handover')['holderIdentity'], other.name);
     assert.equal(leaseSpec(server, 'handover')['leaseTransitions'], 1);
     assertNoOverlap(replicas);
@@ -200,7 +221,9 @@ describe('leader election over HTTP', () => {
     const renewedAt = lastRenew(server, 'crash');
     const takeover = await waitFor('the other to take over', LEASE_MS + 2000, () => other.elector.isLeader, replicas);
     assert.ok(takeover >= renewedAt + LEASE_MS, `took over ${takeover - renewedAt}ms after the last renew (lease ${LEASE_MS}ms)`);
-    assert.ok(takeover - (leader.killedAt ?? 0) <= LEASE_MS + RETRY_MS * 1.2 + SLACK_MS, `took ${takeover - (leader.killedAt ?? 0)}ms after the crash`);
+    // The standby watches the Lease and tries the moment it expires, instead of at its next poll.
+    assert.ok(takeover - renewedAt <= LEASE_MS + 250, `took over ${takeover - renewedAt}ms after the last renew (lease ${LEASE_MS}ms + 250ms)`);
+    report('crashed leader replaced, after its last renew', takeover - renewedAt);
     assert.equal(leader.terms[0]?.end, undefined, 'a crashed process runs no callback');
     assertNoOverlap(replicas);
     await stopAll(replicas);
@@ -266,6 +289,68 @@ describe('leader election over HTTP', () => {
       assert.ok(Date.now() - began <= RENEW_DEADLINE_MS + SLACK_MS, 'stop() is bounded even when the release cannot be sent');
     } finally {
       await own.stop();
+    }
+  });
+
+  for (const mode of ['hang', 'drop'] as const) {
+    test(`the leader's Lease writes land but their answers are lost (${mode}): it steps down and the other replica takes over during the fault`, async () => {
+      const proxy = await startAnswerLossProxy(server.url);
+      const lease = `lost-answers-${mode}`;
+      const a = replica(proxy, lease, 'a');
+      const b = replica(server, lease, 'b');
+      const replicas = [a, b];
+      try {
+        a.elector.start();
+        await waitFor('a to lead', 3000, () => a.elector.isLeader);
+        b.elector.start();
+        await watch(300, replicas);
+        const restore = proxy.loseAnswers({ method: 'PUT', path: new RegExp(`/leases/${lease}$`), mode });
+        try {
+          const stepped = await waitFor('a to step down', LEASE_MS + 1000, () => a.terms[0]?.end !== undefined, replicas);
+          assert.match(a.terms[0]?.reason ?? '', /renew deadline/);
+          // a takes the Lease back once, gets no answer again, and then leaves it alone for a lease duration: b,
+          // which does get answers, is not kept waiting for a Lease a renews blindly.
+          const taken = await waitFor('b to take over while a still loses its answers', LEASE_MS + RENEW_DEADLINE_MS + 2 * RETRY_MS + SLACK_MS, () => b.elector.isLeader, replicas);
+          report(`leader change while the old leader's answers are lost (${mode}), after its step-down`, taken - stepped);
+          assert.ok(proxy.lost > 0, 'the proxy lost answers of writes the server made');
+          await watch(RETRY_MS * 3, replicas);
+        } finally {
+          restore();
+        }
+        await watch(LEASE_MS, replicas);
+        assert.equal(b.elector.isLeader, true, 'b keeps leading once the fault is gone');
+        assertNoOverlap(replicas);
+      } finally {
+        await stopAll(replicas);
+        await proxy.stop();
+      }
+    });
+  }
+
+  test('every replica loses the answers of its Lease writes: once the answers come back, one leads within leaseDuration + 2 retry periods', async () => {
+    const proxy = await startAnswerLossProxy(server.url);
+    const lease = 'lost-answers-all';
+    const replicas = [replica(proxy, lease, 'a'), replica(proxy, lease, 'b')];
+    try {
+      for (const r of replicas) r.elector.start();
+      await waitFor('a leader', 3000, () => replicas.some((r) => r.elector.isLeader), replicas);
+      const restore = proxy.loseAnswers({ method: 'PUT', path: new RegExp(`/leases/${lease}$`), mode: 'drop' });
+      let ended: number;
+      try {
+        await waitFor('nobody leads', LEASE_MS + 1000, () => replicas.every((r) => !r.elector.isLeader), replicas);
+        await watch(LEASE_MS + 1000, replicas);
+      } finally {
+        restore();
+        ended = Date.now();
+      }
+      const leads = await waitFor('a leader again', LEASE_MS + 3000, () => replicas.some((r) => r.elector.isLeader), replicas);
+      report('a leader again after a fault on every replica ended', leads - ended);
+      assert.ok(leads - ended <= LEASE_MS + 2 * RETRY_MS + SLACK_MS, `a replica led ${leads - ended}ms after the fault ended`);
+      await watch(500, replicas);
+      assertNoOverlap(replicas);
+    } finally {
+      await stopAll(replicas);
+      await proxy.stop();
     }
   });
 

@@ -36,7 +36,7 @@ test('a failed request is a KubeError with the status, the reason and what was a
     assert.ok(error instanceof KubeError);
     assert.equal(error.status, 404);
     assert.equal(error.reason, 'NotFound');
-    assert.match(error.message, /^POST \/api\/v1\/namespaces\/nowhere\/configmaps: 404 NotFound: namespaces "nowhere" not found/);
+    assert.equal(error.message, 'POST /api/v1/namespaces/nowhere/configmaps: 404 NotFound');
     return true;
   });
 });

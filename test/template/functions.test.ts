@@ -166,7 +166,7 @@ table('arithmetic', [
 failing('arithmetic errors', [
   ['{{ div 1 0 }}', 'E_TEMPLATE_EXEC', /division by zero/],
   ['{{ mod 1 0 }}', 'E_TEMPLATE_EXEC', /division by zero/],
-  ['{{ add 1 "x" }}', 'E_TEMPLATE_EXEC', /add: argument 2 is not a number/],
+  ['{{ add 1 "x" }}', 'E_TEMPLATE_EXEC', /add: argument 2 is a text \(1 characters\) that is not a number/],
   ['{{ add 1 .list }}', 'E_TEMPLATE_EXEC', /argument 2 is a list/],
   ['{{ mul 1e200 1e200 }}', 'E_TEMPLATE_EXEC', /not a finite number/],
 ]);
@@ -200,10 +200,10 @@ table('conversions', [
 ]);
 
 failing('conversion errors', [
-  ['{{ toInt "abc" }}', 'E_TEMPLATE_EXEC', /toInt: "abc" is not a number/],
+  ['{{ toInt "abc" }}', 'E_TEMPLATE_EXEC', /toInt: the text \(3 characters\) is not a number/],
   ['{{ toFloat .list }}', 'E_TEMPLATE_EXEC'],
   ['{{ toBool "maybe" }}', 'E_TEMPLATE_EXEC', /not a boolean/],
-  ['{{ fromJson "{nope" }}', 'E_TEMPLATE_EXEC', /fromJson: invalid JSON/],
+  ['{{ fromJson "{nope" }}', 'E_TEMPLATE_EXEC', /fromJson: the text \(5 characters\) is not valid JSON/],
 ]);
 
 table('encodings', [

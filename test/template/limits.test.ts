@@ -19,7 +19,7 @@ function assertLimit(run: () => unknown, reason: RegExp, line?: number, column?:
 
 describe('limits', () => {
   test('defaults', () => {
-    assert.deepEqual({ ...DEFAULT_TEMPLATE_LIMITS }, { maxOutputBytes: 1048576, maxRangeIterations: 10000, maxDepth: 64, maxSteps: 1000000 });
+    assert.deepEqual({ ...DEFAULT_TEMPLATE_LIMITS }, { maxOutputBytes: 1048576, maxRangeIterations: 10000, maxDepth: 64, maxSteps: 1000000, maxRenderMs: 250 });
     assert.ok(Object.isFrozen(DEFAULT_TEMPLATE_LIMITS));
   });
 
@@ -98,7 +98,19 @@ describe('limits', () => {
 
   test('the default step limit stops a runaway loop', () => {
     const source = '{{ range 1000 }}{{ range 1000 }}{{ range 1000 }}{{ end }}{{ end }}{{ end }}';
-    assertLimit(() => compileTemplate(source, { name: 'limited', limits: { maxRangeIterations: Infinity } }).render({}), /more than 1000000 evaluation steps/);
+    assertLimit(() => compileTemplate(source, { name: 'limited', limits: { maxRangeIterations: Infinity, maxRenderMs: Infinity } }).render({}), /more than 1000000 evaluation steps/);
+  });
+
+  test('render time: a render that does expensive work in few steps is stopped soon after maxRenderMs', () => {
+    // Each turn serialises a 500-element list: a few steps, but most of a millisecond of work. Unbounded: seconds.
+    const list = Array.from({ length: 500 }, (_, i) => ({ index: i, name: `item-${i}` }));
+    const source = '{{ range 9999 }}{{ $x := toJson $.list }}{{ end }}';
+    const started = performance.now();
+    assertLimit(() => limited(source, { maxRenderMs: 50 }, { list }), /the render took longer than the limit of 50ms/, 1, 1);
+    const took = performance.now() - started;
+    // The clock is read every 32 steps (about 8 turns here): the overrun is a few turns, far below the unbounded run.
+    assert.ok(took < 1000, `stopped after ${Math.round(took)}ms`);
+    assert.equal(limited('{{ range 3 }}{{ $x := toJson $.list }}{{ end }}ok', { maxRenderMs: 10_000 }, { list }), 'ok');
   });
 
   test('compileValue shares one budget across the leaves of a tree', () => {

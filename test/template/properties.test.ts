@@ -6,7 +6,7 @@ import { TemplateError } from '../../src/errors.js';
 import { lookupFunction } from '../../src/template/functions.js';
 import { compileTemplate, compileValue, TEMPLATE_FUNCTION_NAMES, type TemplateData, type TemplateLimits } from '../../src/template/index.js';
 
-const limits: TemplateLimits = { maxOutputBytes: 4096, maxRangeIterations: 200, maxDepth: 8, maxSteps: 5000 };
+const limits: TemplateLimits = { maxOutputBytes: 4096, maxRangeIterations: 200, maxDepth: 8, maxSteps: 5000, maxRenderMs: Number.POSITIVE_INFINITY };
 
 const data: TemplateData = {
   metadata: { name: 'web', labels: { app: 'web' } },
