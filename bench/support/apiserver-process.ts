@@ -1,9 +1,54 @@
 // A test API server in its own process (so that it has a core of its own), driven over IPC by a benchmark:
 //   { seed: { crd, count, namespace } } creates `count` objects directly; { count: {apiVersion, kind} } counts them.
+//   bench/peers also uses: { progress: {...} } (children present and Ready resources), { requests: true } (counts of
+//   the HTTP requests answered since the last { resetRequests: true }), { createAndWait: {...} } (a direct create
+//   and the milliseconds until its child exists).
+import { performance } from 'node:perf_hooks';
 import { startTestApiServer } from '../../src/testing/index.js';
+
+interface PeerMessages {
+  progress?: { apiVersion: string; kind: string; childKind: string };
+  requests?: boolean;
+  resetRequests?: boolean;
+  createAndWait?: { object: { metadata: { name: string } }; childKind: string };
+}
+const WRITE_VERBS = ['create', 'update', 'patch', 'delete'];
+
+function isReady(object: Record<string, unknown>): boolean {
+  const conditions = (object['status'] as { conditions?: Array<{ type?: string; status?: string }> } | undefined)?.conditions ?? [];
+  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+}
 
 const server = await startTestApiServer();
 process.on('message', (raw: unknown) => {
+  const peer = raw as PeerMessages & { id: number };
+  if (peer.progress !== undefined || peer.requests !== undefined || peer.resetRequests !== undefined || peer.createAndWait !== undefined) {
+    const send = (value: unknown): void => void process.send?.({ id: peer.id, value });
+    if (peer.progress !== undefined) {
+      const { kind, childKind } = peer.progress;
+      send({ children: server.objects({ kind: childKind }).length, ready: server.objects({ kind }).filter(isReady).length });
+    } else if (peer.requests !== undefined) {
+      const log = server.requests.log();
+      send({
+        total: server.requests.count() - server.requests.count({ verb: 'watch' }),
+        writes: WRITE_VERBS.reduce((sum, verb) => sum + server.requests.count({ verb }), 0),
+        conflicts: log.filter((entry) => entry.status === 409).length,
+      });
+    } else if (peer.resetRequests !== undefined) {
+      server.requests.reset();
+      send(true);
+    } else if (peer.createAndWait !== undefined) {
+      const { object, childKind } = peer.createAndWait;
+      const started = performance.now();
+      server.create(object);
+      const check = (): void => {
+        if (server.get('v1', childKind, object.metadata.name, 'default') !== undefined) send(performance.now() - started);
+        else setImmediate(check);
+      };
+      check();
+    }
+    return;
+  }
   const message = raw as { id: number; seed?: { apiVersion: string; kind: string; count: number; prefix: string }; crd?: unknown; count?: { kind: string }; stop?: boolean };
   const reply = (value: unknown): void => void process.send?.({ id: message.id, value });
   if (message.crd !== undefined) {

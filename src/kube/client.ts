@@ -1,15 +1,18 @@
 /**
- * The only door to the API server. Every request katalog makes goes through {@link KubeClient}, which rides on
- * `@kubernetes/client-node`'s own configuration, authentication and transport (so every auth method a KubeConfig
- * supports works) but sends and reads plain JSON itself: no typed serializer in between, so no field of a custom
- * resource is ever dropped, and `continue` tokens survive on every kind.
+ * The only door to the API server. Every request katalog makes goes through {@link KubeClient}, which takes
+ * `@kubernetes/client-node`'s configuration and authentication (so every auth method a KubeConfig supports works)
+ * but sends and reads plain JSON itself, over its own kept-alive {@link Transport}: no typed serializer in between,
+ * so no field of a custom resource is ever dropped, `continue` tokens survive on every kind, and connections are
+ * reused. {@link KubeClient.close} ends them all.
  */
-import { HttpMethod, Watch, type Configuration, type KubeConfig, type ResponseContext } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeError, toError } from '../errors.js';
 import { sleep, systemClock, type Clock } from '../util/clock.js';
 import { TokenBucket } from '../util/token-bucket.js';
 import { VERSION } from '../util/version.js';
 import { collectionPath, objectPath, type KubeObject, type ResourceRef } from './resource.js';
+import { Transport } from './transport.js';
+import { readWatchLines } from './watch-lines.js';
 
 /** Query parameters; undefined values are left out. */
 type Query = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -61,19 +64,7 @@ const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
   strategic: 'application/strategic-merge-patch+json',
 };
 
-/** `makeApiClient` hands any API class client-node's configuration (server, auth, transport); this one keeps it. */
-class ConfigurationHolder {
-  constructor(readonly configuration: Configuration) {}
-}
-
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-const METHODS: Readonly<Record<Method, HttpMethod>> = {
-  GET: HttpMethod.GET,
-  POST: HttpMethod.POST,
-  PUT: HttpMethod.PUT,
-  PATCH: HttpMethod.PATCH,
-  DELETE: HttpMethod.DELETE,
-};
 
 export interface KubeClientOptions {
   /** Sent as `User-Agent`; default `katalog/<version>`. */
@@ -90,14 +81,15 @@ export interface KubeClientOptions {
 /** JSON over HTTP to one API server, with errors that say which request failed and why. */
 export class KubeClient {
   readonly kubeConfig: KubeConfig;
-  private readonly configuration: Configuration;
+  /** The connection pool every request and watch of this client uses. */
+  readonly transport: Transport;
   private readonly userAgent: string;
   private readonly bucket: TokenBucket | undefined;
   private readonly clock: Clock;
 
   constructor(kubeConfig: KubeConfig, options: KubeClientOptions = {}) {
     this.kubeConfig = kubeConfig;
-    this.configuration = kubeConfig.makeApiClient(ConfigurationHolder).configuration;
+    this.transport = new Transport(kubeConfig);
     this.userAgent = options.userAgent ?? `katalog/${VERSION}`;
     this.clock = options.clock ?? systemClock;
     this.bucket = options.rateLimit === undefined ? undefined : new TokenBucket({ ...options.rateLimit, clock: this.clock });
@@ -110,38 +102,35 @@ export class KubeClient {
 
   /** Sends one request and returns the parsed JSON body; throws {@link KubeError} on a non-2xx answer or no answer. */
   async request<T = unknown>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
-    const context = this.configuration.baseServer.makeRequestContext(path, METHODS[method]);
-    for (const [name, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) context.setQueryParam(name, String(value));
-    }
-    context.setHeaderParam('Accept', 'application/json');
-    context.setHeaderParam('User-Agent', this.userAgent);
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': this.userAgent };
+    let body: string | undefined;
     if (options.body !== undefined) {
-      context.setHeaderParam('Content-Type', options.contentType ?? 'application/json');
-      context.setBody(JSON.stringify(options.body));
+      body = JSON.stringify(options.body);
+      headers['Content-Type'] = options.contentType ?? 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(body));
     }
-    if (options.signal !== undefined) context.setSignal(options.signal);
     const wait = this.bucket?.reserve() ?? 0;
     if (wait > 0) await sleep(this.clock, wait, options.signal);
-    let response: ResponseContext;
-    let text: string;
+    let response;
     try {
-      await this.configuration.authMethods.default?.applySecurityAuthentication(context);
-      response = await this.configuration.httpApi.send(context).toPromise();
-      text = await response.body.text();
+      response = await this.transport.request({ method, path: path + queryString(options.query), headers, body, signal: options.signal });
     } catch (error) {
       const cause = toError(error);
       throw new KubeError(`${method} ${path} on ${this.server} failed: ${cause.message}`, {}, { cause });
     }
-    if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
-      throw statusError(method, path, response.httpStatusCode, text);
-    }
+    const { status, text } = response;
+    if (status < 200 || status > 299) throw statusError(method, path, status, text);
     if (text === '') return undefined as T;
     try {
       return JSON.parse(text) as T;
     } catch (error) {
-      throw new KubeError(`${method} ${path}: the answer is not JSON`, { status: response.httpStatusCode }, { cause: error });
+      throw new KubeError(`${method} ${path}: the answer is not JSON`, { status }, { cause: error });
     }
+  }
+
+  /** Closes every connection of this client (idle, in use and watching). Requests after this fail. Idempotent. */
+  close(): void {
+    this.transport.close();
   }
 
   /** One page of a list. */
@@ -245,59 +234,72 @@ export class KubeClient {
   }
 
   /**
-   * Opens a watch stream through client-node's low-level `Watch`. Every event goes to `onEvent` (exceptions thrown
-   * there end the stream with that error rather than being swallowed). The handle's `done` settles once.
+   * Opens a watch stream. Every event goes to `onEvent` (exceptions thrown there, and lines that are not JSON, end
+   * the stream with that error rather than being swallowed). The handle's `done` settles once: with no error when
+   * the server ends the stream, with the error otherwise; `abort()` settles it with no error.
    */
   watch(ref: ResourceRef, options: WatchOptions, onEvent: (type: WatchEventType, object: KubeObject) => void): WatchHandle {
-    let controller: AbortController | undefined;
-    let aborted = false;
+    const controller = new AbortController();
     let settle: (result: { error: Error | undefined }) => void = () => undefined;
     const done = new Promise<{ error: Error | undefined }>((resolve) => {
       settle = resolve;
     });
     let settled = false;
-    const finish = (error: unknown): void => {
+    const finish = (error: Error | undefined): void => {
       if (settled) return;
       settled = true;
-      settle({ error: error === null || error === undefined ? undefined : toError(error) });
+      controller.abort();
+      settle({ error });
     };
-    const query: Record<string, string | number | boolean | undefined> = {
-      resourceVersion: options.resourceVersion,
-      labelSelector: options.labelSelector,
-      fieldSelector: options.fieldSelector,
-      timeoutSeconds: options.timeoutSeconds,
-      allowWatchBookmarks: options.allowWatchBookmarks,
-    };
-    const path = collectionPath(ref, options.namespace);
-    new Watch(this.kubeConfig)
-      .watch(
-        path,
-        query,
-        (type: string, object: KubeObject) => {
+    const path =
+      collectionPath(ref, options.namespace) +
+      queryString({
+        watch: true,
+        resourceVersion: options.resourceVersion,
+        labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
+        timeoutSeconds: options.timeoutSeconds,
+        allowWatchBookmarks: options.allowWatchBookmarks,
+      });
+    this.transport
+      .stream(path, { Accept: 'application/json', 'User-Agent': this.userAgent }, controller.signal)
+      .then(async (res) => {
+        if (settled) {
+          res.destroy();
+          return;
+        }
+        const status = res.statusCode ?? 0;
+        if (status !== 200) {
+          const text = await readText(res);
+          finish(statusError('GET', path, status, text));
+          return;
+        }
+        readWatchLines(res, (event) => {
           if (settled) return;
-          try {
-            onEvent(type as WatchEventType, object);
-          } catch (error) {
-            finish(error);
-            controller?.abort();
-          }
-        },
-        (error: unknown) => finish(error),
-      )
-      .then((result) => {
-        controller = result;
-        if (aborted || settled) result.abort();
+          onEvent(event.type as WatchEventType, event.object as KubeObject);
+        }, finish);
       })
-      .catch((error: unknown) => finish(error));
-    return {
-      done,
-      abort: () => {
-        aborted = true;
-        controller?.abort();
-        finish(undefined);
-      },
-    };
+      .catch((error: unknown) => {
+        if (!settled) finish(new KubeError(`watch ${path} on ${this.server} failed: ${toError(error).message}`, {}, { cause: error }));
+      });
+    return { done, abort: () => finish(undefined) };
   }
+}
+
+/** `?a=1&b=2` from the defined values, or '' when there are none. */
+function queryString(query: Query | undefined): string {
+  if (query === undefined) return '';
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+async function readText(res: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  res.setEncoding('utf8');
+  for await (const chunk of res) text += String(chunk);
+  return text;
 }
 
 /**

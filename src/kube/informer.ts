@@ -2,13 +2,14 @@
  * Our own informer on client-node's low-level watch: list (paginated), then watch from the list's
  * resourceVersion with bookmarks. A 410 Gone relists and emits the differences; a stream that ends is reopened
  * from the last resourceVersion; a silent stream is abandoned and reopened; any other error backs off with
- * jitter and tries again, for as long as the informer runs. `managedFields` are stripped before caching.
+ * jitter and tries again, for as long as the informer runs. Objects are slimmed before caching (see cache-slim.ts).
  *
  * Only the first list can fail `start()` (so a runtime fails fast on an unreachable server or a forbidden
  * list); after that the informer never gives up until `stop()`.
  */
 import { toError } from '../errors.js';
 import { sleep, systemClock, type Clock, type TimerHandle } from '../util/clock.js';
+import { slimForCache } from './cache-slim.js';
 import { isGone, type KubeClient, type WatchEventType } from './client.js';
 import { apiVersionOf, keyOf, type KubeObject, type ResourceRef } from './resource.js';
 
@@ -316,7 +317,6 @@ export class Informer {
     const { resource } = this.options;
     object.apiVersion ??= apiVersionOf(resource);
     object.kind ??= resource.kind;
-    if (object.metadata !== undefined && 'managedFields' in object.metadata) delete object.metadata.managedFields;
-    return object;
+    return slimForCache(object);
   }
 }

@@ -366,6 +366,8 @@ export class Runtime {
     // Release the Lease only after the drain, so that no other replica reconciles while our work finishes.
     await this.leadership.stop();
     await Promise.all([...controllers.map((controller) => controller.stopInformers()), this.crdWatcher?.stop() ?? Promise.resolve()]);
+    // Last: the informers and the Lease are stopped, so nothing sends another request; this ends every connection.
+    this.kube?.client.close();
     for (const slot of [...active].reverse()) {
       this.metrics.shutdown(slot.crd.name);
       slot.activated = undefined;

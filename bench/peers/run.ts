@@ -1,0 +1,211 @@
+// bench/peers: katalog against the operators one would write by hand or with the other libraries on npm, each in
+// its own process against its own fresh test API server (in a process of its own), same job, same data.
+//   npm run bench:peers [-- count=2000 creates=50 reps=3 idle=10 only=katalog,handwritten]
+// The job: one child ConfigMap with drift correction and a Ready status per Widget, 2 workers, `count` Widgets
+// present at start, then `creates` single creates one after another. Peers are installed into bench/peers/node_modules
+// by `npm run bench:peers`; they are never dependencies of katalog.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { crdManifest } from '../../src/testing/index.js';
+import { kubeconfigYaml } from '../../src/testing/kubeconfig.js';
+import { measureRawWrites } from '../support/raw-writes.js';
+import { startRemoteServer, type RemoteServer } from '../support/remote-server.js';
+
+const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.split('=') as [string, string]));
+const COUNT = Number(args['count'] ?? 2000);
+const CREATES = Number(args['creates'] ?? 50);
+const REPS = Number(args['reps'] ?? 3);
+const IDLE_S = Number(args['idle'] ?? 10);
+const WORKERS = 2;
+
+interface Peer {
+  readonly name: string;
+  readonly file: string;
+  readonly tsx: boolean;
+}
+const ALL: readonly Peer[] = [
+  { name: 'katalog', file: 'bench/peers/katalog.ts', tsx: true },
+  { name: 'client-node by hand', file: 'bench/peers/handwritten.mjs', tsx: false },
+  { name: '@dot-i/k8s-operator', file: 'bench/peers/dot-i.mjs', tsx: false },
+  { name: 'kubernetes-fluent-client', file: 'bench/peers/fluent.mjs', tsx: false },
+];
+const only = args['only']?.split(',');
+const PEERS = ALL.filter((peer) => only === undefined || only.some((name) => peer.name.includes(name)));
+
+interface Run {
+  throughput: number;
+  writesAtStart: number;
+  requestsAtStart: number;
+  requestsPerCreate: number;
+  writesPerCreate: number;
+  conflictsPerCreate: number;
+  p50: number;
+  p99: number;
+  heapPerResource: number;
+  cpuPer1000: number;
+  idleCpuPerMinute: number;
+}
+
+const WIDGET_CRD = crdManifest({ group: 'example.io', kind: 'Widget', plural: 'widgets' });
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+const median = (values: readonly number[]): number => percentile(values, 50);
+
+function widget(name: string): Record<string, unknown> {
+  return { apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name, namespace: 'default' }, spec: { image: 'nginx:1.27', replicas: 2 } };
+}
+
+class Operator {
+  private readonly pending = new Map<number, (value: unknown) => void>();
+  private nextId = 1;
+  readonly started: Promise<void>;
+  constructor(readonly child: ChildProcess) {
+    this.started = new Promise((resolve) => {
+      child.on('message', (raw: unknown) => {
+        const { id, value } = raw as { id: number; value: unknown };
+        if (id === 0) resolve();
+        this.pending.get(id)?.(value);
+        this.pending.delete(id);
+      });
+    });
+  }
+  ask<T>(question: Record<string, unknown>): Promise<T> {
+    return new Promise<T>((resolve) => {
+      const id = this.nextId++;
+      this.pending.set(id, (value) => resolve(value as T));
+      this.child.send({ ...question, id });
+    });
+  }
+  async stop(): Promise<void> {
+    const exited = once(this.child, 'exit');
+    this.child.send({ exit: true });
+    const killer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(killer);
+  }
+}
+
+async function waitFor(server: RemoteServer, children: number, ready: number, what: string): Promise<number> {
+  const deadline = performance.now() + 180_000;
+  for (;;) {
+    const progress = await server.call<{ children: number; ready: number }>({ progress: { apiVersion: 'example.io/v1', kind: 'Widget', childKind: 'ConfigMap' } });
+    if (progress.children >= children && progress.ready >= ready) return performance.now();
+    if (performance.now() > deadline) throw new Error(`${what}: ${progress.children} children, ${progress.ready} Ready after 3 minutes`);
+    await sleep(20);
+  }
+}
+
+async function runOnce(peer: Peer, dir: string): Promise<Run> {
+  const server = await startRemoteServer();
+  try {
+    await server.call({ crd: WIDGET_CRD });
+    await server.call({ seed: { apiVersion: 'example.io/v1', kind: 'Widget', count: COUNT, prefix: 'w' } });
+    const kubeconfig = join(dir, `${peer.name.replace(/\W/g, '_')}.yaml`);
+    writeFileSync(kubeconfig, kubeconfigYaml(server.url, undefined));
+    await server.call({ resetRequests: true });
+    const child = spawn(process.execPath, ['--expose-gc', ...(peer.tsx ? ['--import', 'tsx'] : []), peer.file, server.url], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...process.env, KUBECONFIG: kubeconfig, WORKERS: String(WORKERS), NODE_TLS_REJECT_UNAUTHORIZED: '0' },
+    });
+    const operator = new Operator(child);
+    try {
+      await operator.started;
+      const t0 = performance.now();
+      const t1 = await waitFor(server, COUNT, COUNT, `${peer.name} at start`);
+      const cpuAtConverge = await operator.ask<number>({ cpu: true });
+      await sleep(1000);
+      const start = await server.call<{ total: number; writes: number }>({ requests: true });
+      const heap = await operator.ask<number>({ heap: true });
+
+      await server.call({ resetRequests: true });
+      const latencies: number[] = [];
+      for (let i = 0; i < CREATES; i++) {
+        latencies.push(await server.call<number>({ createAndWait: { object: widget(`c${i}`), childKind: 'ConfigMap' } }));
+        await waitFor(server, COUNT + i + 1, COUNT + i + 1, `${peer.name} single create c${i}`);
+      }
+      await sleep(1000);
+      const creates = await server.call<{ total: number; writes: number; conflicts: number }>({ requests: true });
+
+      const idleFrom = await operator.ask<number>({ cpu: true });
+      await sleep(IDLE_S * 1000);
+      const idleTo = await operator.ask<number>({ cpu: true });
+      return {
+        throughput: COUNT / ((t1 - t0) / 1000),
+        writesAtStart: start.writes / COUNT,
+        requestsAtStart: start.total / COUNT,
+        requestsPerCreate: creates.total / CREATES,
+        writesPerCreate: creates.writes / CREATES,
+        conflictsPerCreate: creates.conflicts / CREATES,
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        heapPerResource: heap / (COUNT + CREATES),
+        cpuPer1000: cpuAtConverge / 1e6 / (COUNT / 1000),
+        idleCpuPerMinute: ((idleTo - idleFrom) / 1e3) * (60 / IDLE_S),
+      };
+    } finally {
+      await operator.stop();
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'katalog-peers-'));
+try {
+  console.log(`bench/peers: ${COUNT} Widgets at start, ${CREATES} single creates, ${WORKERS} workers, ${REPS} repetitions in rotated order`);
+  const rawServer = await startRemoteServer();
+  const raw = await measureRawWrites(rawServer.url, WORKERS, COUNT * 2).finally(() => rawServer.stop());
+  console.log(`raw server-side applies at concurrency ${WORKERS}: ${raw.rate.toFixed(0)}/s; one write's round trip p50 ${raw.roundTripMs.toFixed(2)} ms`);
+  const runs = new Map<string, Run[]>(PEERS.map((peer) => [peer.name, []]));
+  for (let rep = 0; rep < REPS; rep++) {
+    const order = [...PEERS.slice(rep % PEERS.length), ...PEERS.slice(0, rep % PEERS.length)];
+    for (const peer of order) {
+      const run = await runOnce(peer, dir);
+      runs.get(peer.name)?.push(run);
+      console.log(`  rep ${rep + 1} ${peer.name}: ${run.throughput.toFixed(0)}/s, ${run.writesAtStart.toFixed(2)} writes/resource, p50 ${run.p50.toFixed(2)} ms`);
+    }
+  }
+  const rows: Array<[string, keyof Run, number, (value: number) => string, boolean]> = [
+    ['throughput, resources/s', 'throughput', 0, (v) => v.toFixed(0), true],
+    ['writes per resource at start', 'writesAtStart', 0, (v) => v.toFixed(2), false],
+    ['requests per resource at start', 'requestsAtStart', 0, (v) => v.toFixed(2), false],
+    ['requests per single create', 'requestsPerCreate', 0, (v) => v.toFixed(2), false],
+    ['writes per single create', 'writesPerCreate', 0, (v) => v.toFixed(2), false],
+    ['409s per single create', 'conflictsPerCreate', 0, (v) => v.toFixed(2), false],
+    ['create → child p50, ms', 'p50', 0, (v) => v.toFixed(2), false],
+    ['create → child p99, ms', 'p99', 0, (v) => v.toFixed(2), false],
+    ['heap per resource, KB', 'heapPerResource', 0, (v) => (v / 1024).toFixed(2), false],
+    ['operator CPU per 1,000 resources, s', 'cpuPer1000', 0, (v) => v.toFixed(2), false],
+    ['idle CPU per minute, ms', 'idleCpuPerMinute', 0, (v) => v.toFixed(1), false],
+  ];
+  const names = PEERS.map((peer) => peer.name);
+  console.log(`\nmedians of ${REPS} runs (katalog/peer ratio in brackets)\n`);
+  console.log(`| per custom resource | ${names.join(' | ')} |`);
+  console.log(`|---|${names.map(() => '---:').join('|')}|`);
+  const ours = runs.get('katalog');
+  for (const [label, key, , format] of rows) {
+    const cells = names.map((name) => {
+      const value = median((runs.get(name) ?? []).map((run) => run[key]));
+      const base = ours === undefined || name === 'katalog' ? undefined : median(ours.map((run) => run[key]));
+      return base === undefined || value === 0 ? format(value) : `${format(value)} (${(base / value).toFixed(2)}×)`;
+    });
+    console.log(`| ${label} | ${cells.join(' | ')} |`);
+  }
+  if (ours !== undefined) {
+    const throughput = median(ours.map((run) => run.throughput));
+    const writes = median(ours.map((run) => run.writesAtStart));
+    const p99 = median(ours.map((run) => run.p99));
+    console.log(`\nkatalog against the physical limit: ${throughput.toFixed(0)}/s = ${(throughput / (raw.rate / Math.max(1, writes))).toFixed(2)}× (raw write rate ÷ ${writes.toFixed(2)} writes per resource; aim ≥ 0.8×)`);
+    console.log(`katalog create → child p99 = ${(p99 / raw.roundTripMs).toFixed(1)}× one write's round trip (aim ≤ 5×)`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,208 @@
+/**
+ * The wire under {@link KubeClient}: one kept-alive connection pool per client (so per runtime), used by every
+ * request and every watch, and closed by {@link Transport.close}. client-node's own transport opens a new TCP (and
+ * TLS) connection for every request; this one reuses them.
+ *
+ * Credentials still come from client-node: every request asks the KubeConfig for its options
+ * (`applyToHTTPSOptions`, public in client-node 1.x and 2.x), so tokens that exec plugins or OIDC refresh stay
+ * current, and a change of TLS material (an exec plugin's rotated client certificate) opens a new pool. A cluster
+ * with a `proxy-url` keeps the proxy agent client-node builds for it.
+ *
+ * HTTP/1.1 without pipelining: a watch holds its connection while it streams and hands it back to the pool when
+ * the server ends it; a request never waits behind another one's answer.
+ */
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+
+/** Idle connections are closed after this long; servers usually keep them 5–90 s. */
+const IDLE_SOCKET_MS = 30_000;
+/** Idle connections kept per pool; more than the runtime's usual concurrency. */
+const MAX_IDLE_SOCKETS = 64;
+/** Errors that mean an idle kept-alive connection was closed by the server as we reused it. */
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+export interface TransportRequest {
+  readonly method: string;
+  /** Path and query string, e.g. `/api/v1/namespaces?limit=5`. */
+  readonly path: string;
+  readonly headers: OutgoingHttpHeaders;
+  readonly body?: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface TransportResponse {
+  readonly status: number;
+  readonly text: string;
+}
+
+/** TLS options that decide which pool a request may use. */
+const TLS_FIELDS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
+type TlsOptions = Pick<HttpsRequestOptions, (typeof TLS_FIELDS)[number]>;
+
+/** A kept-alive HTTP(S) connection pool to the API server of one KubeConfig. */
+export class Transport {
+  private agent: HttpAgent | undefined;
+  private tls: TlsOptions = {};
+  private readonly retired: HttpAgent[] = [];
+  private readonly streams = new Set<ClientRequest>();
+  private closed = false;
+  private readonly secure: boolean;
+  private readonly url: URL;
+  private readonly proxied: boolean;
+
+  constructor(private readonly kubeConfig: KubeConfig) {
+    const cluster = kubeConfig.getCurrentCluster();
+    this.url = new URL(cluster?.server ?? 'http://localhost');
+    this.secure = this.url.protocol === 'https:';
+    this.proxied = cluster?.proxyUrl !== undefined && cluster.proxyUrl !== '';
+  }
+
+  /** Connections open now (in use and idle), for tests and benchmarks. */
+  get openSockets(): number {
+    const count = (agent: HttpAgent): number =>
+      [...Object.values(agent.sockets), ...Object.values(agent.freeSockets)].reduce((sum, list) => sum + (list?.length ?? 0), 0);
+    return [this.agent, ...this.retired].reduce((sum, agent) => sum + (agent === undefined ? 0 : count(agent)), 0);
+  }
+
+  /**
+   * Sends a request and reads the whole answer. An idle connection the server closed just as it was reused is
+   * retried once on a fresh one (the request never reached the server's handler).
+   */
+  async request(request: TransportRequest): Promise<TransportResponse> {
+    try {
+      return await this.once(request);
+    } catch (error) {
+      if (!(error instanceof StaleSocketError)) throw error;
+      return this.once(request);
+    }
+  }
+
+  /** Opens a streaming GET (a watch); the caller reads the answer and aborts or ends it. Closed by `close()` too. */
+  async stream(path: string, headers: OutgoingHttpHeaders, signal: AbortSignal): Promise<IncomingMessage> {
+    const options = await this.options('GET', path, headers, signal);
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      const req = this.send(options, signal);
+      this.streams.add(req);
+      req.on('close', () => this.streams.delete(req));
+      req.on('response', resolve);
+      req.on('error', reject);
+      req.on('close', () => reject(closedError(signal)));
+      req.end();
+    });
+  }
+
+  /** Ends every connection, streaming or idle. Requests after this fail. Idempotent. */
+  close(): void {
+    this.closed = true;
+    for (const req of this.streams) req.destroy();
+    this.streams.clear();
+    this.agent?.destroy();
+    for (const agent of this.retired) agent.destroy();
+    this.retired.length = 0;
+  }
+
+  private async once(request: TransportRequest): Promise<TransportResponse> {
+    const options = await this.options(request.method, request.path, request.headers, request.signal);
+    return new Promise<TransportResponse>((resolve, reject) => {
+      const req = this.send(options, request.signal);
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        reject(req.reusedSocket && error.code !== undefined && STALE_SOCKET_CODES.has(error.code) ? new StaleSocketError(error) : error);
+      });
+      // Settles a request destroyed without an error (an abort); a no-op once the answer was read.
+      req.on('close', () => reject(closedError(request.signal)));
+      req.on('response', (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: chunks.length === 1 ? (chunks[0]?.toString('utf8') ?? '') : Buffer.concat(chunks).toString('utf8') }));
+      });
+      req.end(request.body);
+    });
+  }
+
+  /** Starts a request; `signal` destroys it, unless its answer was already read and the connection handed back. */
+  private send(options: RequestOptions, signal: AbortSignal | undefined): ClientRequest {
+    const req = this.secure ? httpsRequest(options) : httpRequest(options);
+    if (signal === undefined) return req;
+    // Destroyed without an error object: the socket may already be detached from the request (the answer read in
+    // full, 'end' not emitted yet), and an error would then be emitted on a socket nobody listens to.
+    const onAbort = (): void => {
+      req.destroy();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const release = (): void => signal.removeEventListener('abort', onAbort);
+    req.on('close', release);
+    req.on('response', (res: IncomingMessage) => res.on('end', release));
+    if (signal.aborted) onAbort();
+    return req;
+  }
+
+  /** Request options with the KubeConfig's current credentials, on the pool that matches its TLS material. */
+  private async options(method: string, path: string, headers: OutgoingHttpHeaders, signal: AbortSignal | undefined): Promise<RequestOptions> {
+    // The signal is watched by `send`, not given to node:http: node:http would destroy the socket when the signal
+    // fires after the answer was read, and the socket may then be serving another request from the pool.
+    if (this.closed) throw new Error('the Kubernetes client is closed');
+    signal?.throwIfAborted();
+    const given: HttpsRequestOptions = { headers: {} };
+    await this.kubeConfig.applyToHTTPSOptions(given);
+    if (this.closed) throw new Error('the Kubernetes client is closed');
+    const options: RequestOptions = {
+      protocol: this.url.protocol,
+      hostname: this.url.hostname,
+      port: this.url.port,
+      path: basePath(this.url) + path,
+      method,
+      headers: { ...given.headers, ...headers },
+      agent: this.proxied ? (given.agent as HttpAgent | undefined) : this.pool(given),
+    };
+    if (given.auth !== undefined && given.auth !== null) options.auth = given.auth;
+    return options;
+  }
+
+  private pool(given: HttpsRequestOptions): HttpAgent {
+    if (this.agent !== undefined && sameTls(this.tls, given)) return this.agent;
+    if (this.agent !== undefined) this.retired.push(this.agent);
+    const tls: TlsOptions = {};
+    for (const field of TLS_FIELDS) if (given[field] !== undefined) Object.assign(tls, { [field]: given[field] });
+    this.tls = tls;
+    const common = { keepAlive: true, keepAliveMsecs: 30_000, maxFreeSockets: MAX_IDLE_SOCKETS, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
+    this.agent = this.secure ? new HttpsAgent({ ...common, ...tls }) : new HttpAgent(common);
+    return this.agent;
+  }
+}
+
+/** The error of a request whose AbortSignal fired. */
+class AbortError extends Error {
+  override readonly name = 'AbortError';
+  constructor(reason: unknown) {
+    super(`the request was aborted${reason instanceof Error ? `: ${reason.message}` : ''}`, { cause: reason });
+  }
+}
+
+/** The error of a request sent on a reused connection that the server had closed. */
+class StaleSocketError extends Error {
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+  }
+}
+
+function closedError(signal: AbortSignal | undefined): Error {
+  return signal?.aborted === true ? new AbortError(signal.reason) : new Error('the connection closed before the answer was complete');
+}
+
+function basePath(url: URL): string {
+  return url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
+}
+
+function sameTls(current: TlsOptions, given: HttpsRequestOptions): boolean {
+  return TLS_FIELDS.every((field) => sameValue(current[field], given[field]));
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return a.equals(b);
+  if (typeof a === 'string' && Buffer.isBuffer(b)) return b.equals(Buffer.from(a));
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
+  return false;
+}

@@ -1,0 +1,58 @@
+// The informer cache keeps what reconcile and drift correction read, without managedFields or kubectl's
+// last-applied-configuration copy, both from the first list and from watch events.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { KubeClient } from '../../src/kube/client.js';
+import { LAST_APPLIED_ANNOTATION } from '../../src/kube/cache-slim.js';
+import { Informer } from '../../src/kube/informer.js';
+import type { KubeObject, ResourceRef } from '../../src/kube/resource.js';
+import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+
+const CONFIGMAPS: ResourceRef = { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
+let server: TestApiServer;
+before(async () => {
+  server = await startTestApiServer();
+});
+after(async () => {
+  await server.stop();
+});
+
+function kubectlApplied(name: string, annotations: Record<string, string> = {}): KubeObject {
+  const object = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels: { app: 'x' } }, data: { key: 'value' } };
+  return { ...object, metadata: { ...object.metadata, annotations: { ...annotations, [LAST_APPLIED_ANNOTATION]: JSON.stringify(object) } } };
+}
+
+test('cached objects lose managedFields and last-applied-configuration and keep everything else', async () => {
+  const client = new KubeClient(server.kubeConfig);
+  await client.apply(CONFIGMAPS, kubectlApplied('listed', { team: 'a' }), { fieldManager: 'kubectl' });
+  const fromServer = await client.get(CONFIGMAPS, 'listed', 'default');
+  assert.ok(fromServer?.metadata?.managedFields !== undefined, 'the server records managedFields on apply');
+  const seen: KubeObject[] = [];
+  const informer = new Informer({ client, resource: CONFIGMAPS, namespace: 'default', onEvent: (event) => seen.push(event.object) });
+  await informer.start();
+  try {
+    await client.apply(CONFIGMAPS, kubectlApplied('watched'), { fieldManager: 'kubectl' });
+    await waitUntil(() => informer.get('default/watched') !== undefined);
+    const listed = informer.get('default/listed');
+    assert.deepEqual(listed?.metadata?.annotations, { team: 'a' });
+    assert.deepEqual(listed?.metadata?.labels, { app: 'x' });
+    assert.deepEqual(listed?.data, { key: 'value' });
+    assert.equal(listed?.metadata?.managedFields, undefined);
+    const watched = informer.get('default/watched');
+    assert.equal(watched?.metadata?.managedFields, undefined);
+    assert.equal(watched?.metadata?.annotations, undefined, 'an annotations map left empty is dropped');
+    assert.equal(watched?.metadata?.uid, (await client.get(CONFIGMAPS, 'watched', 'default'))?.metadata?.uid);
+    assert.ok(seen.every((object) => object.metadata?.managedFields === undefined));
+  } finally {
+    await informer.stop();
+    client.close();
+  }
+});
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
