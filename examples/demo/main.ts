@@ -70,7 +70,8 @@ async function main(): Promise<void> {
     console.log(`  child       ${child.kind} default/${child.name}`);
   }
 
-  const kubectl = `kubectl --server ${server} --validate=false`;
+  // Only global flags before the verb: Debian's kubectl 1.20 refuses a command-scoped flag such as --validate there.
+  const kubectl = `kubectl --server ${server}`;
   console.log(`
 inspection API  ${api.url}
   curl ${api.url}/ready
@@ -81,6 +82,7 @@ inspection API  ${api.url}
 
 the cluster${cluster === undefined ? '' : ' (kubectl from Debian\'s kubernetes-client works against it)'}
   ${kubectl} get websites,deployments,services,configmaps
+  ${kubectl} get pods -l app.kubernetes.io/name=hello
   ${kubectl} patch deployment hello --type=merge -p '{"spec":{"replicas":5}}'   # drift: put back to 2
   ${kubectl} patch website hello --type=merge -p '{"spec":{"replicas":3}}'
   ${kubectl} delete website hello

@@ -12,6 +12,7 @@ import { ProblemList, type Origin } from './problems.js';
 import type { LoadContext } from './documents.js';
 import { normalizeDocument } from './normalize-document.js';
 import { deepFreeze, FrozenMap } from './freeze.js';
+import { checkNames } from './name-checks.js';
 
 /** Where the input came from. */
 export interface DefinitionSourceOptions {
@@ -93,6 +94,7 @@ function build(value: unknown, options: DefinitionSourceOptions, positions: Posi
   const origin: Origin = { file: options.source, positions, baseDir, source: 'definition' };
   const context: LoadContext = { problems: new ProblemList(), files: options.source === undefined ? [] : [options.source], motifs: new Map() };
   const definition = normalizeDocument(value, origin, context);
+  checkNames(value, origin, context.problems);
   if (context.problems.size > 0 || definition === undefined) throw new DefinitionError(inReadingOrder(context.problems.items));
   const result = { ...definition, crds: new FrozenMap(definition.crds) };
   Object.defineProperty(result, BRAND, { value: true, enumerable: false });

@@ -9,6 +9,8 @@ import { Cluster } from './cluster.js';
 import { runCrdController } from './controllers/crd-lifecycle.js';
 import { runGarbageCollector } from './controllers/garbage-collector.js';
 import { runNamespaceController } from './controllers/namespace-lifecycle.js';
+import { resolveSimulation, type WorkloadSimulationOptions } from './controllers/workloads/simulation-options.js';
+import { runWorkloadSimulation, type WorkloadSimulator } from './controllers/workloads/simulated-workloads.js';
 import { DirectAccess, type DirectDeleteOptions, type DirectPatchOptions } from './direct-access.js';
 import { FaultInjector, type Faults } from './faults.js';
 import { createDispatcher } from './http/dispatch.js';
@@ -44,6 +46,12 @@ export interface TestApiServerOptions {
   fieldManager?: string;
   /** A watch whose client lags by more than this many bytes is ended cleanly (default 64 MiB). */
   maxWatchBufferBytes?: number;
+  /**
+   * Simulated workload controllers (default on): Deployments, StatefulSets, DaemonSets and ReplicaSets get Pods and
+   * report their replicas ready after a delay on `clock`, Jobs complete. `false` turns them off (objects keep the
+   * status clients write); an object configures the delays and failures (see docs/testing.md).
+   */
+  simulateWorkloads?: boolean | WorkloadSimulationOptions;
 }
 
 /** Filter of {@link TestApiServer.objects}. */
@@ -111,6 +119,7 @@ class RunningTestApiServer implements TestApiServer {
     faults: FaultInjector,
     requests: RequestLog,
     private readonly seeds: readonly string[],
+    private readonly simulator: WorkloadSimulator | undefined,
     manager: string,
     readonly url: string,
     readonly kubeConfig: KubeConfig,
@@ -124,6 +133,7 @@ class RunningTestApiServer implements TestApiServer {
   async stop(): Promise<void> {
     this.stopped = true;
     this.faults.clear();
+    this.simulator?.cancel();
     this.cluster.hub.endAll();
     await this.listener.close();
   }
@@ -137,6 +147,7 @@ class RunningTestApiServer implements TestApiServer {
 
   reset(): void {
     this.cluster.cancelDeferred();
+    this.simulator?.cancel();
     this.cluster.hub.endAll();
     for (const type of this.cluster.registry.all()) if (!type.builtin) this.cluster.registry.remove(type.key);
     const kept = this.seeds.map((name) => this.cluster.store.get(NAMESPACES_KEY, '', name));
@@ -222,6 +233,8 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   runCrdController(cluster);
   runNamespaceController(cluster);
   runGarbageCollector(cluster);
+  const simulation = options.simulateWorkloads ?? true;
+  const simulator = simulation === false ? undefined : runWorkloadSimulation(cluster, resolveSimulation(simulation === true ? {} : simulation));
   seedNamespaces(cluster, seeds);
   let server: RunningTestApiServer | undefined;
   const faults = new FaultInjector(cluster, Math.random, async (downtimeMs) => server?.restart({ downtimeMs }));
@@ -245,6 +258,6 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   const { KubeConfig: KubeConfigClass } = await import('@kubernetes/client-node');
   const kubeConfig = new KubeConfigClass();
   kubeConfig.loadFromString(yaml);
-  server = new RunningTestApiServer(cluster, listener, faults, requests, seeds, options.fieldManager ?? 'katalog-testing', url, kubeConfig, yaml);
+  server = new RunningTestApiServer(cluster, listener, faults, requests, seeds, simulator, options.fieldManager ?? 'katalog-testing', url, kubeConfig, yaml);
   return server;
 }

@@ -55,7 +55,15 @@ function qualified(resource: ResourceName): string {
   return resource.group === '' ? resource.plural : `${resource.plural}.${resource.group}`;
 }
 
-function failure(code: number, reason: string, message: string, details?: KubeStatus['details']): KubeStatus {
+/** Status details as Kubernetes encodes them: `group` is omitted when empty (the core group). */
+function omitEmptyGroup(details: NonNullable<KubeStatus['details']>): NonNullable<KubeStatus['details']> {
+  if (details.group !== '') return details;
+  const { group: _group, ...rest } = details;
+  return rest;
+}
+
+function failure(code: number, reason: string, message: string, rawDetails?: KubeStatus['details']): KubeStatus {
+  const details = rawDetails === undefined ? undefined : omitEmptyGroup(rawDetails);
   return details === undefined
     ? { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }
     : { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details, code };
@@ -184,7 +192,7 @@ export function deletedStatus(resource: ResourceName, name: string, uid: string)
     apiVersion: 'v1',
     metadata: {},
     status: 'Success',
-    details: { name, group: resource.group, kind: resource.plural, uid },
+    details: omitEmptyGroup({ name, group: resource.group, kind: resource.plural, uid }),
     code: 200,
   };
 }

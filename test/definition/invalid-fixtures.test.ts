@@ -107,6 +107,7 @@ const table: Readonly<Record<string, readonly Expected[]>> = {
   ],
   'missing-metadata-name.yaml': [
     { code: 'missing-field', line: 3, column: 1, path: "metadata.name", message: 'missing required field "name" in metadata' },
+    { code: 'no-crds', line: 5, column: 15, path: "spec.crds", message: 'a Katalog must declare at least one CRD under spec.crds' },
   ],
   'motif-missing-input.yaml': [
     { code: 'missing-input', line: 9, column: 11, path: "spec.crds.blog.imports[0]", message: 'Motif "web" needs input "image" (required, no default); set it under with:' },

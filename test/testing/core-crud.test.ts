@@ -43,7 +43,7 @@ describe('built-in CRUD', () => {
     const missing = await expectStatus(() => core.readNamespacedConfigMap({ namespace: 'default', name: 'nope' }), 404);
     assert.equal(missing.reason, 'NotFound');
     assert.equal(missing.message, 'configmaps "nope" not found');
-    assert.deepEqual(missing.details, { name: 'nope', group: '', kind: 'configmaps' });
+    assert.deepEqual(missing.details, { name: 'nope', kind: 'configmaps' });
     const noNs = await expectStatus(() => core.createNamespacedConfigMap({ namespace: 'ghost', body: { metadata: { name: 'x' } } }), 404);
     assert.equal(noNs.message, 'namespaces "ghost" not found');
     const badName = await expectStatus(() => core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'Bad_Name' } } }), 422);
@@ -118,7 +118,7 @@ describe('built-in CRUD', () => {
     const status = (await res.json()) as { kind: string; status: string; details: { name: string; kind: string; uid: string } };
     assert.equal(status.kind, 'Status');
     assert.equal(status.status, 'Success');
-    assert.deepEqual(status.details, { name: 'doomed', group: '', kind: 'configmaps', uid: cm.metadata?.uid });
+    assert.deepEqual(status.details, { name: 'doomed', kind: 'configmaps', uid: cm.metadata?.uid });
     await expectStatus(() => core.readNamespacedConfigMap({ namespace: 'default', name: 'doomed' }), 404);
     await expectStatus(() => core.deleteNamespacedConfigMap({ namespace: 'default', name: 'doomed' }), 404);
   });

@@ -2,26 +2,14 @@
 // server. Never a kubectl from PATH. Skips with a message when the binary cannot be fetched.
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { GADGET_CRD_YAML, WIDGET_CRD_YAML } from './widget-crd.js';
 import { waitFor } from './wait-for.js';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const KUBECTL = join(root, '.tools', 'kubectl', 'usr', 'bin', 'kubectl');
-
-/** The project's kubectl, fetched when missing; undefined (with the reason) when it cannot be had. */
-function kubectlBinary(): { path?: string; reason?: string } {
-  if (existsSync(KUBECTL)) return { path: KUBECTL };
-  const fetched = spawnSync(join(root, 'scripts', 'fetch-kubectl.sh'), { encoding: 'utf8', timeout: 120_000 });
-  if (existsSync(KUBECTL)) return { path: KUBECTL };
-  return { reason: `kubectl could not be fetched (scripts/fetch-kubectl.sh: ${(fetched.stderr || fetched.error?.message || 'no output').trim()})` };
-}
+import { kubectlBinary } from '../support/tools.js';
 
 const WIDGET = (size: number): string => `
 apiVersion: example.com/v1
@@ -108,7 +96,10 @@ describe('kubectl', () => {
   test('get (table and -o json), short names, and api-resources', async (t) => {
     if (skipIfMissing(t)) return;
     const table = await kubectl('get', 'wd');
-    assert.match(table.stdout, /^NAME\s+AGE\nw1\s+\S+/);
+    assert.match(table.stdout, /^NAME\s+SIZE\s+READY\s+AGE\nw1\s+2\s+\d+s\n$/, 'additionalPrinterColumns (a missing value prints empty); priority 1 only with -o wide');
+    server.patch('example.com/v1', 'Widget', 'w1', { status: { conditions: [{ type: 'Ready', status: 'True' }] } }, { subresource: 'status' });
+    const wide = await kubectl('get', 'wd', '-o', 'wide');
+    assert.match(wide.stdout, /^NAME\s+SIZE\s+READY\s+OWNER\s+AGE\nw1\s+2\s+True\s+\d+s\n$/);
     const json = JSON.parse((await kubectl('get', 'widgets', 'w1', '-o', 'json')).stdout) as { kind: string; spec: { size: number } };
     assert.equal(json.kind, 'Widget');
     assert.equal(json.spec.size, 2);
@@ -117,6 +108,31 @@ describe('kubectl', () => {
     const resources = await kubectl('api-resources');
     assert.match(resources.stdout, /widgets\s+wd\s+example.com\/v1\s+true\s+Widget/);
     assert.match(resources.stdout, /deployments\s+deploy\s+apps\/v1\s+true\s+Deployment/);
+  });
+
+  test('get prints the columns of built-in kinds, filled by the simulated controllers', async (t) => {
+    if (skipIfMissing(t)) return;
+    server.create({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } },
+    });
+    server.create({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'once', namespace: 'default' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'run', image: 'busybox' }] } } } });
+    await waitFor(() => (server.get('apps/v1', 'Deployment', 'web')?.['status'] as { readyReplicas?: number } | undefined)?.readyReplicas === 2, 'the Deployment to be ready', 20_000);
+    await waitFor(() => (server.get('batch/v1', 'Job', 'once')?.['status'] as { succeeded?: number } | undefined)?.succeeded === 1, 'the Job to complete', 20_000);
+    const deployments = await kubectl('get', 'deployments');
+    assert.match(deployments.stdout, /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\nweb\s+2\/2\s+2\s+2\s+\d+s\n$/);
+    const wide = await kubectl('get', 'deployment', 'web', '-o', 'wide');
+    assert.match(wide.stdout, /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\s+CONTAINERS\s+IMAGES\s+SELECTOR\nweb\s+2\/2\s+2\s+2\s+\d+s\s+nginx\s+nginx:1.27\s+app=web\n$/);
+    const pods = await kubectl('get', 'pods', '-l', 'app=web');
+    assert.match(pods.stdout, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n(web-\S+\s+1\/1\s+Running\s+0\s+\d+s\n){2}$/);
+    const jobs = await kubectl('get', 'jobs');
+    assert.match(jobs.stdout, /^NAME\s+STATUS\s+COMPLETIONS\s+DURATION\s+AGE\nonce\s+Complete\s+1\/1\s+\d+s\s+\d+s\n$/);
+    const all = await kubectl('get', 'configmaps,namespaces', '-A');
+    assert.match(all.stdout, /NAMESPACE\s+NAME\s+DATA\s+AGE\ndefault\s+configmap\/settings\s+1\s+\d+s/);
+    assert.match(all.stdout, /NAMESPACE\s+NAME\s+STATUS\s+AGE\n\s+namespace\/default\s+Active/);
+    assert.match((await kubectl('get', 'crd')).stdout, /^NAME\s+CREATED AT\n(gadgets.example.org|widgets.example.com)\s+\d{4}-\d\d-\d\dT/);
   });
 
   test('get -w prints a row when the object changes', async (t) => {

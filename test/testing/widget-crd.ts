@@ -21,6 +21,11 @@ spec:
       storage: true
       subresources:
         status: {}
+      additionalPrinterColumns:
+        - { name: Size, type: integer, jsonPath: .spec.size }
+        - { name: Ready, type: string, jsonPath: '.status.conditions[?(@.type=="Ready")].status' }
+        - { name: Owner, type: string, jsonPath: .spec.owner, priority: 1 }
+        - { name: Age, type: date, jsonPath: .metadata.creationTimestamp }
       schema:
         openAPIV3Schema:
           type: object

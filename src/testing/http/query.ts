@@ -1,9 +1,14 @@
 /** Query parameters the server understands, decoded and checked. */
 import { badRequest } from '../status-errors.js';
 
+/**
+ * A boolean query parameter as kube-apiserver converts it: absent is false, `0` and `false` (any case) are false,
+ * anything else (`true`, `True` as Python sends it, `1`, even an empty value) is true.
+ */
 export function flag(query: URLSearchParams, name: string): boolean {
   const value = query.get(name);
-  return value === 'true' || value === '1';
+  if (value === null) return false;
+  return value !== '0' && value.toLowerCase() !== 'false';
 }
 
 export function optional(query: URLSearchParams, name: string): string | undefined {

@@ -18,6 +18,8 @@ import { parseApplyBody, parseJsonBody, readBody } from './body.js';
 import type { ServerContext } from './context.js';
 import { dryRun, flag, managerFromUserAgent, nonNegativeInt, optional } from './query.js';
 import { sendJson, sendObject } from './respond.js';
+import { negotiate } from '../printing/accept.js';
+import { contentTypeOf, render } from '../printing/render.js';
 import { startWatch } from './watch-handler.js';
 
 /** A resolved resource request. */
@@ -74,10 +76,14 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
   const namespace = r.namespace ?? '';
   const target: ObjectTarget = { namespace, name: r.name ?? '', subresource: r.subresource };
   switch (r.verb) {
-    case 'get':
-      sendJson(res, 200, objectText(view, getObject(cluster, view, namespace, target.name)));
+    case 'get': {
+      const rendering = negotiate(req.headers.accept, 'get');
+      const text = objectText(view, getObject(cluster, view, namespace, target.name));
+      sendJson(res, 200, render(cluster, view, rendering, text, query), { 'Content-Type': contentTypeOf(rendering) });
       return;
+    }
     case 'list': {
+      const rendering = negotiate(req.headers.accept, 'list');
       const page = listObjects(cluster, view, {
         namespace: r.namespace,
         labels: parseLabelSelector(optional(query, 'labelSelector')),
@@ -85,7 +91,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         limit: nonNegativeInt(query, 'limit'),
         continueToken: optional(query, 'continue'),
       });
-      sendJson(res, 200, listText(view, page));
+      sendJson(res, 200, render(cluster, view, rendering, listText(view, page), query), { 'Content-Type': contentTypeOf(rendering) });
       return;
     }
     case 'watch':

@@ -13,6 +13,8 @@ import { badRequest, expired } from '../status-errors.js';
 import { Watcher, type WatchSink } from '../watch/watcher.js';
 import type { ServerContext } from './context.js';
 import { flag, nonNegativeInt, optional } from './query.js';
+import { negotiate } from '../printing/accept.js';
+import { tableEvents } from '../printing/watch-table.js';
 
 function withName(fields: FieldSelector, name: string | undefined): FieldSelector {
   if (name === undefined) return fields;
@@ -39,6 +41,8 @@ export function startWatch(
 ): void {
   const { cluster } = ctx;
   const { type } = view;
+  const rendering = negotiate(req.headers.accept, 'watch');
+  const encode = rendering.as === 'json' ? undefined : tableEvents(cluster, view, rendering, query);
   const labels = parseLabelSelector(optional(query, 'labelSelector'));
   const fields = withName(parseFieldSelector(optional(query, 'fieldSelector'), type.fieldLabels), name);
   const timeoutSeconds = nonNegativeInt(query, 'timeoutSeconds');
@@ -63,7 +67,7 @@ export function startWatch(
   res.flushHeaders();
   const sink: WatchSink = {
     write: (chunk) => {
-      res.write(chunk);
+      res.write(encode === undefined ? chunk : encode(chunk));
     },
     end: () => {
       res.end();

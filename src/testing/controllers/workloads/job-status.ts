@@ -1,0 +1,59 @@
+/**
+ * The status the Job controller writes: `startTime` and `active` while it runs, then `Complete` (with
+ * `completionTime` and `succeeded`) or `Failed` (`BackoffLimitExceeded`, `failed` one over the backoff limit). Pure.
+ */
+import type { KubeObject } from '../../store/record.js';
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function positive(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : fallback;
+}
+
+/** Whether the Job has finished (a Complete or Failed condition that is True). */
+export function jobFinished(job: KubeObject): boolean {
+  const conditions = record(job['status'])['conditions'];
+  return Array.isArray(conditions) && conditions.some((c) => (record(c)['type'] === 'Complete' || record(c)['type'] === 'Failed') && record(c)['status'] === 'True');
+}
+
+/** Whether the Job is suspended (`spec.suspend: true`): it does not run. */
+export function jobSuspended(job: KubeObject): boolean {
+  return record(job['spec'])['suspend'] === true;
+}
+
+/** The status of a Job that has just started. */
+export function startedJobStatus(job: KubeObject, now: string): Record<string, unknown> {
+  const spec = record(job['spec']);
+  return { startTime: now, active: Math.max(1, positive(spec['parallelism'], 1)), ready: 0 };
+}
+
+/** The status of a Job that finished, succeeding or failing. */
+export function finishedJobStatus(job: KubeObject, now: string, failed: boolean): Record<string, unknown> {
+  const spec = record(job['spec']);
+  const status = record(job['status']);
+  const startTime = typeof status['startTime'] === 'string' ? status['startTime'] : now;
+  const condition = (type: string, reason?: string, message?: string): Record<string, unknown> => ({
+    type,
+    status: 'True',
+    lastProbeTime: now,
+    lastTransitionTime: now,
+    ...(reason === undefined ? {} : { reason, message }),
+  });
+  if (failed) {
+    return {
+      startTime,
+      failed: positive(spec['backoffLimit'], 6) + 1,
+      ready: 0,
+      conditions: [condition('FailureTarget', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'), condition('Failed', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit')],
+    };
+  }
+  return {
+    startTime,
+    completionTime: now,
+    succeeded: Math.max(1, positive(spec['completions'], 1)),
+    ready: 0,
+    conditions: [condition('SuccessCriteriaMet', 'CompletionsReached', 'Reached expected number of succeeded pods'), condition('Complete', 'CompletionsReached', 'Reached expected number of succeeded pods')],
+  };
+}

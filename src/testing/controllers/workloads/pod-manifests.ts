@@ -1,0 +1,114 @@
+/**
+ * The Pods a simulated workload controller keeps for a workload, as kube-controller-manager names and labels them:
+ * a Deployment's Pods carry `pod-template-hash` (a hash of the Pod template, so a template change replaces them),
+ * a StatefulSet's are `<name>-0`, `<name>-1`..., a ReplicaSet's and a DaemonSet's get a suffix. The Pods are owned
+ * by the workload itself (there is no ReplicaSet between a Deployment and its Pods). Their statuses follow kwok's
+ * pod stages: Pending when created, then Running and Ready, or Running with a crashing container. Pure.
+ */
+import { createHash } from 'node:crypto';
+import type { KubeObject } from '../../store/record.js';
+import { SIMULATED_NODE } from './simulation-options.js';
+
+const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** `length` characters of Kubernetes' name alphabet from a hash of `text` (deterministic). */
+export function safeHash(text: string, length: number): string {
+  const digest = createHash('sha256').update(text).digest();
+  let out = '';
+  for (let i = 0; i < length; i++) out += ALPHABET[(digest[i] ?? 0) % ALPHABET.length] ?? 'x';
+  return out;
+}
+
+/** The workload's kinds that run Pods, and how many they want. */
+export function desiredReplicas(kind: string, object: KubeObject): number {
+  if (kind === 'DaemonSet') return 1; // one simulated node
+  const replicas = record(object['spec'])['replicas'];
+  return typeof replicas === 'number' && Number.isInteger(replicas) && replicas >= 0 ? replicas : 1;
+}
+
+/** The template hash of a workload's Pods (`pod-template-hash`, `controller-revision-hash`). */
+export function templateHash(object: KubeObject): string {
+  return safeHash(JSON.stringify(record(object['spec'])['template'] ?? {}), 10);
+}
+
+/** Names of the Pods the workload wants, in order. */
+export function podNames(kind: string, object: KubeObject): string[] {
+  const name = String(record(object['metadata'])['name']);
+  const count = desiredReplicas(kind, object);
+  const hash = templateHash(object);
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    if (kind === 'StatefulSet') names.push(`${name}-${i}`);
+    else if (kind === 'Deployment') names.push(`${name}-${hash}-${safeHash(`${hash}/${i}`, 5)}`);
+    else names.push(`${name}-${safeHash(`${hash}/${i}`, 5)}`);
+  }
+  return names;
+}
+
+/** A Pending Pod of the workload (created through the normal create path, which adds uid and timestamps). */
+export function podManifest(kind: string, apiVersion: string, owner: KubeObject, podName: string): KubeObject {
+  const metadata = record(owner['metadata']);
+  const template = record(record(owner['spec'])['template']);
+  const templateMetadata = record(template['metadata']);
+  const hash = templateHash(owner);
+  const labels: Record<string, unknown> = { ...record(templateMetadata['labels']) };
+  if (kind === 'Deployment' || kind === 'ReplicaSet') labels['pod-template-hash'] = hash;
+  if (kind === 'StatefulSet') {
+    labels['controller-revision-hash'] = `${String(metadata['name'])}-${hash}`;
+    labels['statefulset.kubernetes.io/pod-name'] = podName;
+  }
+  if (kind === 'DaemonSet') labels['controller-revision-hash'] = hash;
+  const annotations = record(templateMetadata['annotations']);
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: podName,
+      namespace: metadata['namespace'],
+      labels,
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+      ownerReferences: [{ apiVersion, kind, name: metadata['name'], uid: metadata['uid'], controller: true, blockOwnerDeletion: true }],
+    },
+    spec: { ...record(template['spec']), nodeName: SIMULATED_NODE },
+  };
+}
+
+function containersOf(pod: KubeObject): { name: string; image: string }[] {
+  const containers = record(pod['spec'])['containers'];
+  if (!Array.isArray(containers)) return [];
+  return containers.map((c) => ({ name: String(record(c)['name'] ?? ''), image: String(record(c)['image'] ?? '') }));
+}
+
+/** The status of a Pod that runs: Running and Ready, or Running with crashing containers (never Ready). */
+export function runningPodStatus(pod: KubeObject, index: number, now: string, crashing: boolean): Record<string, unknown> {
+  const ready = crashing ? 'False' : 'True';
+  const condition = (type: string, status: string): Record<string, unknown> => ({ type, status, lastProbeTime: null, lastTransitionTime: now });
+  return {
+    phase: 'Running',
+    conditions: [condition('Initialized', 'True'), condition('Ready', ready), condition('ContainersReady', ready), condition('PodScheduled', 'True')],
+    hostIP: '10.0.0.1',
+    podIP: `10.244.${Math.floor(index / 250) % 250}.${(index % 250) + 2}`,
+    startTime: now,
+    containerStatuses: containersOf(pod).map(({ name, image }) => ({
+      name,
+      image,
+      imageID: '',
+      ready: !crashing,
+      started: !crashing,
+      restartCount: crashing ? 1 : 0,
+      state: crashing
+        ? { waiting: { reason: 'CrashLoopBackOff', message: 'back-off restarting failed container (simulated)' } }
+        : { running: { startedAt: now } },
+    })),
+  };
+}
+
+/** Whether a Pod has a True Ready condition. */
+export function podReady(pod: KubeObject): boolean {
+  const conditions = record(pod['status'])['conditions'];
+  return Array.isArray(conditions) && conditions.some((c) => record(c)['type'] === 'Ready' && record(c)['status'] === 'True');
+}

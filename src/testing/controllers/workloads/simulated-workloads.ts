@@ -1,0 +1,187 @@
+/**
+ * Simulated workload controllers, after kwok's model: no container runs, but objects move through the stages a
+ * cluster would take them through, each after a delay on the server's clock. A Deployment, StatefulSet, DaemonSet or
+ * ReplicaSet whose generation is not yet observed gets its Pods (Pending) and a status that counts them; after
+ * `readyAfterMs` its Pods run and are Ready (or crash, when told to fail) and the status says so. A Job starts, then
+ * after `jobDurationMs` completes (or fails). A workload's Pod deleted by someone else is replaced. Everything runs
+ * as controller work of the cluster (after the request that caused it), so it is deterministic under a fake clock.
+ */
+import type { Cluster } from '../../cluster.js';
+import { createObject } from '../../operations/create.js';
+import { deleteObject } from '../../operations/delete.js';
+import { isDeleting } from '../../operations/object-rules.js';
+import { systemUpdate } from '../../operations/system-write.js';
+import type { ResourceType } from '../../resources/resource-type.js';
+import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
+import type { TimerHandle } from '../../../util/clock.js';
+import { storageView } from '../storage-view.js';
+import { finishedJobStatus, jobFinished, jobSuspended, startedJobStatus } from './job-status.js';
+import { podManifest, podNames, runningPodStatus } from './pod-manifests.js';
+import { shouldFail, type Simulation } from './simulation-options.js';
+import { workloadStatus } from './workload-status.js';
+
+const WORKLOAD_KINDS: Readonly<Record<string, string>> = {
+  'apps/deployments': 'Deployment',
+  'apps/statefulsets': 'StatefulSet',
+  'apps/daemonsets': 'DaemonSet',
+  'apps/replicasets': 'ReplicaSet',
+};
+const JOBS_KEY = 'batch/jobs';
+const PODS_KEY = '/pods';
+const MANAGER = 'kube-controller-manager';
+
+/** The running simulation; `cancel()` drops every pending stage (reset, stop). */
+export interface WorkloadSimulator {
+  cancel(): void;
+}
+
+function statusOf(object: KubeObject): Record<string, unknown> {
+  const status = object['status'];
+  return typeof status === 'object' && status !== null && !Array.isArray(status) ? (status as Record<string, unknown>) : {};
+}
+
+class Simulator implements WorkloadSimulator {
+  private readonly timers = new Map<string, TimerHandle>();
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly simulation: Simulation,
+  ) {}
+
+  cancel(): void {
+    for (const handle of this.timers.values()) this.cluster.clock.clearTimeout(handle);
+    this.timers.clear();
+  }
+
+  /** Reacts to one commit: schedules the next stage of the object it concerns, if any. */
+  observe(type: ResourceType, record: StoredRecord, deleted: boolean): void {
+    const object = record.object;
+    if (type.key === PODS_KEY) {
+      if (!deleted) return;
+      for (const ref of (metadataOf(object)['ownerReferences'] as { uid?: unknown }[] | undefined) ?? []) {
+        const owner = typeof ref.uid === 'string' ? this.cluster.store.byUid(ref.uid) : undefined;
+        if (owner !== undefined && WORKLOAD_KINDS[owner.key] !== undefined && !isDeleting(owner.record.object)) {
+          const uid = owner.record.uid;
+          this.cluster.defer(() => this.progress(uid));
+        }
+      }
+      return;
+    }
+    if (deleted || isDeleting(object)) {
+      this.clear(record.uid);
+      return;
+    }
+    const uid = record.uid;
+    if (WORKLOAD_KINDS[type.key] !== undefined) {
+      if (statusOf(object)['observedGeneration'] !== metadataOf(object)['generation']) this.cluster.defer(() => this.progress(uid));
+      return;
+    }
+    if (type.key === JOBS_KEY && statusOf(object)['startTime'] === undefined && !jobSuspended(object)) this.cluster.defer(() => this.startJob(uid));
+  }
+
+  private clear(uid: string): void {
+    const handle = this.timers.get(uid);
+    if (handle !== undefined) this.cluster.clock.clearTimeout(handle);
+    this.timers.delete(uid);
+  }
+
+  private schedule(uid: string, ms: number, work: () => void): void {
+    this.clear(uid);
+    const handle = this.cluster.clock.setTimeout(() => {
+      if (this.timers.get(uid) !== handle) return;
+      this.timers.delete(uid);
+      this.cluster.defer(work);
+    }, ms);
+    this.timers.set(uid, handle);
+  }
+
+  private live(uid: string): { key: string; record: StoredRecord } | undefined {
+    const located = this.cluster.store.byUid(uid);
+    return located === undefined || isDeleting(located.record.object) ? undefined : located;
+  }
+
+  private pods(uid: string): StoredRecord[] {
+    return this.cluster.store
+      .dependentsOf(uid)
+      .filter((d) => d.key === PODS_KEY)
+      .map((d) => d.record);
+  }
+
+  /** Stage 1: the workload's Pods exist (Pending), its status counts them; stage 2 is scheduled. */
+  private progress(uid: string): void {
+    const located = this.live(uid);
+    const kind = located === undefined ? undefined : WORKLOAD_KINDS[located.key];
+    const podType = this.cluster.registry.byKey(PODS_KEY);
+    const podView = podType === undefined ? undefined : storageView(podType);
+    if (located === undefined || kind === undefined || podView === undefined) return;
+    const owner = located.record.object;
+    const wanted = podNames(kind, owner);
+    for (const pod of this.pods(uid)) {
+      if (!wanted.includes(pod.name) && !isDeleting(pod.object)) deleteObject(this.cluster, podView, pod.namespace, pod.name, {});
+    }
+    const apiVersion = String(owner['apiVersion']);
+    for (const name of wanted) {
+      if (this.cluster.store.get(PODS_KEY, located.record.namespace, name) !== undefined) continue;
+      createObject(this.cluster, podView, podManifest(kind, apiVersion, owner, name), located.record.namespace, { manager: MANAGER, dryRun: false });
+    }
+    const pending = this.pods(uid).some((pod) => statusOf(pod.object)['phase'] === 'Pending');
+    this.writeStatus(uid, kind, !pending);
+    if (pending) this.schedule(uid, this.simulation.readyAfterMs, () => this.settle(uid));
+  }
+
+  /** Stage 2: the Pending Pods run (Ready, or crashing); the status says so. */
+  private settle(uid: string): void {
+    const located = this.live(uid);
+    const kind = located === undefined ? undefined : WORKLOAD_KINDS[located.key];
+    if (located === undefined || kind === undefined) return;
+    const crashing = shouldFail(located.record.object, this.simulation);
+    const now = this.cluster.now();
+    this.pods(uid).forEach((pod, index) => {
+      if (statusOf(pod.object)['phase'] !== 'Pending' || isDeleting(pod.object)) return;
+      systemUpdate(this.cluster, PODS_KEY, pod, (next) => {
+        next['status'] = runningPodStatus(pod.object, index, now, crashing);
+      });
+    });
+    this.writeStatus(uid, kind, true);
+  }
+
+  private writeStatus(uid: string, kind: string, settled: boolean): void {
+    const located = this.live(uid);
+    if (located === undefined) return;
+    const object = located.record.object;
+    const pods = this.pods(uid).filter((pod) => !isDeleting(pod.object)).map((pod) => pod.object);
+    const status = workloadStatus(kind, object, pods, { settled, failing: shouldFail(object, this.simulation), now: this.cluster.now() });
+    systemUpdate(this.cluster, located.key, located.record, (next) => {
+      next['status'] = status;
+    });
+  }
+
+  private startJob(uid: string): void {
+    const located = this.live(uid);
+    if (located === undefined || statusOf(located.record.object)['startTime'] !== undefined || jobSuspended(located.record.object)) return;
+    const now = this.cluster.now();
+    systemUpdate(this.cluster, JOBS_KEY, located.record, (next) => {
+      next['status'] = startedJobStatus(located.record.object, now);
+    });
+    this.schedule(uid, this.simulation.jobDurationMs, () => this.finishJob(uid));
+  }
+
+  private finishJob(uid: string): void {
+    const located = this.live(uid);
+    if (located === undefined || jobFinished(located.record.object)) return;
+    const job = located.record.object;
+    const status = finishedJobStatus(job, this.cluster.now(), shouldFail(job, this.simulation));
+    systemUpdate(this.cluster, JOBS_KEY, located.record, (next) => {
+      next['status'] = status;
+    });
+  }
+}
+
+/** Subscribes the simulated workload controllers to the cluster's commits. */
+export function runWorkloadSimulation(cluster: Cluster, simulation: Simulation): WorkloadSimulator {
+  const simulator = new Simulator(cluster, simulation);
+  cluster.onCommit((type, event) => {
+    if (type.key === PODS_KEY || type.key === JOBS_KEY || WORKLOAD_KINDS[type.key] !== undefined) simulator.observe(type, event.record, event.type === 'DELETED');
+  });
+  return simulator;
+}
