@@ -87,13 +87,14 @@ export class TemplatesPhase implements TemplatesStage {
 
   /** Renders entries whose conditions hold into manifests, sorted into the application order. */
   private async render(entries: readonly CompiledEntry[], object: KubeObject, owner: Owner, children: ChildrenView, signal: AbortSignal): Promise<DesiredManifest[]> {
-    const data = templateData(object, children);
+    const data = templateData(object, children, {}, this.options.set.dialect);
     const parent = { name: owner.name, namespace: owner.namespace };
     const out: DesiredManifest[] = [];
     const seen = new Map<string, string>();
     for (const compiled of entries) {
       const { entry } = compiled;
-      const entryData = Object.keys(entry.inputs).length === 0 ? data : { ...data, inputs: entry.inputs };
+      const inputs = compiled.inputs === undefined ? entry.inputs : compiled.inputs.render(data);
+      const entryData = Object.keys(entry.inputs).length === 0 ? data : { ...data, inputs };
       const verdict = compiled.conditions.evaluate(entryData);
       for (const warning of verdict.warnings) this.options.logger.warn('template condition', { template: entry.path, warning });
       if (!verdict.ok) continue;
