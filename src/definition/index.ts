@@ -22,7 +22,10 @@ export type {
   SettingSource,
   Sourced,
   StatusField,
+  StatusFieldType,
+  NamespaceGuard,
   TemplateEntry,
   TemplateKind,
   TemplatePhase,
 } from './types.js';
+export type { TemplateDialect } from '../template/index.js';

@@ -11,6 +11,7 @@ import { checkSchema, isMap } from './schema-check.js';
 import { KatalogSchema, type KatalogInput, type KomposerInput } from './schema.js';
 import type { Loose } from './operator-box.js';
 import { resolve } from 'node:path';
+import { liftDocument } from './orkestra-lift.js';
 
 /** The raw CRD entries of a checked Komposer, imports first (file order), then CRDs added inline. */
 export function composeCrds(komposer: Loose<KomposerInput>, origin: Origin, context: LoadContext): RawCrd[] {
@@ -69,9 +70,10 @@ function importKatalog(written: string, from: Origin, path: Path, context: LoadC
     return [];
   }
   if (kind !== 'Katalog') return [];
-  const katalog = checkSchema(KatalogSchema, document.value, [], problems, document.origin) as Loose<KatalogInput> | undefined;
+  const lifted = liftDocument(document.value, kind, document.origin, context);
+  const katalog = checkSchema(KatalogSchema, lifted.value, [], problems, lifted.origin) as Loose<KatalogInput> | undefined;
   if (!isMap(katalog)) return [];
   const fileFinalizers = (katalog.spec?.finalizers ?? []).filter((f): f is string => f !== undefined);
-  return collectCrds(katalog.spec?.crds, document.origin, ['spec', 'crds'], { problems, fileFinalizers, complete: true });
+  return collectCrds(katalog.spec?.crds, lifted.origin, ['spec', 'crds'], { problems, fileFinalizers, complete: true });
 }
 

@@ -1,10 +1,14 @@
 /**
  * Motif imports (SPEC §2.4): `imports: [{motif: ./web.yaml, with: {domain: x}}]` in a CRD entry. The Motif's
- * `resources` are appended to the CRD's `onCreate` (after the CRD's own entries), each entry carrying `inputs`
- * (the Motif's defaults merged with `with:`). A Motif is read and checked once per load, however often imported.
+ * `resources` are appended to the CRD's `onCreate` (after the CRD's own entries), its `onReconcile` and
+ * `onDelete` to those phases, and its `status.fields` after the CRD's own; each carries `inputs` (the Motif's
+ * defaults merged with `with:`). A Motif is read and checked once per load, however often imported.
  */
 import { resolve } from 'node:path';
-import type { TemplateEntry } from './types.js';
+import type { StatusField, TemplateEntry } from './types.js';
+import type { PhaseName } from './operator-box.js';
+import { liftDocument } from './orkestra-lift.js';
+import { statusFields } from './operator-box.js';
 import { formatPath, type Path } from './path.js';
 import type { Field } from './crd-entries.js';
 import { documentKind, readDocument, type LoadContext } from './documents.js';
@@ -18,7 +22,14 @@ import { toPlain } from './freeze.js';
 interface LoadedMotif {
   readonly name: string;
   readonly inputs: ReadonlyArray<{ readonly name: string; readonly required: boolean; readonly default?: unknown }>;
-  readonly entries: ReadonlyArray<{ readonly shape: EntryShape; readonly index: number }>;
+  readonly entries: ReadonlyArray<{ readonly shape: EntryShape; readonly index: number; readonly phase: PhaseName; readonly key: string }>;
+  readonly status: readonly StatusField[];
+}
+
+/** What the imports of one CRD contribute. */
+export interface MotifContribution {
+  readonly entries: ReadonlyArray<{ readonly phase: PhaseName; readonly entry: TemplateEntry }>;
+  readonly status: readonly StatusField[];
 }
 
 function loadMotif(written: string, field: Field, path: Path, context: LoadContext): LoadedMotif | undefined {
@@ -36,18 +47,25 @@ function loadMotif(written: string, field: Field, path: Path, context: LoadConte
   if (kind !== undefined && kind !== 'Motif') {
     problems.add(field.origin, path, 'wrong-kind', `"${written}" is a ${kind}, not a Motif`);
   } else if (kind === 'Motif') {
-    const checked = checkSchema(MotifSchema, document.value, [], problems, document.origin) as Loose<MotifInput> | undefined;
+    const lifted = liftDocument(document.value, kind, document.origin, context);
+    const origin = lifted.origin;
+    const checked = checkSchema(MotifSchema, lifted.value, [], problems, origin) as Loose<MotifInput> | undefined;
     const inputs: Array<{ name: string; required: boolean; default?: unknown }> = [];
     (checked?.inputs ?? []).forEach((input, index) => {
       if (input?.name === undefined) return;
       if (inputs.some((i) => i.name === input.name)) {
-        problems.add(document.origin, ['inputs', index, 'name'], 'duplicate-input', `input "${input.name}" is declared twice`);
+        problems.add(origin, ['inputs', index, 'name'], 'duplicate-input', `input "${input.name}" is declared twice`);
         return;
       }
       inputs.push({ name: input.name, required: input.required ?? false, ...(input.default === undefined ? {} : { default: toPlain(input.default) }) });
     });
-    const entries = phaseShapes(checked?.resources, document.origin, ['resources'], problems);
-    motif = { name: checked?.metadata?.name ?? written, inputs, entries };
+    const entries = [
+      ...phaseShapes(checked?.resources, origin, ['resources'], problems).map((e) => ({ ...e, phase: 'onCreate' as const, key: 'resources' })),
+      ...phaseShapes(checked?.onReconcile, origin, ['onReconcile'], problems).map((e) => ({ ...e, phase: 'onReconcile' as const, key: 'onReconcile' })),
+      ...phaseShapes(checked?.onDelete, origin, ['onDelete'], problems).map((e) => ({ ...e, phase: 'onDelete' as const, key: 'onDelete' })),
+    ];
+    const status = statusFields(checked?.status?.fields, origin, ['status'], problems);
+    motif = { name: checked?.metadata?.name ?? written, inputs, entries, status };
   }
   context.motifs.set(file, motif);
   return motif;
@@ -57,9 +75,10 @@ function loadMotif(written: string, field: Field, path: Path, context: LoadConte
  * The template entries contributed by the `imports` field of CRD `crdName`. Unknown `with:` keys and missing
  * required inputs are problems. `canonical` names the entries: `spec.crds.<name>.imports[i].resources.<kind>[j]`.
  */
-export function importMotifs(field: Field | undefined, crdName: string, context: LoadContext): TemplateEntry[] {
-  if (field === undefined || !Array.isArray(field.value)) return [];
-  const result: TemplateEntry[] = [];
+export function importMotifs(field: Field | undefined, crdName: string, context: LoadContext): MotifContribution {
+  const entries: Array<{ phase: PhaseName; entry: TemplateEntry }> = [];
+  const status: StatusField[] = [];
+  if (field === undefined || !Array.isArray(field.value)) return { entries, status };
   field.value.forEach((item: unknown, index) => {
     if (!isMap(item) || typeof item.motif !== 'string') return;
     const path = [...field.path, index];
@@ -83,10 +102,11 @@ export function importMotifs(field: Field | undefined, crdName: string, context:
         context.problems.add(field.origin, path, 'missing-input', `Motif "${motif.name}" needs input "${input.name}" (required, no default); set it under with:`);
       }
     }
-    for (const { shape, index: entryIndex } of motif.entries) {
-      const canonical = ['spec', 'crds', crdName, 'imports', index, 'resources', shape.kind, entryIndex];
-      result.push({ ...shape, path: formatPath(canonical), inputs });
+    for (const { shape, index: entryIndex, phase, key } of motif.entries) {
+      const canonical = ['spec', 'crds', crdName, 'imports', index, key, shape.kind, entryIndex];
+      entries.push({ phase, entry: { ...shape, path: formatPath(canonical), inputs } });
     }
+    for (const statusField of motif.status) status.push({ ...statusField, inputs });
   });
-  return result;
+  return { entries, status };
 }

@@ -14,6 +14,7 @@ import { addToPhase, normalizeOperatorBox, orderedPhase, unique, PHASES, type Lo
 import type { OperatorBoxInput } from './schema-operator-box.js';
 import { importMotifs } from './motif.js';
 import { isMap } from './schema-check.js';
+import { toPlain } from './freeze.js';
 
 /** Normalises one entry. `topFinalizers` are the finalizers of the document being loaded (Katalog or Komposer). */
 export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], context: LoadContext): { crd: CrdDefinition; node: GraphNode } {
@@ -34,9 +35,15 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
   const boxPath = boxField?.path ?? [...raw.path, 'operatorBox'];
   const canonical = ['spec', 'crds', raw.name, 'operatorBox'];
   const { box, phases } = normalizeOperatorBox(boxField?.value as Loose<OperatorBoxInput> | undefined, boxField?.origin ?? raw.origin, boxPath, canonical, problems);
-  const imported = importMotifs(get('imports'), raw.name, context);
-  addToPhase(phases.onCreate, imported);
+  const motifs = importMotifs(get('imports'), raw.name, context);
+  for (const { phase, entry } of motifs.entries) addToPhase(phases[phase], [entry]);
+  const imported = motifs.entries.map(({ entry }) => entry);
   checkConstructorRules(raw, boxField, box, phases, imported, context);
+  const status = motifs.status.length === 0 ? box.status : { ...box.status, fields: [...box.status.fields, ...motifs.status] };
+  const allowed = strings(get('allowedNamespaces')?.value);
+  const restricted = strings(get('restrictedNamespaces')?.value);
+  const crFiles = get('crFiles');
+  const setup = get('setup');
 
   const crdFile = get('crdFile');
   const workers = sourced('workers', integer);
@@ -64,11 +71,26 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
       ...(failureThreshold === undefined ? {} : { failureThreshold }),
     },
     dependsOn: dependsOn.map(({ name, condition }) => ({ name, condition })),
-    operatorBox: { ...box, onCreate: orderedPhase(phases.onCreate), onReconcile: orderedPhase(phases.onReconcile), onDelete: orderedPhase(phases.onDelete) },
+    operatorBox: { ...box, status, onCreate: orderedPhase(phases.onCreate), onReconcile: orderedPhase(phases.onReconcile), onDelete: orderedPhase(phases.onDelete) },
     finalizers: unique([...topFinalizers, ...raw.fileFinalizers, ...box.finalizers]),
     file: raw.origin.file,
+    ...((boxField?.origin ?? raw.origin).dialect === 'orkestra' ? { templateDialect: 'orkestra' as const } : {}),
+    ...(allowed.length + restricted.length === 0 ? {} : { namespaceGuard: { allowed, restricted } }),
+    ...(get('critical')?.value === true ? { critical: true } : {}),
+    ...(crFiles === undefined && setup === undefined
+      ? {}
+      : {
+          devInputs: {
+            crFiles: strings(crFiles?.value).map((file) => resolve(crFiles?.origin.baseDir ?? raw.origin.baseDir, file)),
+            setup: toPlain(setup?.value),
+          },
+        }),
   };
   return { crd, node: { name: raw.name, enabled, dependsOn } };
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 /** A selector string as written, or a map read as `k=v` pairs joined with commas (declared order). */

@@ -13,12 +13,14 @@ import { composeCrds } from './komposer.js';
 import { normalizeCrd } from './normalize-crd.js';
 import { checkGraph, type GraphNode } from './dependencies.js';
 import { unique, type Loose } from './operator-box.js';
+import { liftDocument } from './orkestra-lift.js';
 
 /** Normalises a document; the result is meaningful only when `context.problems` stayed empty. */
-export function normalizeDocument(value: unknown, origin: Origin, context: LoadContext): Definition | undefined {
+export function normalizeDocument(input: unknown, written: Origin, context: LoadContext): Definition | undefined {
   const { problems } = context;
-  const kind = documentKind(value, origin, problems);
+  const kind = documentKind(input, written, problems);
   if (kind === undefined) return undefined;
+  const { value, origin } = liftDocument(input, kind, written, context);
   if (kind === 'Motif') {
     problems.add(origin, ['kind'], 'motif-not-importable', 'a Motif is only valid as an import (imports: [{motif: ./file.yaml}] in a CRD entry); load a Katalog or a Komposer');
     return undefined;

@@ -116,18 +116,7 @@ export function normalizeOperatorBox(
       shapes.map(({ shape, index }) => ({ ...shape, path: pathText([...canonical, name, shape.kind, index]), inputs: {} })),
     );
   }
-  const fields: StatusField[] = [];
-  (box.status?.fields ?? []).forEach((field: Loose<StatusFieldInput> | undefined, index) => {
-    if (field?.path === undefined || field.value === undefined) return;
-    const fieldPath = [...path, 'status', 'fields', index];
-    checkTemplates(field, fieldPath, origin, problems);
-    fields.push({
-      path: field.path,
-      value: field.value,
-      when: normalizeConditions(field.when, origin, [...fieldPath, 'when'], problems),
-      anyOf: normalizeConditions(field.anyOf, origin, [...fieldPath, 'anyOf'], problems),
-    });
-  });
+  const fields = statusFields(box.status?.fields, origin, [...path, 'status'], problems);
   const hooks = box.hooks?.function === undefined ? undefined : { function: box.hooks.function, runHooksFirst: box.hooks.runHooksFirst ?? false };
   const constructor = box.constructor?.function === undefined ? undefined : { function: box.constructor.function };
   return {
@@ -143,6 +132,29 @@ export function normalizeOperatorBox(
       status: { conditions: box.status?.conditions ?? true, fields },
     },
   };
+}
+
+/** Checked `status.fields` (of an operatorBox at `path`, or of a Motif) → status fields, templates checked. */
+export function statusFields(
+  list: readonly (Loose<StatusFieldInput> | undefined)[] | undefined,
+  origin: Origin,
+  path: Path,
+  problems: ProblemList,
+): StatusField[] {
+  const fields: StatusField[] = [];
+  (list ?? []).forEach((field, index) => {
+    if (field?.path === undefined || field.value === undefined) return;
+    const fieldPath = [...path, 'fields', index];
+    checkTemplates(field, fieldPath, origin, problems);
+    fields.push({
+      path: field.path,
+      value: field.value,
+      when: normalizeConditions(field.when, origin, [...fieldPath, 'when'], problems),
+      anyOf: normalizeConditions(field.anyOf, origin, [...fieldPath, 'anyOf'], problems),
+      ...(field.type === undefined ? {} : { type: field.type }),
+    });
+  });
+  return fields;
 }
 
 /** Distinct values, first occurrence wins, order kept. */

@@ -40,6 +40,24 @@ export class PositionIndex {
     this.entries.set(formatPath(path), position);
   }
 
+  /**
+   * Makes everything written under `from` also findable under `to` (used when a document written in another
+   * shape is rewritten into ours, so that problems still point at what the user wrote). Existing entries under
+   * `to` are kept.
+   */
+  alias(from: Path, to: Path): void {
+    const source = formatPath(from);
+    const target = formatPath(to);
+    const moved: Array<[string, NodePosition]> = [];
+    for (const [key, position] of this.entries) {
+      if (key !== source && !(key.startsWith(source) && (source === '' || key[source.length] === '.' || key[source.length] === '['))) continue;
+      const rest = key.slice(source.length);
+      const joined = target === '' ? rest.replace(/^\./, '') : rest === '' ? target : `${target}${rest}`;
+      moved.push([joined, position]);
+    }
+    for (const [key, position] of moved) if (!this.entries.has(key)) this.entries.set(key, position);
+  }
+
   /** The position of `path`, or of its nearest ancestor that has one (a missing field points at its parent). */
   find(path: Path): { readonly position: NodePosition; readonly exact: boolean } | undefined {
     for (let end = path.length; end >= 0; end--) {

@@ -5,6 +5,7 @@
  */
 import type { DefinitionProblem } from '../errors.js';
 import type { DefinitionSource } from './types.js';
+import type { TemplateDialect } from '../template/index.js';
 import { formatPath, type Path } from './path.js';
 import { positionInContent, type PositionIndex, type Position } from './positions.js';
 
@@ -18,6 +19,8 @@ export interface Origin {
   readonly baseDir: string;
   /** `komposer` for the inline `spec.crds` of a Komposer, else `definition`. */
   readonly source: DefinitionSource;
+  /** Template dialect of the document: `orkestra` for an Orkestra apiVersion, else katalog's (the default). */
+  readonly dialect?: TemplateDialect;
 }
 
 export interface ReportOptions {

@@ -83,6 +83,15 @@ export const StatusFieldSchema = Type.Object(
     value: Type.String({ description: 'The value (a template); a value that is exactly one action keeps its type.' }),
     when: Type.Optional(ConditionsSchema),
     anyOf: Type.Optional(ConditionsSchema),
+    type: Type.Optional(Type.Enum(['string', 'int', 'float', 'bool'], { description: 'Write the value as this type; default: the type of the result.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const StatusBlockSchema = Type.Object(
+  {
+    conditions: Type.Optional(Type.Boolean({ description: 'Write the Ready condition (default true).' })),
+    fields: Type.Optional(Type.Array(StatusFieldSchema)),
   },
   { additionalProperties: false },
 );
@@ -109,15 +118,7 @@ export const OperatorBoxSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    status: Type.Optional(
-      Type.Object(
-        {
-          conditions: Type.Optional(Type.Boolean({ description: 'Write the Ready condition (default true).' })),
-          fields: Type.Optional(Type.Array(StatusFieldSchema)),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    status: Type.Optional(StatusBlockSchema),
   },
   { additionalProperties: false },
 );

@@ -4,7 +4,7 @@
  * `x-check` names a check our checker runs instead of `pattern` (for a better message); editors use `pattern`.
  */
 import Type from 'typebox';
-import { OperatorBoxSchema, TemplatePhaseSchema } from './schema-operator-box.js';
+import { OperatorBoxSchema, StatusBlockSchema, TemplatePhaseSchema } from './schema-operator-box.js';
 
 export const API_VERSIONS = ['katalog.dev/v1', 'orkestra.orkspace.io/v1'] as const;
 
@@ -99,6 +99,11 @@ function crdEntryProperties() {
     dependsOn: Type.Optional(DependsOnSchema),
     operatorBox: Type.Optional(OperatorBoxSchema),
     imports: Type.Optional(Type.Array(MotifImportSchema, { description: 'Motif imports: their resources join onCreate.' })),
+    allowedNamespaces: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Reconcile only custom resources in these namespaces (wildcards kube-*, *-system); wins over restrictedNamespaces.' })),
+    restrictedNamespaces: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Never reconcile custom resources in these namespaces (wildcards kube-*, *-system).' })),
+    critical: Type.Optional(Type.Boolean({ description: 'When this CRD is degraded the runtime is not ready (/ready answers 503).' })),
+    crFiles: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Orkestra development input (custom resources for ork run); carried, never applied.' })),
+    setup: Type.Optional(Type.Unknown({ description: 'Orkestra development input (prerequisites for ork run); carried, never applied.' })),
   };
 }
 
@@ -178,7 +183,10 @@ export const MotifSchema = Type.Object(
         ),
       ),
     ),
-    resources: TemplatePhaseSchema,
+    resources: Type.Optional(TemplatePhaseSchema),
+    onReconcile: Type.Optional(TemplatePhaseSchema),
+    onDelete: Type.Optional(TemplatePhaseSchema),
+    status: Type.Optional(StatusBlockSchema),
   },
   { additionalProperties: false, title: 'Motif' },
 );

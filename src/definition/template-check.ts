@@ -11,9 +11,11 @@ import type { Origin, ProblemList } from './problems.js';
 /** Compiles a template source, throwing `TemplateError` on a syntax error. Injected for tests. */
 export type CompileCheck = (source: string, name: string) => void;
 
-const compileWithTemplateModule: CompileCheck = (source, name) => {
-  compileTemplate(source, { name });
-};
+function compileFor(origin: Origin): CompileCheck {
+  return (source, name) => {
+    compileTemplate(source, { name, ...(origin.dialect === undefined ? {} : { dialect: origin.dialect }) });
+  };
+}
 
 /**
  * Compiles every string leaf containing `{{` under `value` (a checked input subtree at `path` of `origin`).
@@ -25,7 +27,7 @@ export function checkTemplates(
   path: Path,
   origin: Origin,
   problems: ProblemList,
-  compile: CompileCheck = compileWithTemplateModule,
+  compile: CompileCheck = compileFor(origin),
 ): void {
   if (typeof value === 'string') {
     if (!value.includes('{{')) return;

@@ -4,7 +4,7 @@
  * aliases, Komposer, Motif) exist only inside `definition/`; this file is the contract with the rest.
  */
 
-import type { Condition as TemplateCondition } from '../template/index.js';
+import type { Condition as TemplateCondition, TemplateDialect } from '../template/index.js';
 
 /** Where a resolved setting came from, highest precedence first (SPEC §5). */
 export type SettingSource = 'override' | 'komposer' | 'definition' | 'options' | 'env' | 'default';
@@ -83,6 +83,23 @@ export interface StatusField {
   readonly value: string;
   readonly when: readonly Condition[];
   readonly anyOf: readonly Condition[];
+  /**
+   * How the rendered value is written: `string`, `int`, `float` or `bool`. Absent: the value keeps the type of
+   * its result (a value that is exactly one action keeps its type). Orkestra documents default to `string`.
+   */
+  readonly type?: StatusFieldType;
+  /** Values of `.inputs` when the field came from a Motif import; absent otherwise. */
+  readonly inputs?: Readonly<Record<string, unknown>>;
+}
+
+export type StatusFieldType = 'string' | 'int' | 'float' | 'bool';
+
+/** Namespace guards: which namespaces' custom resources this CRD reconciles (wildcards `kube-*`, `*-system`). */
+export interface NamespaceGuard {
+  /** When non-empty, only these namespaces (it wins over `restricted`). */
+  readonly allowed: readonly string[];
+  /** Never these namespaces. */
+  readonly restricted: readonly string[];
 }
 
 export interface OperatorBox {
@@ -125,6 +142,17 @@ export interface CrdDefinition {
   readonly finalizers: readonly string[];
   /** The file this CRD entry came from. */
   readonly file: string | undefined;
+  /** Function table its templates compile against: `orkestra` when declared in an Orkestra document. Default katalog. */
+  readonly templateDialect?: TemplateDialect;
+  /** Namespaces whose custom resources are (not) reconciled; absent = all. */
+  readonly namespaceGuard?: NamespaceGuard;
+  /** A critical CRD that is degraded makes the runtime not ready (`/ready` answers 503). */
+  readonly critical?: boolean;
+  /**
+   * Development inputs written for Orkestra's command line (`crFiles`, `setup`), absolute paths where they are
+   * paths. Carried for tools and tests; the runtime never applies them.
+   */
+  readonly devInputs?: { readonly crFiles: readonly string[]; readonly setup: unknown };
 }
 
 /** A loaded, validated, normalised and frozen definition. */

@@ -122,6 +122,7 @@ export function inspectionViewOf(runtime: Runtime): InspectionView {
           name: slot.crd.name,
           state: slot.health.state,
           synced: slot.activated?.controller.synced ?? false,
+          ...(slot.crd.critical === true ? { critical: true } : {}),
         })),
         leader: runtime.leaderInfo() === undefined ? undefined : runtime.leader,
       });

@@ -76,6 +76,8 @@ export interface ReadinessCrd {
   readonly state: CrdState;
   /** The CRD's informer cache has completed its initial list. Ignored for pending CRDs. */
   readonly synced: boolean;
+  /** A critical CRD (Orkestra's `critical: true`) that is degraded makes the runtime not ready. */
+  readonly critical?: boolean;
 }
 
 export interface ReadinessInput {
@@ -100,6 +102,7 @@ export function readiness(input: ReadinessInput): ReadinessResponse {
   else if (!input.started) reasons.push('runtime has not finished starting');
   for (const crd of input.crds) {
     if (crd.state !== 'pending' && !crd.synced) reasons.push(`CRD ${crd.name}: cache not synced`);
+    if (crd.critical === true && crd.state === 'degraded') reasons.push(`CRD ${crd.name}: critical and degraded`);
   }
   if (reasons.length > 0) return { httpStatus: 503, body: { status: 'not ready', reasons } };
   const crds: Record<string, CrdState> = {};

@@ -6,11 +6,15 @@
  *
  * Besides the usual roots, status templates see `.reconcile.ok` (boolean) and `.reconcile.error` (the error
  * message, `""` on success). A value that fails to render is skipped with a warning; a value that renders to
- * nothing (a missing field) leaves the status field as it is.
+ * nothing (a missing field) leaves the status field as it is. A field with a `type` is written as that type
+ * (Orkestra documents default to `string`); a value that does not convert is skipped with a warning. In the
+ * Orkestra dialect `.children` is keyed as Orkestra keys it and Motif inputs written as templates render first.
  */
-import type { StatusField } from '../definition/types.js';
+import type { StatusField, StatusFieldType } from '../definition/types.js';
+import { hasTemplateInputs } from './template-set.js';
+import { orkestraChildren, type ChildrenView } from './template-data.js';
 import { RuntimeError } from '../errors.js';
-import { compileConditions, compileValue, type CompiledConditions, type CompiledValue, type TemplateData } from '../template/index.js';
+import { compileConditions, compileValue, type CompiledConditions, type CompiledValue, type TemplateData, type TemplateDialect } from '../template/index.js';
 
 /** Paths the runtime writes itself. */
 const RESERVED = new Set(['conditions', 'observedGeneration']);
@@ -23,6 +27,9 @@ interface CompiledField {
   readonly value: CompiledValue;
   readonly conditions: CompiledConditions;
   readonly conditional: boolean;
+  readonly type: StatusFieldType | undefined;
+  /** `.inputs` of a field imported from a Motif: plain, or compiled when some are templates (Orkestra dialect). */
+  readonly inputs: Readonly<Record<string, unknown>> | CompiledValue | undefined;
 }
 
 export interface StatusFields {
@@ -39,7 +46,7 @@ export interface StatusFields {
 }
 
 /** Compiles the status fields of a CRD; throws one RuntimeError listing every problem. */
-export function compileStatusFields(crd: string, fields: readonly StatusField[]): StatusFields {
+export function compileStatusFields(crd: string, fields: readonly StatusField[], dialect: TemplateDialect = 'katalog'): StatusFields {
   const problems: string[] = [];
   const compiled: CompiledField[] = [];
   fields.forEach((field, index) => {
@@ -57,9 +64,11 @@ export function compileStatusFields(crd: string, fields: readonly StatusField[])
       compiled.push({
         name,
         segments,
-        value: compileValue(field.value, { name: `${name}.value` }),
-        conditions: compileConditions({ when: field.when, anyOf: field.anyOf }, { name }),
+        value: compileValue(field.value, { name: `${name}.value`, dialect }),
+        conditions: compileConditions({ when: field.when, anyOf: field.anyOf }, { name, dialect }),
         conditional: field.when.length + field.anyOf.length > 0,
+        type: field.type,
+        inputs: dialect === 'orkestra' && hasTemplateInputs(field.inputs) ? compileValue(field.inputs, { name: `${name}.inputs`, dialect }) : field.inputs,
       });
     } catch (error) {
       problems.push(error instanceof Error ? error.message : String(error));
@@ -71,25 +80,58 @@ export function compileStatusFields(crd: string, fields: readonly StatusField[])
     count: compiled.length,
     evaluate(data, outcome, warn) {
       const out: Record<string, unknown> = {};
-      const root = { ...data, reconcile: { ok: outcome.ok, error: outcome.ok ? '' : outcome.message } };
+      const children = dialect === 'orkestra' && isChildrenView(data.children) ? orkestraChildren(data.children) : data.children;
+      const root = { ...data, children, reconcile: { ok: outcome.ok, error: outcome.ok ? '' : outcome.message } };
       for (const field of compiled) {
         if (!outcome.ok && !field.conditional) continue;
-        const verdict = field.conditions.evaluate(root);
+        const scope = field.inputs === undefined ? root : { ...root, inputs: isCompiled(field.inputs) ? field.inputs.render(root) : field.inputs };
+        const verdict = field.conditions.evaluate(scope);
         for (const warning of verdict.warnings) warn('status field condition', { field: field.name, warning });
         if (!verdict.ok) continue;
         let value: unknown;
         try {
-          value = field.value.render(root);
+          value = field.value.render(scope);
         } catch (error) {
           warn('status field skipped: its value did not render', { field: field.name, error });
           continue;
         }
         if (value === undefined) continue;
+        if (field.type !== undefined) {
+          const converted = convert(value, field.type);
+          if (converted === undefined) {
+            warn('status field skipped: its value is not of its type', { field: field.name, type: field.type });
+            continue;
+          }
+          value = converted;
+        }
         setPath(out, field.segments, value);
       }
       return out;
     },
   };
+}
+
+function isCompiled(value: unknown): value is CompiledValue {
+  return typeof value === 'object' && value !== null && typeof (value as { render?: unknown }).render === 'function';
+}
+
+function isChildrenView(value: unknown): value is ChildrenView {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A rendered value as `type` (Orkestra's casts): text as written, whole numbers, numbers, true/false. */
+export function convert(value: unknown, type: StatusFieldType): unknown {
+  const text = typeof value === 'string' ? value.trim() : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+  switch (type) {
+    case 'string':
+      return typeof value === 'string' ? value : text ?? (value === null ? '' : JSON.stringify(value));
+    case 'int':
+      return text !== undefined && /^[-+]?\d+$/.test(text) ? Number(text) : undefined;
+    case 'float':
+      return text !== undefined && text !== '' && Number.isFinite(Number(text)) ? Number(text) : undefined;
+    case 'bool':
+      return text === 'true' ? true : text === 'false' ? false : undefined;
+  }
 }
 
 function setPath(target: Record<string, unknown>, segments: readonly string[], value: unknown): void {

@@ -7,7 +7,7 @@ import type { KubeObject } from '../kube/resource.js';
 import type { ChildLookup } from '../registry/child-watches.js';
 import type { KindTable } from '../registry/kind-table.js';
 import type { Owner } from '../registry/ownership.js';
-import type { TemplateData } from '../template/index.js';
+import type { TemplateData, TemplateDialect } from '../template/index.js';
 
 /** Observed children by kind key (`deployments`, `configMaps`, or a plural for other kinds) and name. */
 export type ChildrenView = Record<string, Record<string, KubeObject>>;
@@ -41,15 +41,36 @@ export function copyView(view: ChildrenView): ChildrenView {
   return structuredClone(view);
 }
 
-/** The data root of the templates of one custom resource. */
-export function templateData(object: KubeObject, children: ChildrenView, extra: Readonly<Record<string, unknown>> = {}): TemplateData {
+/** The data root of the templates of one custom resource; `dialect` decides how `.children` is keyed. */
+export function templateData(
+  object: KubeObject,
+  children: ChildrenView,
+  extra: Readonly<Record<string, unknown>> = {},
+  dialect: TemplateDialect = 'katalog',
+): TemplateData {
   return {
     ...object,
     metadata: object.metadata ?? {},
     spec: object['spec'] ?? {},
     status: object['status'] ?? {},
     inputs: {},
-    children,
+    children: dialect === 'orkestra' ? orkestraChildren(children) : children,
     ...extra,
   };
+}
+
+/**
+ * `.children` as Orkestra keys it: besides `.children.deployments.<name>`, the singular key holds one child of
+ * the kind (`.children.deployment`, also all-lowercase: `.children.configmap`), the first by name.
+ */
+export function orkestraChildren(view: Readonly<ChildrenView>): Readonly<Record<string, unknown>> {
+  const out: Record<string, unknown> = { ...view };
+  for (const [key, byName] of Object.entries(view)) {
+    if (!key.endsWith('s')) continue;
+    const first = Object.keys(byName).sort()[0];
+    if (first === undefined) continue;
+    const singular = key.slice(0, -1);
+    for (const name of [singular, singular.toLowerCase()]) if (!Object.hasOwn(out, name)) out[name] = byName[first];
+  }
+  return out;
 }

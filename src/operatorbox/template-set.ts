@@ -8,7 +8,7 @@ import { TEMPLATE_KINDS, type CrdDefinition, type TemplateEntry, type TemplatePh
 import { RuntimeError } from '../errors.js';
 import { COMMON_ENTRY_FIELDS, type KindBuilder } from '../registry/kind-builder.js';
 import type { KindTable } from '../registry/kind-table.js';
-import { compileConditions, compileValue, hasTemplateActions, type CompiledConditions, type CompiledValue, type TemplateLimits } from '../template/index.js';
+import { compileConditions, compileValue, hasTemplateActions, type CompiledConditions, type CompiledValue, type TemplateDialect, type TemplateLimits } from '../template/index.js';
 
 export type PhaseName = 'onCreate' | 'onReconcile' | 'onDelete';
 
@@ -19,6 +19,8 @@ export interface CompiledEntry {
   readonly conditions: CompiledConditions;
   /** Kept in line with server-side apply: `reconcile: true`, or any entry of `onReconcile`. Otherwise created when missing. */
   readonly reconcile: boolean;
+  /** Orkestra dialect: Motif inputs written as templates (`with: {image: "{{ .spec.image }}"}`), rendered first. */
+  readonly inputs?: CompiledValue;
 }
 
 export interface TemplateSet {
@@ -29,6 +31,8 @@ export interface TemplateSet {
   readonly staticKinds: ReadonlyArray<{ readonly apiVersion: string; readonly kind: string }>;
   /** Whether any phase has an entry. */
   readonly empty: boolean;
+  /** The function table and data shape the templates use (the CRD's templateDialect). */
+  readonly dialect: TemplateDialect;
 }
 
 /** Phase keys in the order entries are rendered: the loader's kind order, then kinds registered in code. */
@@ -55,6 +59,7 @@ function literal(value: unknown): string | undefined {
 /** Compiles every template of a CRD (with the runtime's `templateLimits`); throws one RuntimeError listing every problem. */
 export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?: Partial<TemplateLimits>): TemplateSet {
   const problems: string[] = [];
+  const dialect = crd.templateDialect ?? 'katalog';
   const staticKinds = new Map<string, { apiVersion: string; kind: string }>();
   const compilePhase = (name: PhaseName): CompiledEntry[] => {
     const phase = crd.operatorBox[name];
@@ -68,9 +73,11 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
         }
         checkFields(entry, builder, problems);
         try {
-          const body = compileValue(entry.body, { name: entry.path, ...(limits === undefined ? {} : { limits }) });
-          const conditions = compileConditions({ when: entry.when, anyOf: entry.anyOf }, { name: entry.path });
-          out.push({ entry, builder, body, conditions, reconcile: entry.reconcile || name === 'onReconcile' });
+          const withLimits = limits === undefined ? {} : { limits };
+          const body = compileValue(entry.body, { name: entry.path, dialect, ...withLimits });
+          const conditions = compileConditions({ when: entry.when, anyOf: entry.anyOf }, { name: entry.path, dialect });
+          const inputs = dialect === 'orkestra' && hasTemplateInputs(entry.inputs) ? compileValue(entry.inputs, { name: `${entry.path}.inputs`, dialect, ...withLimits }) : undefined;
+          out.push({ entry, builder, body, conditions, reconcile: entry.reconcile || name === 'onReconcile', ...(inputs === undefined ? {} : { inputs }) });
         } catch (error) {
           problems.push(error instanceof Error ? error.message : String(error));
           continue;
@@ -89,5 +96,10 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
   if (problems.length > 0) {
     throw new RuntimeError('E_TEMPLATES', `CRD ${crd.name}: templates cannot be used:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
   }
-  return { onCreate, onReconcile, onDelete, staticKinds: [...staticKinds.values()], empty: onCreate.length + onReconcile.length + onDelete.length === 0 };
+  return { onCreate, onReconcile, onDelete, staticKinds: [...staticKinds.values()], empty: onCreate.length + onReconcile.length + onDelete.length === 0, dialect };
+}
+
+/** Whether some Motif input is a template string. */
+export function hasTemplateInputs(inputs: Readonly<Record<string, unknown>> | undefined): boolean {
+  return Object.values(inputs ?? {}).some((value) => typeof value === 'string' && hasTemplateActions(value));
 }

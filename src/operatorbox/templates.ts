@@ -97,17 +97,18 @@ export class TemplatesPhase implements TemplatesStage {
 
   /** Renders entries whose conditions hold into manifests, sorted into the application order. */
   private async render(entries: readonly CompiledEntry[], object: KubeObject, owner: Owner, children: ChildrenView, signal: AbortSignal): Promise<DesiredManifest[]> {
-    const data = templateData(object, children);
+    const data = templateData(object, children, {}, this.options.set.dialect);
     const parent = { name: owner.name, namespace: owner.namespace };
     const out: DesiredManifest[] = [];
     const seen = new Map<string, string>();
     for (const compiled of entries) {
       const { entry } = compiled;
-      const entryData = Object.keys(entry.inputs).length === 0 ? data : { ...data, inputs: entry.inputs };
-      // Conditions and body render in one turn of the runtime's render scheduler (fairness between CRDs).
+      // Inputs, conditions and body render in one turn of the runtime's render scheduler (fairness between CRDs).
       const rendered = await this.options.renders.run(
         this.options.crd,
         () => {
+          const inputs = compiled.inputs === undefined ? entry.inputs : compiled.inputs.render(data);
+          const entryData = Object.keys(entry.inputs).length === 0 ? data : { ...data, inputs };
           const verdict = compiled.conditions.evaluate(entryData);
           return { verdict, body: verdict.ok ? compiled.body.render(entryData) : undefined };
         },

@@ -24,6 +24,7 @@ import { schemaStage } from '../operatorbox/typed-schema.js';
 import { GenericBox } from '../operatorbox/generic-box.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { RenderScheduler } from '../operatorbox/render-scheduler.js';
+import { bothFilters, namespaceGuardFilter } from './namespace-guard.js';
 import { compileStatusFields } from '../operatorbox/status-fields.js';
 import { observedChildren, templateData } from '../operatorbox/template-data.js';
 import { compileTemplateSet, type TemplateSet } from '../operatorbox/template-set.js';
@@ -169,7 +170,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const kinds = input.kinds ?? new KindTable();
   const generic = crd.operatorBox.default;
   const set = generic ? compileTemplateSet(crd, kinds, options.templateLimits) : undefined;
-  const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields);
+  const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields, crd.templateDialect);
   const resolver = new ResourceResolver(client);
   let box: OperatorBoxStage | undefined;
   let controller: Controller | undefined;
@@ -200,7 +201,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       resyncMs: settings.resync.value,
       maxDepth: settings.maxDepth.value,
       reconcileTimeoutMs: options.reconcileTimeoutMs,
-      accepts: shardFilter(options.shard),
+      accepts: bothFilters(shardFilter(options.shard), namespaceGuardFilter(crd.namespaceGuard)),
       rateLimiter: { clock: options.clock, ...options.rateLimiter },
       informer: options.watch,
       reconcile: (key, signal) => {

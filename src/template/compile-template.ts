@@ -12,6 +12,7 @@ import { parseTemplate } from './parser.js';
 import { createState, type RenderState } from './state.js';
 import { exportValue } from './export-value.js';
 import { printValue } from './values.js';
+import type { TemplateDialect } from './dialect.js';
 
 /** Options of {@link compileTemplate} and {@link compileValue}. */
 export interface CompileOptions {
@@ -19,6 +20,8 @@ export interface CompileOptions {
   name?: string;
   /** Overrides of {@link DEFAULT_TEMPLATE_LIMITS}. */
   limits?: Partial<TemplateLimits>;
+  /** Function table: `katalog` (Sprig-style, the default) or `orkestra` (documents with an Orkestra apiVersion). */
+  dialect?: TemplateDialect;
 }
 
 /** The data a template sees: `.metadata`, `.spec`, `.status`, `.inputs`, `.children` and whatever else the caller adds. */
@@ -121,7 +124,7 @@ export class Template implements CompiledTemplate {
  * nesting exceeds `maxDepth` or a limit option is invalid. Line and column are 1-based in `source`.
  */
 export function compileTemplate(source: string, options?: CompileOptions): CompiledTemplate {
-  return compileInternal(source, options?.name, resolveLimits(options?.limits, options?.name));
+  return compileInternal(source, options?.name, resolveLimits(options?.limits, options?.name), undefined, options?.dialect);
 }
 
 /**
@@ -129,8 +132,14 @@ export function compileTemplate(source: string, options?: CompileOptions): Compi
  * the fast path (compileValue shares one across the leaves of a tree; a state for `renderLeaf` must have
  * its size); by default the template has its own.
  */
-export function compileInternal(source: string, name: string | undefined, limits: Readonly<TemplateLimits>, reads = new ReadTable()): Template {
-  const info: TemplateSourceInfo = { name, source };
+export function compileInternal(
+  source: string,
+  name: string | undefined,
+  limits: Readonly<TemplateLimits>,
+  reads = new ReadTable(),
+  dialect?: TemplateDialect,
+): Template {
+  const info: TemplateSourceInfo = dialect === undefined || dialect === 'katalog' ? { name, source } : { name, source, dialect };
   if (typeof source !== 'string') {
     throw templateError('E_TEMPLATE_SYNTAX', `a template must be a string, got ${typeof source}`, { name, source: '' }, 0);
   }

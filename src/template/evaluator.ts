@@ -227,7 +227,7 @@ class Linker {
   }
 
   private call(name: string, pos: number, argExpressions: readonly Expression[], piped: boolean): CommandEvaluate {
-    const fn = lookupFunction(name);
+    const fn = lookupFunction(name, this.info.dialect);
     if (fn === undefined) {
       const suggestion = suggestFunction(name);
       this.fail('E_TEMPLATE_FUNCTION', `function ${JSON.stringify(name)} not defined${suggestion === undefined ? '' : ` (did you mean ${JSON.stringify(suggestion)}?)`}`, pos);

@@ -3,6 +3,7 @@
  * nothing about positions; the evaluator turns it into a {@link TemplateError} at the failing command.
  */
 import { TemplateError } from '../errors.js';
+import type { TemplateDialect } from './dialect.js';
 
 /** What a built-in function or value helper throws. Never escapes the template module. */
 export class FunctionFailure extends Error {
@@ -24,6 +25,8 @@ export function failTooLarge(what: string, max: number): never {
 export interface TemplateSourceInfo {
   readonly name: string | undefined;
   readonly source: string;
+  /** The function table the template is compiled against (default `katalog`). */
+  readonly dialect?: TemplateDialect;
 }
 
 /** Converts a 0-based offset into a 1-based line and column (columns count UTF-16 code units). */

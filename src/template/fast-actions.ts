@@ -43,7 +43,7 @@ export class FastActions {
   private call(command: Command | undefined): FastCall | undefined {
     const head = command?.args[0];
     if (command === undefined || head?.kind !== 'function') return undefined;
-    const fn = lookupFunction(head.name);
+    const fn = lookupFunction(head.name, this.info.dialect);
     if (fn === undefined || fn.lazy !== undefined) return undefined;
     const args: Read[] = [];
     for (const expression of command.args.slice(1)) {

@@ -7,6 +7,7 @@ import { LOGIC_FUNCTIONS } from './functions-logic.js';
 import { MATH_FUNCTIONS } from './functions-math.js';
 import { TEXT_FUNCTIONS } from './functions-text.js';
 import type { TemplateFunction } from './function-type.js';
+import { dialectFunction, type TemplateDialect } from './dialect.js';
 
 const BUILTINS: Readonly<Record<string, TemplateFunction>> = Object.freeze(
   Object.assign(Object.create(null) as Record<string, TemplateFunction>, LOGIC_FUNCTIONS, MATH_FUNCTIONS, TEXT_FUNCTIONS, DATA_FUNCTIONS),
@@ -15,9 +16,9 @@ const BUILTINS: Readonly<Record<string, TemplateFunction>> = Object.freeze(
 /** The names of every built-in function, sorted. */
 export const TEMPLATE_FUNCTION_NAMES: readonly string[] = Object.freeze(Object.keys(BUILTINS).sort());
 
-/** The built-in function called `name`, or `undefined`. */
-export function lookupFunction(name: string): TemplateFunction | undefined {
-  return Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
+/** The built-in function called `name` in `dialect` (default katalog), or `undefined`. */
+export function lookupFunction(name: string, dialect?: TemplateDialect): TemplateFunction | undefined {
+  return dialectFunction(name, dialect) ?? (Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined);
 }
 
 /** A near miss for an unknown function name (same letters ignoring case), for error messages. */

@@ -18,3 +18,5 @@ export {
 } from './conditions.js';
 export type { CompiledConditions, Condition, ConditionResult, ConditionSpec } from './conditions.js';
 export { TEMPLATE_FUNCTION_NAMES } from './functions.js';
+export { ORKESTRA_FUNCTION_NAMES } from './dialect.js';
+export type { TemplateDialect } from './dialect.js';

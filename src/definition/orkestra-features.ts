@@ -1,0 +1,121 @@
+/**
+ * Orkestra's apiVersions and generations, and the table of Orkestra features katalog refuses (with the reason
+ * and the anchor of docs/orkestra-compatibility.md that explains it). The refusal message names the feature,
+ * its generation and the page; it is never an "unknown field".
+ */
+export const ORKESTRA_API_VERSIONS = ['orkestra.orkspace.io/v1', 'orkestra.konductor.io/v1Alpha', 'controller.orkestra.io/v1'] as const;
+
+export const COMPATIBILITY_PAGE = 'docs/orkestra-compatibility.md';
+
+/** Which generation of Orkestra's format a field belongs to, for messages. */
+export type Generation = 'early' | 'documented' | 'current';
+
+export const GENERATION_NAMES: Readonly<Record<Generation, string>> = {
+  early: 'early Orkestra (iAlexeze/orkestra, "reconciler:" form)',
+  documented: 'documented Orkestra (docs.orkestra.sh schema)',
+  current: 'current Orkestra (orkspace/orkestra, operatorBox.reconciler form)',
+};
+
+export function isOrkestraApiVersion(value: unknown): boolean {
+  return typeof value === 'string' && (ORKESTRA_API_VERSIONS as readonly string[]).includes(value);
+}
+
+/** A refused feature: why it cannot (or does not yet) work in katalog, and where the page explains it. */
+export interface Refusal {
+  readonly feature: string;
+  readonly reason: string;
+  readonly anchor: string;
+}
+
+const WEBHOOK = 'it needs an admission webhook; katalog does not serve one';
+const CLI = "it is an input of Orkestra's own command line (ork), which katalog does not replace";
+
+/** Refused fields of a CRD entry, by key. */
+export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
+  validation: { feature: 'validation rules', reason: WEBHOOK + ' (and reconcile-time validation is not implemented)', anchor: 'validation-and-mutation' },
+  mutation: { feature: 'mutation rules', reason: WEBHOOK, anchor: 'validation-and-mutation' },
+  admission: { feature: 'admission rules', reason: WEBHOOK, anchor: 'validation-and-mutation' },
+  webhooks: { feature: 'per-CRD webhooks', reason: WEBHOOK, anchor: 'validation-and-mutation' },
+  conversion: { feature: 'conversion webhook', reason: 'it needs a conversion webhook served over TLS; katalog does not serve one', anchor: 'conversion' },
+  deletionProtection: { feature: 'deletion protection', reason: WEBHOOK, anchor: 'validation-and-mutation' },
+  labels: { feature: 'CRD-level labels (written onto each custom resource)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  enrich: { feature: 'enrich', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  enrichAll: { feature: 'enrichAll', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  normalize: { feature: 'normalize', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  serve: { feature: 'serve (custom resources over the gateway)', reason: "it needs Orkestra's gateway", anchor: 'refused-runtime-services' },
+  ignoreStatusPatch: { feature: 'ignoreStatusPatch', reason: 'not implemented yet (status is written when the CRD has a status subresource)', anchor: 'not-yet-implemented' },
+  ignoreObservedGeneration: { feature: 'ignoreObservedGeneration', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  removeFinalizers: { feature: 'removeFinalizers', reason: 'a testing switch of Orkestra; katalog removes its finalizers on delete', anchor: 'not-yet-implemented' },
+  profiles: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+};
+
+/** Refused fields of an operatorBox (or of its reconciler block), by key. */
+export const REFUSED_BOX_FIELDS: Readonly<Record<string, Refusal>> = {
+  preReconcile: { feature: 'preReconcile gates and sentinels', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  watch: { feature: 'watch (re-enqueue on objects the custom resource does not own)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  observe: { feature: 'observe', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  cross: { feature: 'cross (reading other CRDs and other runtimes over HTTP)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  autoscale: { feature: 'autoscale', reason: "katalog's workers are fixed per CRD; see docs/scaling.md", anchor: 'refused-runtime-services' },
+  external: { feature: 'external calls', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  include: { feature: 'include (fragments from other files)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  emit: { feature: 'emit', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  when: { feature: 'operatorBox-level when', reason: 'not implemented yet; put the conditions on each template entry', anchor: 'not-yet-implemented' },
+  anyOf: { feature: 'operatorBox-level anyOf', reason: 'not implemented yet; put the conditions on each template entry', anchor: 'not-yet-implemented' },
+  requeue: { feature: 'requeue rules', reason: 'not implemented yet; return { requeueAfter } from a hook', anchor: 'not-yet-implemented' },
+  providers: { feature: 'providers', reason: 'Orkestra providers are Go plug-ins; write a hook instead', anchor: 'refused-runtime-services' },
+};
+
+/** Refused fields of a template entry, by key. */
+export const REFUSED_ENTRY_FIELDS: Readonly<Record<string, Refusal>> = {
+  rotateAfter: { feature: 'secret rotation (rotateAfter)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  tls: { feature: 'generated TLS certificates (tls)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  forEach: { feature: 'forEach', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  profile: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  clearOnFalse: { feature: 'clearOnFalse', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+};
+
+/** Refused top-level blocks of a document. */
+export const REFUSED_DOCUMENT_FIELDS: Readonly<Record<string, Refusal>> = {
+  notes: { feature: 'user-defined notes', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  helm: { feature: 'Helm sources', reason: 'they need a Helm binary and chart repositories', anchor: 'komposer-sources' },
+  registry: { feature: 'registry sources (OCI or git patterns)', reason: CLI + ' (ork pull)', anchor: 'komposer-sources' },
+  security: { feature: 'security (deletion and namespace protection webhooks)', reason: WEBHOOK, anchor: 'validation-and-mutation' },
+  notification: { feature: 'notifications', reason: 'not implemented yet; subscribe to the runtime\'s "degraded" event', anchor: 'not-yet-implemented' },
+  providers: { feature: 'providers', reason: 'Orkestra providers are Go plug-ins; write a hook instead', anchor: 'refused-runtime-services' },
+  profiles: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  endpoints: { feature: 'Katalog-wide endpoints switches', reason: 'the inspection router always serves its six routes', anchor: 'refused-runtime-services' },
+  imports: { feature: 'Katalog-level imports (Motif notes and profiles)', reason: 'not implemented yet (notes and profiles are not)', anchor: 'not-yet-implemented' },
+};
+
+/** Orkestra template kinds katalog has no short form for yet. */
+export const REFUSED_TEMPLATE_KINDS: Readonly<Record<string, string>> = {
+  replicaSets: 'ReplicaSet',
+  daemonSets: 'DaemonSet',
+  pods: 'Pod',
+  persistentVolumes: 'PersistentVolume',
+  persistentVolumeClaims: 'PersistentVolumeClaim',
+  networkPolicies: 'NetworkPolicy',
+  podDisruptionBudgets: 'PodDisruptionBudget',
+  limitRanges: 'LimitRange',
+  resourceQuotas: 'ResourceQuota',
+  priorityClasses: 'PriorityClass',
+  horizontalPodAutoscalers: 'HorizontalPodAutoscaler',
+  customResource: 'custom resource',
+};
+
+/** The message of a refusal. */
+export function refusalMessage(refusal: Refusal, written: string): string {
+  return `${refusal.feature} ("${written}") is not supported by katalog: ${refusal.reason}; see ${COMPATIBILITY_PAGE}#${refusal.anchor}`;
+}
+
+/**
+ * Fields that only Orkestra's formats have, with their generation: for katalog.dev/v1 documents, where they
+ * are errors that say which Orkestra generation they come from.
+ */
+export const ORKESTRA_ONLY_CRD_FIELDS: Readonly<Record<string, Generation>> = {
+  reconciler: 'early',
+  namespaced: 'documented',
+  crFiles: 'current',
+  setup: 'current',
+  endpoints: 'early',
+};
