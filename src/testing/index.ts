@@ -10,6 +10,7 @@ export {
   type ObjectFilter,
   type RestartOptions,
 } from './api-server.js';
+export type { AuthorizationOptions } from './authorization.js';
 export type { DirectPatchOptions, DirectDeleteOptions } from './direct-access.js';
 export type { Faults, FailureRule, LatencyRule, RequestMatch, WatchFaultFilter } from './faults.js';
 export type { RequestCounter, RequestFilter, RequestRecord } from './requests.js';
