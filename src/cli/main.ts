@@ -3,22 +3,21 @@
  * The `katalog` command (package `bin`): `validate`, `graph`, `rbac` and `run`. It stands on the public surface of
  * the package only, like an example. Exit codes are in exit-codes.ts and docs/cli.md.
  */
-import { DefinitionError, KatalogError } from '../index.js';
-import { UsageError } from './args.js';
 import { EXIT } from './exit-codes.js';
-import { graphCommand } from './graph.js';
 import { HELP, OVERVIEW } from './help.js';
 import type { CommandIo } from './io.js';
-import { rbacCommand } from './rbac.js';
-import { runCommand } from './run.js';
-import { problemLines } from './show-problems.js';
-import { validateCommand } from './validate.js';
 
-const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CommandIo) => Promise<number>>> = {
-  validate: validateCommand,
-  graph: graphCommand,
-  rbac: rbacCommand,
-  run: (argv, io) => runCommand(argv, io, process),
+type Command = (argv: readonly string[], io: CommandIo) => Promise<number>;
+
+// Loaded on demand: help and unknown commands answer without loading the library.
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  validate: async () => (await import('./validate.js')).validateCommand,
+  graph: async () => (await import('./graph.js')).graphCommand,
+  rbac: async () => (await import('./rbac.js')).rbacCommand,
+  run: async () => {
+    const { runCommand } = await import('./run.js');
+    return (argv, io) => runCommand(argv, io, process);
+  },
 };
 
 async function main(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -27,8 +26,8 @@ async function main(argv: readonly string[], io: CommandIo): Promise<number> {
     (name === undefined ? io.err : io.out)(OVERVIEW);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (command === undefined) {
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (load === undefined) {
     io.err(`katalog: unknown command "${name}"\n\n${OVERVIEW}`);
     return EXIT.usage;
   }
@@ -36,8 +35,11 @@ async function main(argv: readonly string[], io: CommandIo): Promise<number> {
     io.out(HELP[name] ?? OVERVIEW);
     return EXIT.ok;
   }
+  const { UsageError } = await import('./args.js');
+  const { DefinitionError } = await import('../index.js');
+  const { problemLines } = await import('./show-problems.js');
   try {
-    return await command(rest, io);
+    return await (await load())(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`katalog ${name}: ${error.message}\n${(HELP[name] ?? '').split('\n')[0] ?? ''}\n`);
@@ -48,7 +50,7 @@ async function main(argv: readonly string[], io: CommandIo): Promise<number> {
       io.err(`katalog ${name}: the definition has ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}\n`);
       return EXIT.definition;
     }
-    const message = error instanceof KatalogError || error instanceof Error ? error.message : String(error);
+    const message = error instanceof Error ? error.message : String(error);
     io.err(`katalog ${name}: ${message}\n`);
     return EXIT.runtime;
   }
