@@ -63,7 +63,7 @@ describe('katalog validate, graph, rbac', () => {
     assert.equal(lines.length, 3, result.stdout);
     for (const line of lines) assert.match(line, /^broken\.yaml:\d+:\d+: spec\.crds\.web\./);
     assert.match(result.stdout, /^broken\.yaml:8:15: spec\.crds\.web\.resync: .*duration/m);
-    assert.match(result.stdout, /reconcileMode.*did you mean "reconcile"\?/);
+    assert.match(result.stdout, /^broken\.yaml:11:9: spec\.crds\.web\.operatorBox\.reconcileMode: unknown field "reconcileMode"/m);
     assert.match(result.stdout, /"db"/);
     assert.match(result.stderr, /katalog\.yaml: ok \(1 CRD\)/);
     assert.match(result.stderr, /3 problems in 1 of 2 files/);

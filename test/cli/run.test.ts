@@ -33,7 +33,8 @@ test('katalog run --embedded --code: /health and /ready answer, SIGTERM stops it
     while (Date.now() < deadline) {
       const response = await fetch(`${url}/ready`);
       ready = (await response.json()) as typeof ready;
-      if (response.status === 200) break;
+      // backup waits for greeting to be healthy, so it may still be pending when /ready first answers 200.
+      if (response.status === 200 && ready.crds?.['backup'] === 'healthy') break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.deepEqual(ready, { status: 'ready', crds: { greeting: 'healthy', backup: 'healthy' } }, stderr);
