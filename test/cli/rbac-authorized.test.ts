@@ -4,15 +4,13 @@
 // false, the delete path with its onDelete Job, and the CRD going away. Not one request is refused.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { parse, parseAllDocuments } from 'yaml';
 import { createRuntime, KubeClient, loadDefinition, type Runtime } from '../../src/index.js';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { FAST_WATCH, waitFor } from '../support/cluster.js';
+import { katalog } from './katalog-command.js';
 
-const run = promisify(execFile);
 type Obj = Record<string, unknown> & { metadata?: Record<string, unknown>; status?: Record<string, unknown> };
 
 describe('katalog rbac: the runtime under exactly the generated rules', () => {
@@ -22,7 +20,8 @@ describe('katalog rbac: the runtime under exactly the generated rules', () => {
   const forbidden = (): string[] => server.requests.log().filter((r) => r.status === 403).map((r) => `${r.verb} ${r.path}`);
 
   before(async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'rbac', 'examples/website/katalog.yaml', '--leader-elect', '-n', 'operators'], { timeout: 60_000 });
+    const { code, stdout, stderr } = await katalog(['rbac', 'examples/website/katalog.yaml', '--leader-elect', '-n', 'operators']);
+    assert.equal(code, 0, stderr);
     server = await startTestApiServer({
       authorization: { user: 'system:serviceaccount:operators:website-operator' },
       namespaces: ['default', 'operators'],
