@@ -12,7 +12,7 @@ export type { LeaderInfo } from './runtime/leadership.js';
 export type { RuntimeOptions, CrdOverride, DurationInput } from './options.js';
 
 // The definition
-export { loadDefinition, parseDefinition, normalizeDefinition, isDefinition, definitionToInput, TEMPLATE_KINDS } from './definition/index.js';
+export { loadDefinition, parseDefinition, normalizeDefinition, isDefinition, definitionToInput, builtInKind, TEMPLATE_KINDS } from './definition/index.js';
 export type {
   DefinitionSourceOptions,
   KatalogInput,

@@ -5,6 +5,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { setTimeout as delay } from 'node:timers/promises';
 import { systemClock, type Clock } from '../util/clock.js';
+import { RbacAuthorizer, type AuthorizationOptions } from './authorization.js';
 import { Cluster } from './cluster.js';
 import { runCrdController } from './controllers/crd-lifecycle.js';
 import { runGarbageCollector } from './controllers/garbage-collector.js';
@@ -52,6 +53,13 @@ export interface TestApiServerOptions {
    * status clients write); an object configures the delays and failures (see docs/testing.md).
    */
   simulateWorkloads?: boolean | WorkloadSimulationOptions;
+  /**
+   * Turns RBAC authorization on: every resource request over HTTP is made as this user and evaluated against the
+   * Roles, ClusterRoles and bindings stored in the server; what no rule allows is answered 403 Forbidden. Off by
+   * default. Discovery is always allowed, and the direct methods (`create()`, `applyCrd()`...) bypass it, so a test
+   * sets up its RBAC objects with them. See docs/testing.md for what it does not check.
+   */
+  authorization?: AuthorizationOptions;
 }
 
 /** Filter of {@link TestApiServer.objects}. */
@@ -218,6 +226,16 @@ function seedNamespaces(cluster: Cluster, names: readonly string[]): void {
   }
 }
 
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
+
+/** The authorizer's read access to the stored RBAC objects. */
+function rbacObjects(cluster: Cluster): { list: (plural: string, namespace?: string) => KubeObject[]; get: (plural: string, namespace: string, name: string) => KubeObject | undefined } {
+  return {
+    list: (plural, namespace) => cluster.store.list(`${RBAC_GROUP}/${plural}`, namespace).map((record) => record.object),
+    get: (plural, namespace, name) => cluster.store.get(`${RBAC_GROUP}/${plural}`, namespace, name)?.object,
+  };
+}
+
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -248,6 +266,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
     requests,
     serverAddress: () => address,
     logRequests: options.logRequests ?? false,
+    authorizer: options.authorization === undefined ? undefined : new RbacAuthorizer(options.authorization, rbacObjects(cluster)),
   });
   const tls: TlsMaterial | undefined = options.tls === true ? await selfSignedCertificate() : undefined;
   const listener = new HttpListener(dispatcher, host, tls);

@@ -10,6 +10,7 @@ export {
   type ObjectFilter,
   type RestartOptions,
 } from './api-server.js';
+export type { AuthorizationOptions } from './authorization.js';
 export type { DirectPatchOptions, DirectDeleteOptions } from './direct-access.js';
 export type { Faults, FailureRule, LatencyRule, LostAnswerRule, RequestMatch, StallOptions, WatchFaultFilter } from './faults.js';
 export type { ChaosOptions, ChaosRun, ChaosStats } from './faults/chaos.js';

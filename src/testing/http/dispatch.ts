@@ -1,10 +1,11 @@
 /**
  * The request handler: parse the path, name the request (audit verb, resource, namespace, name), apply injected
- * latency and failures, serve it, answer errors as Kubernetes Status objects, and record it in the request log.
+ * latency and failures, authorize it (when RBAC is on), serve it, answer errors as Kubernetes Status objects, and record it in the request log.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { coreVersions, groupList, groupOf, resourceList, SERVER_VERSION } from '../discovery.js';
+import type { RbacAuthorizer } from '../authorization.js';
 import type { FaultInjector, RequestInfo } from '../faults.js';
 import { withLostAnswer } from '../faults/lost-answer.js';
 import type { RequestLog } from '../requests.js';
@@ -21,6 +22,8 @@ export interface DispatchContext extends ServerContext {
   /** `host:port`, for `/api`'s serverAddressByClientCIDRs. */
   readonly serverAddress: () => string;
   readonly logRequests: boolean;
+  /** RBAC evaluation of resource requests; absent = everything is allowed (the default). */
+  readonly authorizer: RbacAuthorizer | undefined;
 }
 
 const STATUS_VERBS = new Set(['get', 'update', 'patch']);
@@ -122,6 +125,16 @@ async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: ServerR
     const failure = ctx.faults.failureFor(info);
     if (failure !== undefined) throw failure;
     if (resourceRoute !== undefined) {
+      if (ctx.authorizer !== undefined && verb !== undefined) {
+        ctx.authorizer.check({
+          verb,
+          group: resourceRoute.group,
+          resource: resourceRoute.plural,
+          subresource: resourceRoute.subresource ?? '',
+          namespace: resourceRoute.namespace ?? '',
+          name: resourceRoute.name ?? '',
+        });
+      }
       const request = resolveResource(ctx, resourceRoute, verb, query);
       const lost = ctx.faults.lostAnswerFor(info);
       if (lost === undefined) await serveResource(ctx, req, res, request);

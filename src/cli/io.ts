@@ -1,0 +1,12 @@
+/**
+ * What a subcommand writes to and where it runs: results go to `out` (stdout), progress and errors to `err`
+ * (stderr). Passing them in keeps the commands free of process globals, apart from `run`'s signal handling.
+ */
+export interface CommandIo {
+  /** Writes to standard output (results). */
+  readonly out: (text: string) => void;
+  /** Writes to standard error (progress, warnings, errors). */
+  readonly err: (text: string) => void;
+  /** The working directory relative paths resolve against and problems are shown relative to. */
+  readonly cwd: string;
+}
