@@ -52,12 +52,15 @@ export interface KubeApiServer {
   readonly etcdUrl: string;
   /** Stops kube-apiserver, then etcd, and removes their temporary directory; the process can exit after it. Idempotent. */
   stop(): Promise<void>;
+  /** Creates an object (POST; namespace from metadata, default `default`); resolves to the stored object. */
   create(object: unknown): Promise<Record<string, unknown>>;
+  /** The object, or undefined when it does not exist. */
   get(apiVersion: string, kind: string, name: string, namespace?: string): Promise<Record<string, unknown> | undefined>;
   /** PUT; the object must carry its current resourceVersion (optimistic concurrency, as on any real server). */
   update(object: unknown): Promise<Record<string, unknown>>;
   /** PUT on `/status`. */
   updateStatus(object: unknown): Promise<Record<string, unknown>>;
+  /** Patches an object (merge patch by default; `type: 'apply'` is server-side apply with `fieldManager` and `force`). */
   patch(apiVersion: string, kind: string, name: string, patch: unknown, options?: DirectPatchOptions): Promise<Record<string, unknown>>;
   /** Deletes; resolves to the object as it is now (with deletionTimestamp while finalizers hold it), or undefined when gone. */
   delete(apiVersion: string, kind: string, name: string, namespace?: string, options?: DirectDeleteOptions): Promise<Record<string, unknown> | undefined>;
