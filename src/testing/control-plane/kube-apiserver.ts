@@ -165,9 +165,9 @@ class RunningKubeApiServer implements KubeApiServer {
 /**
  * Starts etcd (loopback, free ports, a temporary data directory, no fsync) and kube-apiserver (loopback only,
  * a self-signed serving certificate it generates, a generated service-account key, AlwaysAllow authorization,
- * anonymous requests, no admission plugin that needs a controller), waits for etcd's `/health` and then the
- * API server's `/readyz`, and resolves. On any failure everything started so far is stopped and removed, and the
- * error carries the processes' last output.
+ * anonymous requests, no admission plugin that needs a controller), waits for etcd's `/health`, then the API
+ * server's `/readyz` and its `default` namespace, and resolves. On any failure everything started so far is
+ * stopped and removed, and the error carries the processes' last output.
  */
 export async function startKubeApiServer(options: KubeApiServerOptions = {}): Promise<KubeApiServer> {
   const bins = await binaries(options);
@@ -228,6 +228,8 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     });
     const endpoint: Endpoint = { url, ca };
     await waitUntil(`${url}/readyz`, deadline, processes, async () => (await rawRequest(endpoint, 'GET', '/readyz', undefined, 5000)).status === 200);
+    // /readyz can pass before the bootstrap controller has created the `default` namespace; tests write there at once.
+    await waitUntil('the default namespace', deadline, processes, async () => (await rawRequest(endpoint, 'GET', '/api/v1/namespaces/default', undefined, 5000)).status === 200);
 
     const yaml = kubeconfigYaml(url, ca);
     const kubeConfig = new KubeConfig();
