@@ -22,3 +22,4 @@ export { crdManifest, type CrdManifestSpec, type CrdManifestVersion } from './cr
 export { StatusError, type KubeStatus, type StatusCause } from './status-errors.js';
 export type { Clock, TimerHandle } from '../util/clock.js';
 export { KatalogError, KubeError } from '../errors.js';
+export { startKubeApiServer, type KubeApiServer, type KubeApiServerOptions } from './control-plane/kube-apiserver.js';

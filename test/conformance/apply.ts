@@ -1,0 +1,88 @@
+// Server-side apply over HTTP with client-node: managed fields per manager and operation, conflicts between
+// managers, force, and removal of a field its only applier stops applying.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ApiException, KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
+import { unique, type Backend, type Json } from './backend.js';
+
+interface ManagedField {
+  manager?: string;
+  operation?: string;
+  apiVersion?: string;
+  fieldsType?: string;
+  fieldsV1?: Record<string, unknown>;
+}
+
+function managed(object: Json): ManagedField[] {
+  return (object.metadata?.['managedFields'] as ManagedField[] | undefined) ?? [];
+}
+
+function ownsDataKey(entry: ManagedField | undefined, key: string): boolean {
+  const data = entry?.fieldsV1?.['f:data'] as Record<string, unknown> | undefined;
+  return data !== undefined && `f:${key}` in data;
+}
+
+export function applySuite(backend: () => Backend): void {
+  describe('server-side apply', () => {
+    test('managed fields record each manager; a second applier conflicts on a shared field; force takes it over', async () => {
+      const name = unique('ssa');
+      const api = KubernetesObjectApi.makeApiClient(backend().kubeConfig);
+      const apply = async (manager: string, data: Record<string, string>, force = false): Promise<Json> =>
+        JSON.parse(
+          JSON.stringify(await api.patch({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data } as KubernetesObject, undefined, undefined, manager, force, PatchStrategy.ServerSideApply)),
+        ) as Json;
+
+      const first = await apply('alpha', { a: '1', b: '1' });
+      assert.deepEqual(first.data, { a: '1', b: '1' });
+      const alpha = managed(first).find((m) => m.manager === 'alpha');
+      assert.equal(alpha?.operation, 'Apply');
+      assert.equal(alpha?.apiVersion, 'v1');
+      assert.equal(alpha?.fieldsType, 'FieldsV1');
+      assert.ok(ownsDataKey(alpha, 'a') && ownsDataKey(alpha, 'b'), JSON.stringify(alpha));
+
+      await assert.rejects(apply('beta', { a: '2' }), (error: unknown) => {
+        assert.ok(error instanceof ApiException, String(error));
+        assert.equal(error.code, 409);
+        const status = JSON.parse(String(error.body)) as { reason?: string; message?: string; details?: { causes?: Array<{ reason?: string; field?: string; message?: string }> } };
+        assert.equal(status.reason, 'Conflict');
+        assert.match(status.message ?? '', /conflict with "alpha"/);
+        assert.deepEqual(
+          status.details?.causes?.map((c) => ({ reason: c.reason, field: c.field, message: c.message })),
+          // StatusCause's type travels as `reason` in JSON.
+          [{ reason: 'FieldManagerConflict', field: '.data.a', message: 'conflict with "alpha"' }],
+        );
+        return true;
+      });
+      // Same value: no conflict, both own it.
+      const shared = await apply('beta', { b: '1' });
+      assert.ok(ownsDataKey(managed(shared).find((m) => m.manager === 'beta'), 'b'));
+      assert.ok(ownsDataKey(managed(shared).find((m) => m.manager === 'alpha'), 'b'));
+
+      const forced = await apply('beta', { a: '2', b: '1' }, true);
+      assert.equal(forced.data?.['a'], '2');
+      assert.ok(ownsDataKey(managed(forced).find((m) => m.manager === 'beta'), 'a'));
+      assert.ok(!ownsDataKey(managed(forced).find((m) => m.manager === 'alpha'), 'a'), 'alpha lost .data.a');
+
+      // A merge patch is an Update by its manager.
+      await api.patch({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { c: '3' } } as KubernetesObject, undefined, undefined, 'gamma', undefined, PatchStrategy.MergePatch);
+      const afterUpdate = (await backend().get('v1', 'ConfigMap', name, 'default')) ?? {};
+      const gamma = managed(afterUpdate).find((m) => m.manager === 'gamma');
+      assert.equal(gamma?.operation, 'Update');
+      assert.ok(ownsDataKey(gamma, 'c'));
+
+      // beta stops applying .data.a, which only it owns: the field is removed. .data.b stays (alpha still owns it).
+      const dropped = await apply('beta', { b: '1' });
+      assert.deepEqual(dropped.data, { b: '1', c: '3' });
+    });
+
+    test('apply creates a missing object and is a no-op (same resourceVersion) when nothing changes', async () => {
+      const name = unique('ssa-create');
+      const api = KubernetesObjectApi.makeApiClient(backend().kubeConfig);
+      const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { k: 'v' } } as KubernetesObject;
+      const created = await api.patch(body, undefined, undefined, 'alpha', undefined, PatchStrategy.ServerSideApply);
+      const again = await api.patch(body, undefined, undefined, 'alpha', undefined, PatchStrategy.ServerSideApply);
+      assert.equal(again.metadata?.resourceVersion, created.metadata?.resourceVersion);
+      assert.equal((await backend().get('v1', 'ConfigMap', name, 'default'))?.metadata?.['resourceVersion'], created.metadata?.resourceVersion);
+    });
+  });
+}

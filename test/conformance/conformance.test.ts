@@ -1,0 +1,33 @@
+// One conformance suite, two servers: every test here runs against the in-process test API server (default) and,
+// with KATALOG_CONFORMANCE_BACKEND=kube-apiserver and KUBEBUILDER_ASSETS, against a real kube-apiserver and etcd
+// (scripts/ci-conformance.sh builds them and runs this). One server is started for the whole file: the real
+// one takes seconds to start, and every test uses names of its own instead of a reset.
+import { after, before, describe } from 'node:test';
+import { applySuite } from './apply.js';
+import { startBackend, type Backend } from './backend.js';
+import { crdSuite } from './crds.js';
+import { runtimeSuite } from './runtime.js';
+import { statusAndFinalizerSuite } from './status-finalizers.js';
+import { watchSuite } from './watch.js';
+
+const choice = process.env['KATALOG_CONFORMANCE_BACKEND'] ?? 'in-process';
+
+describe(`conformance (${choice})`, () => {
+  let current: Backend | undefined;
+  const backend = (): Backend => {
+    if (current === undefined) throw new Error('the backend did not start');
+    return current;
+  };
+  before(async () => {
+    current = await startBackend(process.env);
+  });
+  after(async () => {
+    await current?.stop();
+  });
+
+  watchSuite(backend);
+  applySuite(backend);
+  statusAndFinalizerSuite(backend);
+  crdSuite(backend);
+  runtimeSuite(backend);
+});

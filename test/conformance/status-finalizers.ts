@@ -1,0 +1,74 @@
+// The status subresource's rules and deletion with finalizers, on a custom resource.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ApiException, CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+
+const MERGE = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+import { crdManifest } from '../../src/testing/index.js';
+import { unique, waitFor, type Backend, type Json } from './backend.js';
+
+async function installThings(backend: Backend): Promise<{ group: string; apiVersion: string }> {
+  const group = `${unique('status')}.conformance.katalog.dev`;
+  await backend.applyCrd(crdManifest({ group, kind: 'Thing', plural: 'things' }));
+  return { group, apiVersion: `${group}/v1` };
+}
+
+export function statusAndFinalizerSuite(backend: () => Backend): void {
+  describe('status subresource', () => {
+    test('create and update ignore status; /status ignores everything but status; generation moves on spec only', async () => {
+      const { group, apiVersion } = await installThings(backend());
+      const api = backend().kubeConfig.makeApiClient(CustomObjectsApi);
+      const at = { group, version: 'v1', namespace: 'default', plural: 'things' };
+      const created = (await api.createNamespacedCustomObject({ ...at, body: { apiVersion, kind: 'Thing', metadata: { name: 'one' }, spec: { size: 1 }, status: { phase: 'Made-up' } } })) as Json;
+      assert.equal(created.status, undefined, 'status is dropped on create');
+      assert.equal(created.metadata?.['generation'], 1);
+
+      const sameSpec = (await api.replaceNamespacedCustomObject({ ...at, name: 'one', body: { ...created, status: { phase: 'Ignored' } } })) as Json;
+      assert.equal(sameSpec.status, undefined, 'status is ignored on the main resource');
+      assert.equal(sameSpec.metadata?.['generation'], 1);
+
+      const withStatus = (await api.replaceNamespacedCustomObjectStatus({ ...at, name: 'one', body: { ...sameSpec, spec: { size: 99 }, status: { phase: 'Ready' } } })) as Json;
+      assert.deepEqual(withStatus.status, { phase: 'Ready' });
+      assert.deepEqual(withStatus.spec, { size: 1 }, 'spec is ignored on /status');
+      assert.equal(withStatus.metadata?.['generation'], 1, 'a status write does not move generation');
+
+      const newSpec = (await api.patchNamespacedCustomObject({ ...at, name: 'one', body: { spec: { size: 2 } } }, MERGE)) as Json;
+      assert.equal(newSpec.metadata?.['generation'], 2);
+      assert.deepEqual(newSpec.status, { phase: 'Ready' }, 'a spec write keeps status');
+
+      await assert.rejects(
+        api.replaceNamespacedCustomObjectStatus({ ...at, name: 'one', body: { ...created, status: { phase: 'Stale' } } }),
+        (error: unknown) => error instanceof ApiException && error.code === 409,
+        'a stale resourceVersion on /status is a conflict',
+      );
+    });
+  });
+
+  describe('finalizers and deletion', () => {
+    test('delete marks a finalized object; no finalizer may be added then; removing the last one deletes it', async () => {
+      const { group, apiVersion } = await installThings(backend());
+      const api = backend().kubeConfig.makeApiClient(CustomObjectsApi);
+      const at = { group, version: 'v1', namespace: 'default', plural: 'things' };
+      await api.createNamespacedCustomObject({ ...at, body: { apiVersion, kind: 'Thing', metadata: { name: 'held', finalizers: ['example.io/one'] }, spec: {} } });
+      await api.deleteNamespacedCustomObject({ ...at, name: 'held' });
+      const marked = await backend().get(apiVersion, 'Thing', 'held', 'default');
+      assert.ok(marked !== undefined, 'still there while a finalizer holds it');
+      assert.match(String(marked.metadata?.['deletionTimestamp']), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      assert.equal(marked.metadata?.['deletionGracePeriodSeconds'], 0);
+      const generation = marked.metadata?.['generation'];
+      assert.equal(generation, 2, 'marking for deletion moves generation');
+
+      await assert.rejects(
+        api.patchNamespacedCustomObject({ ...at, name: 'held', body: { metadata: { finalizers: ['example.io/one', 'example.io/two'] } } }, MERGE),
+        (error: unknown) => error instanceof ApiException && error.code === 422,
+        'a new finalizer on an object being deleted is invalid',
+      );
+      // Spec can still change; the deletion itself moved generation once.
+      const edited = (await api.patchNamespacedCustomObject({ ...at, name: 'held', body: { spec: { note: 'closing' } } }, MERGE)) as Json;
+      assert.equal(edited.metadata?.['generation'], Number(generation) + 1);
+
+      await api.patchNamespacedCustomObject({ ...at, name: 'held', body: { metadata: { finalizers: null } } }, MERGE);
+      await waitFor('the object gone', async () => (await backend().get(apiVersion, 'Thing', 'held', 'default')) === undefined);
+    });
+  });
+}
