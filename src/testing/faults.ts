@@ -42,7 +42,7 @@ export interface WatchFaultFilter {
 export interface Faults {
   /** Ends matching watches cleanly (clients re-watch from their last resourceVersion). */
   closeWatches(filter?: WatchFaultFilter): void;
-  /** Destroys the sockets of matching watches mid-stream (client-node reports `Premature close`). */
+  /** Destroys the sockets of matching watches mid-stream (client-node 1.4 reports `Premature close`, 2.x `terminated`). */
   dropWatches(filter?: WatchFaultFilter): void;
   /** Compacts the history: a watch from any resourceVersion older than the current one gets 410 Expired. */
   expireResourceVersions(): void;
