@@ -5,6 +5,7 @@
  */
 import { normalizeDefinition, parseDefinition } from './definition/index.js';
 import type { Definition } from './definition/types.js';
+import { DefinitionError } from './errors.js';
 import { listen } from './http/listen.js';
 import { createInspectionRouter } from './http/router.js';
 import { inspectionViewOf } from './http/view.js';
@@ -18,8 +19,13 @@ export type DefinitionInput = string | Definition | Readonly<Record<string, unkn
 /**
  * Creates a runtime for a definition. Throws a `DefinitionError` listing every problem of the definition, or a
  * `RuntimeError` for invalid options; starts nothing (call `start()`).
+ *
+ * A string is YAML text, never a file path: createRuntime reads no files (a Komposer's includes need async reads).
+ * A one-line string that ends in `.yaml` or `.yml` is refused with a `DefinitionError` that says to use
+ * `createRuntime(await loadDefinition(path), options)`, rather than parsed as a YAML scalar.
  */
 export function createRuntime(definition: DefinitionInput, options: RuntimeOptions = {}): Runtime {
+  if (typeof definition === 'string') refuseFilePath(definition);
   const resolved = resolveOptions(options);
   const loaded = typeof definition === 'string' ? parseDefinition(definition, { source: '<yaml>' }) : normalizeDefinition(definition);
   return new Runtime(loaded, resolved, (runtime): HttpSurface => {
@@ -28,4 +34,18 @@ export function createRuntime(definition: DefinitionInput, options: RuntimeOptio
     });
     return { router, listen: (listenOptions) => listen(router, listenOptions) };
   });
+}
+
+function refuseFilePath(text: string): void {
+  const trimmed = text.trim();
+  if (trimmed.includes('\n') || !/\.ya?ml$/i.test(trimmed)) return;
+  throw new DefinitionError([
+    {
+      code: 'file-path',
+      path: '',
+      message:
+        `createRuntime() takes YAML text or a parsed definition, and got the file path "${trimmed}"; ` +
+        `load the file first: createRuntime(await loadDefinition(${JSON.stringify(trimmed)}), options)`,
+    },
+  ]);
 }

@@ -71,7 +71,19 @@ export { KubeClient, type ListOptions, type ListPage, type PatchType, type Watch
 export type { KubeObject, ObjectMeta, OwnerReference, ResourceRef } from './kube/resource.js';
 
 // Settings, health, metrics, events, logging
-export { BUILTIN_SETTINGS, SettingsError, type CrdSettingsInput, type ValueWithSource, type ResolvedSettings, type SettingsProblem } from './runtime/settings.js';
+export {
+  BUILTIN_SETTINGS,
+  SETTING_ENV_VARS,
+  resolveSettings,
+  resolveAllSettings,
+  SettingsError,
+  type SettingsOptions,
+  type SettingName,
+  type CrdSettingsInput,
+  type ValueWithSource,
+  type ResolvedSettings,
+  type SettingsProblem,
+} from './runtime/settings.js';
 export type { CrdState } from './observe/health.js';
 export { METRIC_NAMES } from './observe/metrics.js';
 export type { LifecycleEvents, Listener } from './observe/events.js';

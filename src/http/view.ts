@@ -117,7 +117,8 @@ export function inspectionViewOf(runtime: Runtime): InspectionView {
       const state = runtime.state;
       return readiness({
         started: runtime.started,
-        stopping: state === 'stopping' || state === 'stopped',
+        stopping: state === 'stopping',
+        stopped: state === 'stopped',
         crds: runtime.slotList().map((slot) => ({
           name: slot.crd.name,
           state: slot.health.state,

@@ -83,8 +83,10 @@ export interface ReadinessCrd {
 export interface ReadinessInput {
   /** `start()` has resolved. */
   readonly started: boolean;
-  /** `stop()` has been called. */
+  /** `stop()` has been called and has not resolved yet. */
   readonly stopping?: boolean;
+  /** `stop()` has resolved. Wins over `stopping`, so that `/ready` says what `/health` says. */
+  readonly stopped?: boolean;
   /** Every managed (enabled) CRD, in the order to report them. */
   readonly crds: readonly ReadinessCrd[];
   /** With leader election: whether this replica leads. A standby is ready (it serves and keeps warm caches). */
@@ -98,7 +100,8 @@ export type ReadinessResponse =
 /** The `/ready` answer for the given state; pure. */
 export function readiness(input: ReadinessInput): ReadinessResponse {
   const reasons: string[] = [];
-  if (input.stopping === true) reasons.push('runtime is stopping');
+  if (input.stopped === true) reasons.push('runtime is stopped');
+  else if (input.stopping === true) reasons.push('runtime is stopping');
   else if (!input.started) reasons.push('runtime has not finished starting');
   for (const crd of input.crds) {
     if (crd.state !== 'pending' && !crd.synced) reasons.push(`CRD ${crd.name}: cache not synced`);

@@ -69,7 +69,7 @@ export interface StallOptions extends WatchFaultFilter {
 export interface Faults {
   /** Ends matching watches cleanly (clients re-watch from their last resourceVersion). */
   closeWatches(filter?: WatchFaultFilter): void;
-  /** Destroys the sockets of matching watches mid-stream (client-node reports `Premature close`). */
+  /** Destroys the sockets of matching watches mid-stream (client-node 1.4 reports `Premature close`, 2.x `terminated`). */
   dropWatches(filter?: WatchFaultFilter): void;
   /**
    * Makes matching open watches go silent: the connection stays open, but no event, bookmark or time-out end reaches

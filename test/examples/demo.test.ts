@@ -14,7 +14,7 @@ test('npm start: the demo serves the six endpoints, creates the children, and st
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   try {
     const ready = await new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`demo not ready in 30s:\n${output}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`demo not ready in 120s:\n${output}`)), 120_000);
       const check = (): void => {
         const match = /demo ready: (http:\/\/\S+)/.exec(output);
         if (match !== null) {

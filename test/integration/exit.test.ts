@@ -23,7 +23,8 @@ test('a process that created, started, reconciled and stopped a runtime exits wi
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  // Generous: on a loaded machine tsx alone can take tens of seconds to start the child. The 2 s bound is below.
+  const killer = setTimeout(() => child.kill('SIGKILL'), 120_000);
   try {
     const [code] = (await once(child, 'exit')) as [number | null];
     const exitedAt = Date.now();

@@ -191,6 +191,9 @@ describe('runtime lifecycle', () => {
     assert.match(text, /controller_workers_active\{crd="alpha"\} 0/);
     assert.match(text, /controller_queue_depth\{crd="alpha"\} 0/);
     assert.equal(runtime.state, 'stopped');
+    // Once stop() has resolved, both probes say the same thing.
+    const [health, ready] = await Promise.all(['/health', '/ready'].map(async (path) => (await runtime.router.request(path)).json()));
+    assert.deepEqual([health, ready], [{ status: 'stopped' }, { status: 'not ready', reasons: ['runtime is stopped'] }]);
     // The server sees the client's sockets close a moment later.
     await waitFor('no watch left open', () => server.watchCount() === 0, 2000);
   });

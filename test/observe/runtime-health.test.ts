@@ -64,6 +64,11 @@ describe('readiness', () => {
       { started: true, stopping: true, crds: [{ name: 'website', state: 'healthy', synced: true }] },
       { httpStatus: 503, body: { status: 'not ready', reasons: ['runtime is stopping'] } },
     ],
+    [
+      'not ready and saying stopped once stop() has resolved, as /health does',
+      { started: false, stopping: true, stopped: true, crds: [{ name: 'website', state: 'pending', synced: false }] },
+      { httpStatus: 503, body: { status: 'not ready', reasons: ['runtime is stopped'] } },
+    ],
   ];
   for (const [label, input, expected] of cases) {
     test(label, () => assert.deepEqual(readiness(input), expected));

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { CoreV1Api, KubernetesObjectApi, RbacAuthorizationV1Api, type KubernetesObject, type V1ConfigMap } from '@kubernetes/client-node';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { expectStatus } from './wait-for.js';
+import { CLIENT_NODE_FIELD_MANAGER } from '../support/client-node-version.js';
 
 describe('built-in CRUD', () => {
   let server: TestApiServer;
@@ -27,7 +28,7 @@ describe('built-in CRUD', () => {
     const read = await core.readNamespacedConfigMap({ namespace: 'default', name: 'one' });
     assert.deepEqual(read.data, { a: '1' });
     assert.equal(read.metadata?.resourceVersion, created.metadata?.resourceVersion);
-    assert.equal(read.metadata?.managedFields?.[0]?.manager, 'node-fetch', 'the default field manager comes from the User-Agent');
+    assert.equal(read.metadata?.managedFields?.[0]?.manager, CLIENT_NODE_FIELD_MANAGER, 'the default field manager comes from the User-Agent');
   });
 
   test('resourceVersion is one global counter that increases across kinds', async () => {
