@@ -218,6 +218,8 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
         // ServiceAccount admission waits for the token controller (part of kube-controller-manager), which is not run.
         '--disable-admission-plugins=ServiceAccount',
         '--allow-privileged=true',
+        // The default (lease) endpoint reconciler refuses a loopback advertise address: "may not be in the loopback range".
+        '--endpoint-reconciler-type=none',
         ...(options.kubeApiServerArgs ?? []),
       ]),
     );
