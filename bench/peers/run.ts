@@ -170,7 +170,7 @@ try {
     for (const peer of order) {
       const run = await runOnce(peer, dir);
       runs.get(peer.name)?.push(run);
-      console.log(`  rep ${rep + 1} ${peer.name}: ${run.throughput.toFixed(0)}/s, ${run.writesAtStart.toFixed(2)} writes/resource, p50 ${run.p50.toFixed(2)} ms`);
+      console.log(`  rep ${rep + 1} ${peer.name}: ${JSON.stringify(run, (_, value: unknown) => (typeof value === 'number' ? Number(value.toFixed(3)) : value))}`);
     }
   }
   const rows: Array<[string, keyof Run, number, (value: number) => string, boolean]> = [
