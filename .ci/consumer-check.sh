@@ -39,5 +39,5 @@ if node --no-experimental-require-module -e 0 2> /dev/null; then
     exit 1
   fi
   grep -q "katalog is an ES module" require.err || { cat require.err >&2; exit 1; }
-  echo "without require(esm): $(grep -o 'katalog is an ES module.*' require.err | head -1 | cut -c1-110)…"
+  echo "without require(esm): $(grep -m1 '^Error: katalog is an ES module' require.err | cut -c1-120)…"
 fi
