@@ -6,7 +6,7 @@
  *   Ready condition and status fields); `<plural>/finalizers`: update (owner references with blockOwnerDeletion);
  * - each child kind a template of an enabled CRD can create: get, list, watch (child informers), create, patch
  *   (server-side apply), delete (prune, cleanup);
- * - Events: create; Leases in the Lease's namespace, only with leader election: create, and get/update on its name.
+ * - Events: create; Leases in the Lease's namespace, only with leader election: create, and get/update/list/watch on its name (standbys watch the Lease with a metadata.name field selector).
  * Pure: the same definition and options give the same rules, in a stable order.
  */
 import { builtInKind, KindTable, type CrdDefinition, type Definition, type TemplateEntry, type TemplatePhase } from '../index.js';
@@ -138,7 +138,7 @@ export function rbacRequirements(definition: Definition, input: RbacInput = {}):
       ? []
       : [
           { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-          { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [input.lease.name], verbs: ['get', 'update'] },
+          { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [input.lease.name], verbs: ['get', 'update', 'list', 'watch'] },
         ];
   return { cluster: rules.rules(), lease, notes: [...new Set(notes)] };
 }

@@ -140,7 +140,7 @@ describe('katalog validate, graph, rbac', () => {
       metadata: { name: 'website-operator-leader-election', namespace: 'leases' },
       rules: [
         { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['website-operator'], verbs: ['get', 'update'] },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['website-operator'], verbs: ['get', 'update', 'list', 'watch'] },
       ],
     });
     assert.ok(docs.some((doc) => doc['kind'] === 'RoleBinding'));

@@ -24,7 +24,7 @@ describe('workloads', () => {
   let apps: AppsV1Api;
 
   before(async () => {
-    server = await startTestApiServer();
+    server = await startTestApiServer({ simulateWorkloads: false });
     apps = server.kubeConfig.makeApiClient(AppsV1Api);
   });
   after(() => server.stop());

@@ -4,7 +4,7 @@
  * kube-apiserver") for the flags it passes and what only the in-process server can do.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -44,7 +44,7 @@ export interface KubeApiServerOptions {
 export interface KubeApiServer {
   /** `https://127.0.0.1:<port>`. */
   readonly url: string;
-  /** A client-node KubeConfig: no credentials (anonymous, authorized by AlwaysAllow), the server's CA trusted. */
+  /** A client-node KubeConfig: the launcher's bearer token (authorized by AlwaysAllow), the server's CA trusted. */
   readonly kubeConfig: KubeConfig;
   /** The same configuration as kubeconfig YAML, for kubectl or files. */
   readonly kubeconfigYaml: string;
@@ -165,7 +165,7 @@ class RunningKubeApiServer implements KubeApiServer {
 /**
  * Starts etcd (loopback, free ports, a temporary data directory, no fsync) and kube-apiserver (loopback only,
  * a self-signed serving certificate it generates, a generated service-account key, AlwaysAllow authorization,
- * anonymous requests, no admission plugin that needs a controller), waits for etcd's `/health`, then the API
+ * a generated bearer token, no admission plugin that needs a controller), waits for etcd's `/health`, then the API
  * server's `/readyz` and its `default` namespace, and resolves. On any failure everything started so far is
  * stopped and removed, and the error carries the processes' last output.
  */
@@ -200,6 +200,11 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const keyFile = join(dir, 'service-account.key');
     await writeFile(keyFile, privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
+    // Anonymous requests are refused (401) by current kube-apiserver releases even with --anonymous-auth=true and
+    // AlwaysAllow, so the launcher authenticates with a static token of its own, in group system:masters.
+    const token = randomBytes(24).toString('hex');
+    const tokenFile = join(dir, 'tokens.csv');
+    await writeFile(tokenFile, `${token},katalog-testing,katalog-testing,"system:masters"\n`, { mode: 0o600 });
     const certDir = join(dir, 'certs');
     const url = `https://127.0.0.1:${apiPort}`;
     processes.push(
@@ -214,7 +219,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
         `--service-account-key-file=${keyFile}`,
         `--service-account-signing-key-file=${keyFile}`,
         '--authorization-mode=AlwaysAllow',
-        '--anonymous-auth=true',
+        `--token-auth-file=${tokenFile}`,
         // ServiceAccount admission waits for the token controller (part of kube-controller-manager), which is not run.
         '--disable-admission-plugins=ServiceAccount',
         '--allow-privileged=true',
@@ -228,15 +233,15 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
       ca = await readFile(join(certDir, 'apiserver.crt'), 'utf8');
       return ca.includes('END CERTIFICATE');
     });
-    const endpoint: Endpoint = { url, ca };
+    const endpoint: Endpoint = { url, ca, token };
     await waitUntil(`${url}/readyz`, deadline, processes, async () => (await rawRequest(endpoint, 'GET', '/readyz', undefined, 5000)).status === 200);
     // /readyz can pass before the bootstrap controller has created the `default` namespace; tests write there at once.
     await waitUntil('the default namespace', deadline, processes, async () => (await rawRequest(endpoint, 'GET', '/api/v1/namespaces/default', undefined, 5000)).status === 200);
 
-    const yaml = kubeconfigYaml(url, ca);
+    const yaml = kubeconfigYaml(url, ca, token);
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(yaml);
-    const client = new ObjectClient(kubeConfig, endpoint, options.fieldManager ?? 'katalog-testing');
+    const client = new ObjectClient(endpoint, options.fieldManager ?? 'katalog-testing');
     return new RunningKubeApiServer(url, etcdUrl, yaml, client, kubeConfig, stopAll);
   } catch (error) {
     await stopAll();

@@ -1,10 +1,11 @@
 /**
- * The setup-and-assertion calls of a real API server (create, get, patch, delete, applyCrd) over HTTP through
- * `@kubernetes/client-node`, with the semantics of the in-process server's direct calls: namespace `default` when
+ * The setup-and-assertion calls of a real API server (create, get, patch, delete, applyCrd) as plain JSON over
+ * HTTPS (client-node's generic object API deserialises through its models, which drop a custom resource's `spec`
+ * and `status` and turn timestamps into Dates), with the semantics of the in-process server's direct calls: namespace `default` when
  * none is given, merge patch by default, `get` resolving to undefined for a missing object, and `applyCrd`
  * resolving only once every served version of the CRD answers requests.
  */
-import { ApiException, KubernetesObjectApi, PatchStrategy, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { ApiException, PatchStrategy } from '@kubernetes/client-node';
 import { KatalogError } from '../../errors.js';
 import type { DirectDeleteOptions, DirectPatchOptions } from '../direct-access.js';
 import { rawRequest, type Endpoint } from './raw-request.js';
@@ -35,32 +36,30 @@ function isNotFound(error: unknown): boolean {
 }
 
 export class ObjectClient {
-  private readonly api: KubernetesObjectApi;
-
   constructor(
-    kubeConfig: KubeConfig,
     private readonly endpoint: Endpoint,
     private readonly fieldManager: string,
-  ) {
-    this.api = KubernetesObjectApi.makeApiClient(kubeConfig);
-  }
+  ) {}
 
   async create(object: unknown): Promise<Json> {
     const body = plain(object);
-    return plain(await this.api.create(body as KubernetesObject, undefined, undefined, this.fieldManager));
+    const path = await this.pathOf(body);
+    const collection = path.slice(0, path.lastIndexOf('/'));
+    return this.send('POST', `${collection}?fieldManager=${encodeURIComponent(this.fieldManager)}`, body, 'application/json');
   }
 
   async get(apiVersion: string, kind: string, name: string, namespace?: string): Promise<Json | undefined> {
-    try {
-      return plain(await this.api.read({ apiVersion, kind, metadata: { name, ...(namespace === undefined ? {} : { namespace }) } }));
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+    const path = await this.pathOf({ apiVersion, kind, metadata: { name, ...(namespace === undefined ? {} : { namespace }) } }, true);
+    if (path === undefined) return undefined; // the kind is not served (any more): a GET would be 404 too
+    const response = await rawRequest(this.endpoint, 'GET', path);
+    if (response.status === 404) return undefined;
+    return this.parse('GET', path, response);
   }
 
   async update(object: unknown): Promise<Json> {
-    return plain(await this.api.replace(plain(object) as KubernetesObject, undefined, undefined, this.fieldManager));
+    const body = plain(object);
+    const path = await this.pathOf(body);
+    return this.send('PUT', `${path}?fieldManager=${encodeURIComponent(this.fieldManager)}`, body, 'application/json');
   }
 
   async patch(apiVersion: string, kind: string, name: string, patch: unknown, options: DirectPatchOptions = {}): Promise<Json> {
@@ -72,8 +71,9 @@ export class ObjectClient {
   }
 
   async delete(apiVersion: string, kind: string, name: string, namespace?: string, options: DirectDeleteOptions = {}): Promise<Json | undefined> {
-    const spec = { apiVersion, kind, metadata: { name, ...(namespace === undefined ? {} : { namespace }) } };
-    await this.api.delete(spec, undefined, undefined, undefined, undefined, options.propagationPolicy);
+    const path = await this.pathOf({ apiVersion, kind, metadata: { name, ...(namespace === undefined ? {} : { namespace }) } });
+    const body = options.propagationPolicy === undefined ? undefined : { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: options.propagationPolicy };
+    await this.send('DELETE', path, body, 'application/json');
     return this.get(apiVersion, kind, name, namespace);
   }
 
@@ -116,7 +116,9 @@ export class ObjectClient {
   }
 
   /** The object's URL path, from discovery of its group version (read fresh each time: CRDs come and go). */
-  private async pathOf(object: Json): Promise<string> {
+  private async pathOf(object: Json): Promise<string>;
+  private async pathOf(object: Json, missingOk: true): Promise<string | undefined>;
+  private async pathOf(object: Json, missingOk = false): Promise<string | undefined> {
     const apiVersion = String(object['apiVersion']);
     const kind = String(object['kind']);
     const metadata = metadataOf(object);
@@ -124,13 +126,17 @@ export class ObjectClient {
     const discovery = await rawRequest(this.endpoint, 'GET', base);
     const list = discovery.status === 200 ? (JSON.parse(discovery.text) as { resources?: Array<{ name: string; kind: string; namespaced: boolean }> }) : {};
     const resource = list.resources?.find((r) => r.kind === kind && !r.name.includes('/'));
+    if (resource === undefined && missingOk) return undefined;
     if (resource === undefined) throw new KatalogError('E_CONTROL_PLANE', `the server has no resource for apiVersion ${apiVersion} kind ${kind}`);
     const namespace = resource.namespaced ? `/namespaces/${String(metadata['namespace'] ?? 'default')}` : '';
     return `${base}${namespace}/${resource.name}/${String(metadata['name'])}`;
   }
 
   private async send(method: string, path: string, body: unknown, contentType: string): Promise<Json> {
-    const response = await rawRequest(this.endpoint, method, path, body, 30_000, contentType);
+    return this.parse(method, path, await rawRequest(this.endpoint, method, path, body, 30_000, contentType));
+  }
+
+  private parse(method: string, path: string, response: { readonly status: number; readonly text: string }): Json {
     if (response.status < 200 || response.status > 299) {
       throw new ApiException(response.status, `${method} ${path} failed with HTTP ${response.status}`, response.text, {});
     }

@@ -1,4 +1,4 @@
-/** One JSON request to the control plane's API server over HTTPS, trusting its own CA (no client credentials). */
+/** One JSON request to the control plane's API server over HTTPS, trusting its own CA, with the launcher's bearer token. */
 import { request } from 'node:https';
 
 export interface RawResponse {
@@ -11,6 +11,8 @@ export interface Endpoint {
   readonly url: string;
   /** PEM bundle the serving certificate chains to. */
   readonly ca: string;
+  /** Bearer token of the launcher's static token file (a member of `system:masters`). */
+  readonly token: string;
 }
 
 /** Sends `method path` with an optional JSON body; resolves with the status and body text, rejects on network errors. */
@@ -24,7 +26,7 @@ export function rawRequest(endpoint: Endpoint, method: string, path: string, bod
         ca: endpoint.ca,
         agent: false,
         timeout: timeoutMs,
-        headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) }) },
+        headers: { accept: 'application/json', authorization: `Bearer ${endpoint.token}`, ...(payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) }) },
       },
       (res) => {
         const chunks: Buffer[] = [];

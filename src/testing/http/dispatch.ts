@@ -101,6 +101,20 @@ export function createDispatcher(ctx: DispatchContext): (req: IncomingMessage, r
   };
 }
 
+/**
+ * As kube-apiserver's request info does: a list or watch without a name in its path that selects one object by
+ * `fieldSelector=metadata.name=<name>` is authorized as a request for that name (so `resourceNames` rules apply).
+ */
+function nameFromFieldSelector(verb: string, query: URLSearchParams): string {
+  if (verb !== 'list' && verb !== 'watch') return '';
+  const selector = query.get('fieldSelector') ?? '';
+  for (const term of selector.split(',')) {
+    const match = /^metadata\.name==?(.+)$/.exec(term.trim());
+    if (match?.[1] !== undefined) return match[1];
+  }
+  return '';
+}
+
 async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = performance.now();
   const url = req.url ?? '/';
@@ -132,7 +146,7 @@ async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: ServerR
           resource: resourceRoute.plural,
           subresource: resourceRoute.subresource ?? '',
           namespace: resourceRoute.namespace ?? '',
-          name: resourceRoute.name ?? '',
+          name: resourceRoute.name ?? nameFromFieldSelector(verb, query),
         });
       }
       const request = resolveResource(ctx, resourceRoute, verb, query);
