@@ -136,9 +136,9 @@ describe('fairness under expensive templates', () => {
     );
     assert.ok(abused.latencies.length >= 20, `only ${abused.latencies.length} calm resources measured`);
     assert.ok(refused >= 5, `the hog was not abusive enough: ${refused} slow resources refused`);
-    // p99 under 1 s. On a machine so loaded that the calm side is slow without any abuse (other test files and
-    // other processes share its 2 cores), the abuse may add at most that second to what the machine gives anyway.
-    assert.ok(abused.p99 < 1000 + Math.max(0, baseline.p99 - 100), `p99 ${abused.p99}ms under abuse (baseline p99 ${baseline.p99}ms)`);
+    // p99 under 1 s, as the issue asks (measured 17–54 ms on a quiet 2-core machine; the baseline is printed so that
+    // a failure on a machine loaded by other work shows whether the abuse or the machine was slow).
+    assert.ok(abused.p99 < 1000, `p99 ${abused.p99}ms under abuse (baseline p99 ${baseline.p99}ms)`);
     // One render is bounded by 250 ms (plus at most one function call): the loop never stalls for seconds.
     assert.ok(abused.loopMax < 1000 + baseline.loopMax, `the event loop stalled for ${abused.loopMax}ms (baseline ${baseline.loopMax}ms)`);
   });
