@@ -9,8 +9,10 @@
  *   registered under that name, `code` when code is registered for the CRD directly (it wins over the name in the
  *   definition). A name in the definition with no code behind it yet (before `start()`, which refuses to start
  *   without it) still reads `yaml`.
- * - `finalizers.values` lists what katalog puts on every custom resource: for the generic box, `katalog.dev/cleanup`
- *   followed by the declared ones; for a custom constructor, nothing (the constructor manages its own).
+ * - `finalizers.values` lists what katalog puts on a custom resource whose deletion needs it (SPEC §4.5, the
+ *   finalizer rule in docs/reliability.md): for the generic box, `katalog.dev/cleanup` followed by the declared ones;
+ *   for a custom constructor, nothing (the constructor manages its own). Whether a given resource carries them
+ *   depends on what it renders (children out of garbage collection's reach), so it is not a per-CRD fact here.
  *   `source` is `yaml` when the generic box adds finalizers the definition declares, else `code` (katalog's own
  *   cleanup finalizer alone, or a constructor, which manages finalizers in its own code).
  * - `templates` counts entries per phase and kind; kinds with no entry and phases with no entry are left out,

@@ -29,12 +29,15 @@
  * `leaseDurationSeconds` is a whole number in the Lease: a duration that is not whole seconds is rounded up there
  * (and other replicas wait that long after a crash).
  */
-import { KubeError, RuntimeError, toError } from '../errors.js';
+import { RuntimeError, toError } from '../errors.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/resource.js';
 import { silentLogger, type Logger } from '../observe/logger.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
-import { LEASE_RESOURCE, leaseWithRecord, microTime, newLease, readRecord, recordKey, type LeaseRecord } from './leader-lease.js';
+import { attemptLease, UnansweredTakeBack, type Attempt } from './leader-attempt.js';
+import { readRecord } from './leader-lease.js';
+import { ObservedLease } from './leader-observed.js';
+import { releaseLease } from './leader-release.js';
 import { LeaseWatch, type LeaseWatchClient } from './leader-watch.js';
 
 /** The calls of {@link KubeClient} the elector makes; without `watch` it only polls. */
@@ -66,26 +69,6 @@ export interface LeaderElectorOptions {
 /** Jitter a candidate adds to its retry period: up to this fraction. */
 const CANDIDATE_JITTER = 0.2;
 
-type Attempt =
-  /** We hold the Lease as of the attempt's start (acquired or renewed). */
-  | { readonly outcome: 'holding' }
-  /** Someone else holds it, or (while we lead) it is no longer ours. */
-  | { readonly outcome: 'held'; readonly holder: string }
-  /** Someone else wrote between our read and our write (409). */
-  | { readonly outcome: 'conflict' };
-
-/**
- * A write of a Lease that names us, sent while not leading, that got no answer: it may well have landed. Taking the
- * Lease back again at once would renew it blindly and keep every other replica waiting for as long as the answers
- * are lost, so the next try waits a lease duration, which lets a replica that does get answers take over.
- */
-class UnansweredTakeBack extends Error {
-  constructor(cause: unknown) {
-    super(`taking the Lease back got no answer: ${toError(cause).message}`, { cause });
-    this.name = 'UnansweredTakeBack';
-  }
-}
-
 type Phase = 'new' | 'running' | 'stepping-down' | 'stopped';
 
 export class LeaderElector {
@@ -108,7 +91,7 @@ export class LeaderElector {
   private deadline: TimerHandle | undefined;
   private inFlight: { readonly abort: AbortController; readonly settled: Promise<unknown> } | undefined;
   private pendingStop: Promise<void> | undefined;
-  private observed: { readonly key: string; readonly record: LeaseRecord; readonly at: number } | undefined;
+  private readonly observed: ObservedLease;
   private written: KubeObject | undefined;
   private conflicts = 0;
   private stopping: Promise<void> | undefined;
@@ -126,6 +109,7 @@ export class LeaderElector {
     this.identity = identity;
     this.random = options.random ?? Math.random;
     this.leaseDurationSeconds = Math.max(1, Math.ceil(leaseDurationMs / 1000));
+    this.observed = new ObservedLease(options.clock, this.leaseDurationSeconds);
     this.logger = (options.logger ?? silentLogger).child({ lease: `${options.lease.namespace}/${options.lease.name}`, identity });
   }
 
@@ -136,7 +120,7 @@ export class LeaderElector {
 
   /** The holder last seen in the Lease: `''` when nobody holds it, `undefined` before the first read. */
   get holder(): string | undefined {
-    return this.observed?.record.holderIdentity;
+    return this.observed.record?.holderIdentity;
   }
 
   /** Starts campaigning in the background. Throws when called twice. */
@@ -224,12 +208,12 @@ export class LeaderElector {
   private onLease(lease: KubeObject | undefined): void {
     if (!this.campaigning) return;
     if (lease === undefined) {
-      this.observed = undefined;
+      this.observed.forget();
       this.soon(0);
       return;
     }
     const record = readRecord(lease);
-    this.observe(record);
+    this.observed.observe(record);
     if (record.holderIdentity === this.identity) return;
     if (this.leading || this.phase === 'stepping-down') {
       this.soon(0);
@@ -238,15 +222,7 @@ export class LeaderElector {
     // The next attempt writes this copy without reading the Lease again (the write is conditional on its
     // resourceVersion, so a copy that is already stale only costs a 409).
     this.known = lease;
-    this.soon(record.holderIdentity === '' ? 0 : this.untilExpiry());
-  }
-
-  /** Milliseconds until the last seen record expires by our clock (1 ms past it), 0 when nothing is seen. */
-  private untilExpiry(): number {
-    const observed = this.observed;
-    if (observed === undefined) return 0;
-    const seconds = observed.record.leaseDurationSeconds > 0 ? observed.record.leaseDurationSeconds : this.leaseDurationSeconds;
-    return Math.max(0, observed.at + seconds * 1000 - this.options.clock.now()) + 1;
+    this.soon(record.holderIdentity === '' ? 0 : this.observed.untilExpiry());
   }
 
   private jittered(): number {
@@ -263,7 +239,12 @@ export class LeaderElector {
     const budget = this.leading ? this.lastRenewAt + renewDeadlineMs - startedAt : renewDeadlineMs;
     const abort = new AbortController();
     const timeout = clock.setTimeout(() => abort.abort(new RuntimeError('E_LEADER', `Lease request gave up after ${Math.round(budget)}ms`)), budget);
-    const settled = this.attempt(startedAt, abort.signal).then(
+    const holding = this.leading || this.phase === 'stepping-down';
+    const { client, lease } = this.options;
+    const known = this.known;
+    this.known = undefined;
+    const input = { client, lease, identity: this.identity, leaseDurationSeconds: this.leaseDurationSeconds, observed: this.observed, holding, known, startedAt, signal: abort.signal };
+    const settled = attemptLease(input).then(
       (attempt) => attempt,
       (error: unknown) => toError(error),
     );
@@ -271,6 +252,7 @@ export class LeaderElector {
     const result = await settled;
     clock.clearTimeout(timeout);
     this.inFlight = undefined;
+    if (!(result instanceof Error) && result.outcome === 'holding') this.written = result.lease;
     if (!this.campaigning) return;
     const delay = this.handle(result, startedAt);
     const wake = this.wake;
@@ -302,7 +284,7 @@ export class LeaderElector {
       const wasLeading = this.leading;
       this.lose(result.holder === '' ? 'the Lease was released or deleted by someone else' : `the Lease is held by ${result.holder}`);
       // A standby tries again at its pace, or the moment the holder's record expires if that comes first.
-      return wasLeading ? this.jittered() : Math.min(this.jittered(), this.untilExpiry());
+      return wasLeading ? this.jittered() : Math.min(this.jittered(), this.observed.untilExpiry());
     }
     const now = clock.now();
     if (now - startedAt >= renewDeadlineMs) {
@@ -325,74 +307,6 @@ export class LeaderElector {
       }
     }
     return retryPeriodMs;
-  }
-
-  /** One read and, when allowed, one write of the Lease. */
-  private async attempt(startedAt: number, signal: AbortSignal): Promise<Attempt> {
-    const { client, lease } = this.options;
-    // A Lease the watch just showed released is written at once: one round trip from the release to the new leader.
-    // Only a standby uses it: a copy seen before we acquired must never make a leader believe it lost the Lease.
-    const known = this.leading || this.phase === 'stepping-down' ? undefined : this.known;
-    this.known = undefined;
-    const current = known ?? (await client.get(LEASE_RESOURCE, lease.name, lease.namespace, signal));
-    if (current === undefined) {
-      this.observed = undefined;
-      // Deleted under a leader: step down first, campaign again after.
-      if (this.leading || this.phase === 'stepping-down') return { outcome: 'held', holder: '' };
-      const record: LeaseRecord = {
-        holderIdentity: this.identity,
-        leaseDurationSeconds: this.leaseDurationSeconds,
-        acquireTime: microTime(startedAt),
-        renewTime: microTime(startedAt),
-        leaseTransitions: 0,
-      };
-      return this.write(() => client.create(LEASE_RESOURCE, newLease(lease.namespace, lease.name, record), { signal }));
-    }
-    const record = readRecord(current);
-    this.observe(record);
-    const holder = record.holderIdentity;
-    const ours = holder === this.identity;
-    if (!ours && (this.leading || this.phase === 'stepping-down' || (holder !== '' && this.observedValid()))) return { outcome: 'held', holder };
-    const next: LeaseRecord = {
-      holderIdentity: this.identity,
-      leaseDurationSeconds: this.leaseDurationSeconds,
-      acquireTime: ours ? (record.acquireTime ?? microTime(startedAt)) : microTime(startedAt),
-      renewTime: microTime(startedAt),
-      leaseTransitions: ours ? record.leaseTransitions : record.leaseTransitions + 1,
-    };
-    // Taking back a Lease that still names us (we stepped down, or never saw the answer of our last write) is
-    // what client-go does too: nobody else may hold it before it expires, and we are the holder it names.
-    const takeBack = ours && !this.leading;
-    return this.write(() => client.replace(LEASE_RESOURCE, leaseWithRecord(current, next), { signal }), takeBack);
-  }
-
-  private async write(send: () => Promise<KubeObject>, takeBack = false): Promise<Attempt> {
-    let lease: KubeObject;
-    try {
-      lease = await send();
-    } catch (error) {
-      if (error instanceof KubeError && error.status === 409) return { outcome: 'conflict' };
-      const answered = error instanceof KubeError && error.status !== undefined;
-      if (takeBack && !answered) throw new UnansweredTakeBack(error);
-      throw error;
-    }
-    this.written = lease;
-    this.observe(readRecord(lease));
-    return { outcome: 'holding' };
-  }
-
-  /** Records what the Lease says; the expiry clock restarts only when the record changed. */
-  private observe(record: LeaseRecord): void {
-    const key = recordKey(record);
-    if (this.observed?.key !== key) this.observed = { key, record, at: this.options.clock.now() };
-  }
-
-  /** Whether the last seen record is still within its lease duration, by our clock since we first saw it. */
-  private observedValid(): boolean {
-    const observed = this.observed;
-    if (observed === undefined) return false;
-    const seconds = observed.record.leaseDurationSeconds > 0 ? observed.record.leaseDurationSeconds : this.leaseDurationSeconds;
-    return observed.at + seconds * 1000 > this.options.clock.now();
   }
 
   private deadlineReason(): string {
@@ -445,32 +359,18 @@ export class LeaderElector {
   /** Clears the holder (duration 1 s) when the Lease was last seen naming us. Bounded by the renew deadline. */
   private async release(): Promise<void> {
     const written = this.written;
-    if (written === undefined || this.observed?.record.holderIdentity !== this.identity) return;
+    if (written === undefined || this.observed.record?.holderIdentity !== this.identity) return;
     const { client, clock, lease, renewDeadlineMs } = this.options;
-    const abort = new AbortController();
-    const timeout = clock.setTimeout(() => abort.abort(new RuntimeError('E_LEADER', `releasing the Lease gave up after ${renewDeadlineMs}ms`)), renewDeadlineMs);
-    const released = (base: KubeObject): KubeObject => {
-      const now = microTime(clock.now());
-      const { leaseTransitions } = readRecord(base);
-      return leaseWithRecord(base, { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions });
-    };
     try {
-      let result: KubeObject;
-      try {
-        result = await client.replace(LEASE_RESOURCE, released(written), { signal: abort.signal });
-      } catch (error) {
-        if (!(error instanceof KubeError && error.status === 409)) throw error;
-        // Our copy is stale (a write of ours whose answer we never saw, or someone else's): read and try once more.
-        const fresh = await client.get(LEASE_RESOURCE, lease.name, lease.namespace, abort.signal);
-        if (fresh === undefined || readRecord(fresh).holderIdentity !== this.identity) return;
-        result = await client.replace(LEASE_RESOURCE, released(fresh), { signal: abort.signal });
-      }
-      this.observe(readRecord(result));
+      const record = await releaseLease({ client, clock, lease, identity: this.identity, timeoutMs: renewDeadlineMs }, written);
+      if (record === undefined) return;
+      this.observed.observe(record);
       this.logger.info('released the Lease');
     } catch (error) {
+      // stop() never rejects (its contract): a release that cannot be written only makes the next leader wait for
+      // the lease to expire, which is what a crash costs too.
       this.logger.warn('cannot release the Lease; the next leader waits for it to expire', { error: toError(error) });
     } finally {
-      clock.clearTimeout(timeout);
       this.written = undefined;
     }
   }
