@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Fetches the official Python Kubernetes client for the Python client test: downloads Debian's python3-kubernetes
 # (and those of its Debian dependencies that this machine's python3 cannot import) with `apt-get download`, and
-# unpacks them with `dpkg-deb -x` into the git-ignored .tools/python-kubernetes/. The modules end in
+# unpacks them with `dpkg-deb -x` (scripts/lib/fetch-debs.sh) into the git-ignored .tools/python-kubernetes/. The modules end in
 # .tools/python-kubernetes/usr/lib/python3/dist-packages, which the test puts on PYTHONPATH. Nothing is installed
 # system-wide. Idempotent: exits 0 at once when `import kubernetes` already works from there. Exits 1 with a message
 # when it cannot fetch (no apt, no network, no python3); the test then skips.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/fetch-debs.sh
 
 dest=.tools/python-kubernetes
 site="$dest/usr/lib/python3/dist-packages"
@@ -22,13 +23,6 @@ if importable kubernetes.client && importable kubernetes.watch && importable kub
   echo "python3-kubernetes already present: $site"
   exit 0
 fi
-for tool in apt-get dpkg-deb; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "fetch-python-kubernetes: $tool is not available; cannot fetch Debian's python3-kubernetes" >&2
-    exit 1
-  fi
-done
-
 # module imported by the client (directly or through a dependency) -> the Debian package that provides it
 deps=(
   "yaml python3-yaml" "urllib3 python3-urllib3" "certifi python3-certifi" "six python3-six"
@@ -44,30 +38,7 @@ for entry in "${deps[@]}"; do
   importable "$module" || packages+=("$package")
 done
 
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-
-download() {
-  (cd "$tmp" && apt-get download -q "${packages[@]}" >/dev/null 2>"$tmp/apt.err")
-}
-
-if ! download; then
-  if [ "$(id -u)" = "0" ]; then
-    echo "fetch-python-kubernetes: packages not found in the apt lists; running apt-get update" >&2
-    apt-get update -qq >/dev/null 2>&1 || true
-  fi
-  if ! download; then
-    echo "fetch-python-kubernetes: apt-get download ${packages[*]} failed:" >&2
-    cat "$tmp/apt.err" >&2
-    exit 1
-  fi
-fi
-
-mkdir -p "$dest"
-for deb in "$tmp"/*.deb; do
-  dpkg-deb -x "$deb" "$dest"
-done
+fetch_debs fetch-python-kubernetes "$dest" "${packages[@]}"
 if ! importable kubernetes.client; then
   echo "fetch-python-kubernetes: unpacked ${packages[*]}, but 'import kubernetes.client' still fails:" >&2
   PYTHONPATH="$site" "$python" -c "import kubernetes.client" >&2 || true
