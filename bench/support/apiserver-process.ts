@@ -19,7 +19,7 @@ function isReady(object: Record<string, unknown>): boolean {
   return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
-const server = await startTestApiServer();
+const server = await startTestApiServer(JSON.parse(process.argv[2] ?? '{}') as { bookmarkIntervalMs?: number; requestLogSize?: number });
 process.on('message', (raw: unknown) => {
   const peer = raw as PeerMessages & { id: number };
   if (peer.progress !== undefined || peer.requests !== undefined || peer.resetRequests !== undefined || peer.createAndWait !== undefined) {
