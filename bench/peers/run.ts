@@ -1,6 +1,10 @@
 // bench/peers: katalog against the operators one would write by hand or with the other libraries on npm, each in
 // its own process against its own fresh test API server (in a process of its own), same job, same data.
-//   npm run bench:peers [-- count=2000 creates=50 reps=3 idle=10 only=katalog,handwritten]
+//   npm run bench:peers [-- count=2000 creates=50 reps=3 idle=10 only=katalog,handwritten bookmarks=60000 prof=DIR]
+//   (positional arguments are read as count, creates, reps, idle: `npm run bench:peers -- 2000 50 3 10`)
+// `bookmarks` is the server's BOOKMARK period in ms: 60 s by default, kube-apiserver's (the test server's own default,
+// 1 s, is for tests and would make every operator that asks for bookmarks busy while idle). `prof=DIR` writes a CPU
+// profile of each operator process into DIR (node --cpu-prof).
 // The job: one child ConfigMap with drift correction and a Ready status per Widget, 2 workers, `count` Widgets
 // present at start, then `creates` single creates one after another. Peers are installed into bench/peers/node_modules
 // by `npm run bench:peers`; they are never dependencies of katalog.
@@ -10,17 +14,26 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import * as esbuild from 'esbuild';
 import { crdManifest } from '../../src/testing/index.js';
 import { kubeconfigYaml } from '../../src/testing/kubeconfig.js';
 import { measureRawWrites } from '../support/raw-writes.js';
 import { startRemoteServer, type RemoteServer } from '../support/remote-server.js';
 
-const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.split('=') as [string, string]));
+const POSITIONAL = ['count', 'creates', 'reps', 'idle'];
+const args: Record<string, string | undefined> = Object.fromEntries(
+  process.argv.slice(2).map((arg, index) => (arg.includes('=') ? (arg.split('=', 2) as [string, string]) : [POSITIONAL[index] ?? arg, arg])),
+);
 const COUNT = Number(args['count'] ?? 2000);
 const CREATES = Number(args['creates'] ?? 50);
 const REPS = Number(args['reps'] ?? 3);
 const IDLE_S = Number(args['idle'] ?? 10);
 const WORKERS = 2;
+const BOOKMARK_MS = Number(args['bookmarks'] ?? 60_000);
+const PROF_DIR = args['prof'];
+
+const KATALOG_BUNDLE = 'node_modules/.cache/katalog-bench/katalog.mjs';
+await esbuild.build({ entryPoints: ['bench/peers/katalog.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: KATALOG_BUNDLE, logLevel: 'warning' });
 
 interface Peer {
   readonly name: string;
@@ -28,7 +41,9 @@ interface Peer {
   readonly tsx: boolean;
 }
 const ALL: readonly Peer[] = [
-  { name: 'katalog', file: 'bench/peers/katalog.ts', tsx: true },
+  // Bundled into plain JavaScript first (as a user runs the published package): under `--import tsx` a loader
+  // thread would run and collect garbage in the operator's process and count in its CPU.
+  { name: 'katalog', file: KATALOG_BUNDLE, tsx: false },
   { name: 'client-node by hand', file: 'bench/peers/handwritten.mjs', tsx: false },
   { name: '@dot-i/k8s-operator', file: 'bench/peers/dot-i.mjs', tsx: false },
   { name: 'kubernetes-fluent-client', file: 'bench/peers/fluent.mjs', tsx: false },
@@ -40,6 +55,7 @@ interface Run {
   throughput: number;
   writesAtStart: number;
   requestsAtStart: number;
+  conflictsAtStart: number;
   requestsPerCreate: number;
   writesPerCreate: number;
   conflictsPerCreate: number;
@@ -93,10 +109,17 @@ class Operator {
   }
 }
 
-async function waitFor(server: RemoteServer, children: number, ready: number, what: string): Promise<number> {
+/**
+ * Polls until `children` children and `ready` Ready Widgets exist (of the Widget `name` only, when given). Polling
+ * all of them scans every object in the server, so that scan waits until the server answered at least one child
+ * write and one status write per Widget (no operator can do with fewer).
+ */
+async function waitFor(server: RemoteServer, children: number, ready: number, what: string, name?: string): Promise<number> {
   const deadline = performance.now() + 180_000;
   for (;;) {
-    const progress = await server.call<{ children: number; ready: number }>({ progress: { apiVersion: 'example.io/v1', kind: 'Widget', childKind: 'ConfigMap' } });
+    const progress = await server.call<{ children: number; ready: number }>({
+      progress: { apiVersion: 'example.io/v1', kind: 'Widget', childKind: 'ConfigMap', ...(name === undefined ? { minWrites: children + ready } : { name }) },
+    });
     if (progress.children >= children && progress.ready >= ready) return performance.now();
     if (performance.now() > deadline) throw new Error(`${what}: ${progress.children} children, ${progress.ready} Ready after 3 minutes`);
     await sleep(20);
@@ -104,14 +127,14 @@ async function waitFor(server: RemoteServer, children: number, ready: number, wh
 }
 
 async function runOnce(peer: Peer, dir: string): Promise<Run> {
-  const server = await startRemoteServer();
+  const server = await startRemoteServer({ bookmarkIntervalMs: BOOKMARK_MS, requestLogSize: 10 * COUNT + 10_000 });
   try {
     await server.call({ crd: WIDGET_CRD });
     await server.call({ seed: { apiVersion: 'example.io/v1', kind: 'Widget', count: COUNT, prefix: 'w' } });
     const kubeconfig = join(dir, `${peer.name.replace(/\W/g, '_')}.yaml`);
     writeFileSync(kubeconfig, kubeconfigYaml(server.url, undefined));
     await server.call({ resetRequests: true });
-    const child = spawn(process.execPath, ['--expose-gc', ...(peer.tsx ? ['--import', 'tsx'] : []), peer.file, server.url], {
+    const child = spawn(process.execPath, ['--expose-gc', ...(PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`]), ...(peer.tsx ? ['--import', 'tsx'] : []), peer.file, server.url], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: { ...process.env, KUBECONFIG: kubeconfig, WORKERS: String(WORKERS), NODE_TLS_REJECT_UNAUTHORIZED: '0' },
     });
@@ -122,14 +145,14 @@ async function runOnce(peer: Peer, dir: string): Promise<Run> {
       const t1 = await waitFor(server, COUNT, COUNT, `${peer.name} at start`);
       const cpuAtConverge = await operator.ask<number>({ cpu: true });
       await sleep(1000);
-      const start = await server.call<{ total: number; writes: number }>({ requests: true });
+      const start = await server.call<{ total: number; writes: number; conflicts: number }>({ requests: true });
       const heap = await operator.ask<number>({ heap: true });
 
       await server.call({ resetRequests: true });
       const latencies: number[] = [];
       for (let i = 0; i < CREATES; i++) {
         latencies.push(await server.call<number>({ createAndWait: { object: widget(`c${i}`), childKind: 'ConfigMap' } }));
-        await waitFor(server, COUNT + i + 1, COUNT + i + 1, `${peer.name} single create c${i}`);
+        await waitFor(server, 1, 1, `${peer.name} single create c${i}`, `c${i}`);
       }
       await sleep(1000);
       const creates = await server.call<{ total: number; writes: number; conflicts: number }>({ requests: true });
@@ -141,6 +164,7 @@ async function runOnce(peer: Peer, dir: string): Promise<Run> {
         throughput: COUNT / ((t1 - t0) / 1000),
         writesAtStart: start.writes / COUNT,
         requestsAtStart: start.total / COUNT,
+        conflictsAtStart: start.conflicts / COUNT,
         requestsPerCreate: creates.total / CREATES,
         writesPerCreate: creates.writes / CREATES,
         conflictsPerCreate: creates.conflicts / CREATES,
@@ -160,7 +184,7 @@ async function runOnce(peer: Peer, dir: string): Promise<Run> {
 
 const dir = mkdtempSync(join(tmpdir(), 'katalog-peers-'));
 try {
-  console.log(`bench/peers: ${COUNT} Widgets at start, ${CREATES} single creates, ${WORKERS} workers, ${REPS} repetitions in rotated order`);
+  console.log(`bench/peers: ${COUNT} Widgets at start, ${CREATES} single creates, ${WORKERS} workers, ${REPS} repetitions in rotated order, bookmarks every ${BOOKMARK_MS} ms`);
   const rawServer = await startRemoteServer();
   const raw = await measureRawWrites(rawServer.url, WORKERS, COUNT * 2).finally(() => rawServer.stop());
   console.log(`raw server-side applies at concurrency ${WORKERS}: ${raw.rate.toFixed(0)}/s; one write's round trip p50 ${raw.roundTripMs.toFixed(2)} ms`);
@@ -177,6 +201,7 @@ try {
     ['throughput, resources/s', 'throughput', 0, (v) => v.toFixed(0), true],
     ['writes per resource at start', 'writesAtStart', 0, (v) => v.toFixed(2), false],
     ['requests per resource at start', 'requestsAtStart', 0, (v) => v.toFixed(2), false],
+    ['409s per resource at start', 'conflictsAtStart', 0, (v) => v.toFixed(2), false],
     ['requests per single create', 'requestsPerCreate', 0, (v) => v.toFixed(2), false],
     ['writes per single create', 'writesPerCreate', 0, (v) => v.toFixed(2), false],
     ['409s per single create', 'conflictsPerCreate', 0, (v) => v.toFixed(2), false],

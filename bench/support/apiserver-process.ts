@@ -1,13 +1,14 @@
 // A test API server in its own process (so that it has a core of its own), driven over IPC by a benchmark:
 //   { seed: { crd, count, namespace } } creates `count` objects directly; { count: {apiVersion, kind} } counts them.
-//   bench/peers also uses: { progress: {...} } (children present and Ready resources), { requests: true } (counts of
+//   bench/peers also uses: { progress: {...} } (children present and Ready resources: of one `name`, or of all once
+//   `minWrites` writes were answered), { requests: true } (counts of
 //   the HTTP requests answered since the last { resetRequests: true }), { createAndWait: {...} } (a direct create
 //   and the milliseconds until its child exists).
 import { performance } from 'node:perf_hooks';
 import { startTestApiServer } from '../../src/testing/index.js';
 
 interface PeerMessages {
-  progress?: { apiVersion: string; kind: string; childKind: string };
+  progress?: { apiVersion: string; kind: string; childKind: string; name?: string; minWrites?: number };
   requests?: boolean;
   resetRequests?: boolean;
   createAndWait?: { object: { metadata: { name: string } }; childKind: string };
@@ -19,19 +20,30 @@ function isReady(object: Record<string, unknown>): boolean {
   return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
-const server = await startTestApiServer();
+const writesSinceReset = (): number => WRITE_VERBS.reduce((sum, verb) => sum + server.requests.count({ verb }), 0);
+const server = await startTestApiServer(JSON.parse(process.argv[2] ?? '{}') as { bookmarkIntervalMs?: number; requestLogSize?: number });
 process.on('message', (raw: unknown) => {
   const peer = raw as PeerMessages & { id: number };
   if (peer.progress !== undefined || peer.requests !== undefined || peer.resetRequests !== undefined || peer.createAndWait !== undefined) {
     const send = (value: unknown): void => void process.send?.({ id: peer.id, value });
     if (peer.progress !== undefined) {
-      const { kind, childKind } = peer.progress;
-      send({ children: server.objects({ kind: childKind }).length, ready: server.objects({ kind }).filter(isReady).length });
+      const { apiVersion, kind, childKind, name, minWrites } = peer.progress;
+      if (name !== undefined) {
+        // One resource: cheap lookups, so that polling it costs the server next to nothing.
+        const object = server.get(apiVersion, kind, name, 'default');
+        send({ children: server.get('v1', childKind, name, 'default') === undefined ? 0 : 1, ready: object !== undefined && isReady(object) ? 1 : 0 });
+      } else if (minWrites !== undefined && writesSinceReset() < minWrites) {
+        // Not there yet, as the request counts (cheap) show: no scan of every object (a copy each), which would
+        // take the server's time away from the operator it measures.
+        send({ children: 0, ready: 0 });
+      } else {
+        send({ children: server.objects({ kind: childKind }).length, ready: server.objects({ kind }).filter(isReady).length });
+      }
     } else if (peer.requests !== undefined) {
       const log = server.requests.log();
       send({
         total: server.requests.count() - server.requests.count({ verb: 'watch' }),
-        writes: WRITE_VERBS.reduce((sum, verb) => sum + server.requests.count({ verb }), 0),
+        writes: writesSinceReset(),
         conflicts: log.filter((entry) => entry.status === 409).length,
       });
     } else if (peer.resetRequests !== undefined) {

@@ -9,8 +9,15 @@ export interface RemoteServer {
   stop(): Promise<void>;
 }
 
-export async function startRemoteServer(): Promise<RemoteServer> {
-  const child: ChildProcess = fork('bench/support/apiserver-process.ts', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** Options of the test API server in the child process (a subset of `TestApiServerOptions`, sent as JSON). */
+export interface RemoteServerOptions {
+  readonly bookmarkIntervalMs?: number;
+  /** Requests the log keeps (its 409s are counted from it); the server's default is 10,000. */
+  readonly requestLogSize?: number;
+}
+
+export async function startRemoteServer(options: RemoteServerOptions = {}): Promise<RemoteServer> {
+  const child: ChildProcess = fork('bench/support/apiserver-process.ts', [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pending = new Map<number, (value: unknown) => void>();
   let nextId = 1;
   const url = await new Promise<string>((resolve) => {

@@ -105,17 +105,30 @@ export class Transport {
   private async once(request: TransportRequest): Promise<TransportResponse> {
     const options = await this.options(request.method, request.path, request.headers, request.signal);
     return new Promise<TransportResponse>((resolve, reject) => {
+      let settled = false;
+      const fail = (error: Error): void => {
+        settled = true;
+        reject(error);
+      };
       const req = this.send(options, request.signal);
       req.on('error', (error: NodeJS.ErrnoException) => {
-        reject(req.reusedSocket && error.code !== undefined && STALE_SOCKET_CODES.has(error.code) ? new StaleSocketError(error) : error);
+        // An abort destroys the request, which then fails with "socket hang up": say it was the abort.
+        if (request.signal?.aborted === true) fail(new AbortError(request.signal.reason));
+        else fail(req.reusedSocket && error.code !== undefined && STALE_SOCKET_CODES.has(error.code) ? new StaleSocketError(error) : error);
       });
-      // Settles a request destroyed without an error (an abort); a no-op once the answer was read.
-      req.on('close', () => reject(closedError(request.signal)));
+      // Settles a request destroyed without an error (an abort). Every request closes, so the error (a stack
+      // capture) is only made when nothing settled the request before.
+      req.on('close', () => {
+        if (!settled) fail(closedError(request.signal));
+      });
       req.on('response', (res: IncomingMessage) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: chunks.length === 1 ? (chunks[0]?.toString('utf8') ?? '') : Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', fail);
+        res.on('end', () => {
+          settled = true;
+          resolve({ status: res.statusCode ?? 0, text: chunks.length === 1 ? (chunks[0]?.toString('utf8') ?? '') : Buffer.concat(chunks).toString('utf8') });
+        });
       });
       req.end(request.body);
     });

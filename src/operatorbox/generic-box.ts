@@ -40,9 +40,9 @@ export interface TemplatesStage {
   /**
    * Renders onCreate and onReconcile for a live object and carries out the children; returns the children after.
    * `beforeApply` is awaited after rendering and before the first write, told whether a rendered child is out of
-   * the garbage collector's reach.
+   * the garbage collector's reach. `children()` makes a private copy of the children after, each time it is called.
    */
-  reconcile(object: KubeObject, signal: AbortSignal, beforeApply?: (uncollectable: boolean) => Promise<void>): Promise<{ children: HookContext['children'] }>;
+  reconcile(object: KubeObject, signal: AbortSignal, beforeApply?: (uncollectable: boolean) => Promise<void>): Promise<{ children: () => HookContext['children'] }>;
   /** The children observed now (a private copy), for hooks that run before the templates. */
   observed(object: KubeObject): HookContext['children'];
   /** Whether there are onDelete templates (their deletion work needs the finalizer). */
@@ -101,11 +101,13 @@ export class GenericBox implements OperatorBoxStage {
 
     const runTemplates = async (): Promise<void> => {
       if (templates === undefined) return;
-      ({ children } = await templates.reconcile(structuredClone(object), input.signal, async (uncollectable) => {
+      const result = await templates.reconcile(structuredClone(object), input.signal, async (uncollectable) => {
         if (!uncollectable || this.alwaysFinalize) return;
         needed = true;
         await setFinalizers((current) => withFinalizers(current, this.finalizers));
-      }));
+      });
+      // Only hooks read the children: without hooks no copy of them is made.
+      if (hooks !== undefined) children = result.children();
     };
     const runHooks = async (): Promise<void> => {
       if (hooks === undefined) return;

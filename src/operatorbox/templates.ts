@@ -51,7 +51,7 @@ export class TemplatesPhase implements TemplatesStage {
    * Renders onCreate and onReconcile, tells `beforeApply` whether a rendered child is out of reach of the garbage
    * collector (cluster-scoped, or in another namespace), applies the children in order, prunes the undeclared ones.
    */
-  async reconcile(object: KubeObject, signal: AbortSignal, beforeApply?: (uncollectable: boolean) => Promise<void>): Promise<{ children: HookContext['children'] }> {
+  async reconcile(object: KubeObject, signal: AbortSignal, beforeApply?: (uncollectable: boolean) => Promise<void>): Promise<{ children: () => HookContext['children'] }> {
     const { set, applier, lookup, kinds } = this.options;
     const owner = ownerOf(this.options.crd, object);
     const before = observedChildren(lookup, kinds, owner);
@@ -63,7 +63,7 @@ export class TemplatesPhase implements TemplatesStage {
     const after = observedChildren(lookup, kinds, owner);
     for (const { resource, object: gone } of pruned) removeChild(after, kinds, resource.plural, gone);
     for (const child of applied) addChild(after, kinds, child.desired.resource.plural, child.object);
-    return { children: copyView(after) };
+    return { children: () => copyView(after) };
   }
 
   /**

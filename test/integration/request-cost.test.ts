@@ -47,6 +47,35 @@ describe('what a new custom resource costs', () => {
     await server.stop();
   });
 
+  test('a single create costs two requests in all, as the hand-written loop: the child apply and the status write', async () => {
+    // bench/peers' job: one ConfigMap kept in line and the Ready status. A hand-written client-node loop sends
+    // exactly these two requests; the runtime may send no more (no read, no finalizer, no retry), watches aside.
+    server.reset();
+    server.applyCrd(crdManifest(GIZMO));
+    const operatorBox = { onCreate: { configMaps: [{ name: '{{ .metadata.name }}', reconcile: true, data: { size: '{{ .spec.size }}' } }] } };
+    const runtime = createRuntime(katalog({ gizmo: katalogEntry(GIZMO, { operatorBox }) }), { kubeConfig: server.kubeConfig, watch: FAST_WATCH });
+    await runtime.start();
+    try {
+      await quiet(runtime);
+      for (const name of ['s1', 's2', 's3']) {
+        server.requests.reset();
+        server.create(customResource(GIZMO, name, { size: 1 }));
+        await waitFor(`${name} Ready`, () => {
+          const object = server.get('example.io/v1', 'Gizmo', name, 'default') as Obj | undefined;
+          return object?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+        });
+        await quiet(runtime);
+        const sent = server.requests
+          .log()
+          .filter((r) => r.verb !== 'watch')
+          .map((r) => `${r.verb} ${r.resource}${r.subresource === '' ? '' : `/${r.subresource}`} ${r.status}`);
+        assert.deepEqual(sent.sort(), ['patch configmaps 201', 'patch gizmos/status 200'], `the requests of creating ${name}`);
+      }
+    } finally {
+      await runtime.stop();
+    }
+  });
+
   for (const finalized of [false, true]) {
     test(`one write per child and one status write${finalized ? ', plus the finalizer a declared finalizer asks for' : ', and no finalizer'}; no 409; nothing for an unchanged object`, async () => {
       server.reset();

@@ -2,6 +2,10 @@
 // usable, TLS works, and close() ends every connection so the process can exit.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
 import { KubeError } from '../../src/errors.js';
 import { KubeClient } from '../../src/kube/client.js';
 import type { ResourceRef } from '../../src/kube/resource.js';
@@ -119,3 +123,30 @@ async function waitUntil(condition: () => boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+test('a request aborted before its answer, or whose connection drops mid-answer, fails and says which', async () => {
+  // A server that answers /hang never and /drop with half a body before it cuts the connection.
+  const raw = createServer((req, res) => {
+    if (req.url?.startsWith('/drop') === true) {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100' });
+      res.write('{"kind":');
+      setImmediate(() => res.socket?.destroy());
+    }
+  });
+  raw.listen(0, '127.0.0.1');
+  await once(raw, 'listening');
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromClusterAndUser({ name: 'raw', server: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`, skipTLSVerify: true }, { name: 'raw' });
+  const client = new KubeClient(kubeConfig);
+  try {
+    const controller = new AbortController();
+    const hanging = client.request('GET', '/hang', { signal: controller.signal });
+    setImmediate(() => controller.abort(new Error('test gave up')));
+    await assert.rejects(hanging, (error: Error) => error instanceof KubeError && /aborted: test gave up/.test(error.message));
+    await assert.rejects(client.request('GET', '/drop'), (error: Error) => error instanceof KubeError && /closed|aborted|socket hang up/.test(error.message));
+  } finally {
+    client.close();
+    raw.closeAllConnections();
+    raw.close();
+  }
+});
