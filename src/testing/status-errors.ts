@@ -130,6 +130,11 @@ export function badRequest(message: string): StatusError {
   return new StatusError(failure(400, 'BadRequest', message));
 }
 
+/** 500 with only a message and no reason, as kube-apiserver answers an error its storage layer did not classify. */
+export function internalErrorWithMessage(message: string): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
+}
+
 /** 403 Forbidden. */
 export function forbidden(resource: ResourceName, name: string, message: string): StatusError {
   return new StatusError(

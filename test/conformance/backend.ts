@@ -17,10 +17,14 @@ export interface Backend {
   patch(apiVersion: string, kind: string, name: string, patch: unknown, options?: DirectPatchOptions): Promise<Json>;
   delete(apiVersion: string, kind: string, name: string, namespace?: string): Promise<void>;
   /**
-   * Makes old resourceVersions expire. In-process: a compaction (fault injection). kube-apiserver: nothing to do,
-   * since a resourceVersion older than its watch cache (any from before the server started, such as "1") is expired.
+   * Makes every resourceVersion handed out so far expire, and ends every open watch, as an API server restart does
+   * in a cluster. In-process: a compaction and a clean end of the watches (fault injection). kube-apiserver: etcd is
+   * compacted to its current revision (lists and continue tokens from older revisions get 410 from etcd), then
+   * kube-apiserver restarts: its watch caches start again from etcd's current revision, and a watch from an older
+   * resourceVersion gets 410 "too old resource version" (a watch is always served by the watch cache, never by etcd,
+   * so compacting etcd alone does not expire a watch; docs/testing.md, "Differences found").
    */
-  expireHistory(): void;
+  expireHistory(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -40,12 +44,16 @@ export async function startBackend(env: NodeJS.ProcessEnv): Promise<Backend> {
       updateStatus: (object) => server.updateStatus(object),
       patch: (...args) => server.patch(...args),
       delete: async (...args) => void (await server.delete(...args)),
-      expireHistory: () => undefined,
+      expireHistory: async () => {
+        await compactEtcd(server.etcdUrl);
+        await server.restart();
+      },
       stop: () => server.stop(),
     };
   }
   if (choice !== 'in-process') throw new Error(`KATALOG_CONFORMANCE_BACKEND must be in-process or kube-apiserver, not ${choice}`);
   const server = await startTestApiServer();
+  let expiries = 0;
   // Writes go through the server's own operations; settled() lets its CRD and namespace controllers catch up, as
   // applyCrd on the real server waits until the resource is served.
   return {
@@ -62,9 +70,25 @@ export async function startBackend(env: NodeJS.ProcessEnv): Promise<Backend> {
     updateStatus: async (object) => server.updateStatus(object),
     patch: async (...args) => server.patch(...args),
     delete: async (...args) => void server.delete(...args),
-    expireHistory: () => server.faults.expireResourceVersions(),
+    expireHistory: async () => {
+      // A write first, so that the compaction passes every resourceVersion handed out so far (the real backend's
+      // restart moves etcd's revision the same way).
+      expiries += 1;
+      server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `expire-history-${expiries}`, namespace: 'kube-system' } });
+      server.faults.expireResourceVersions();
+      server.faults.closeWatches();
+    },
     stop: () => server.stop(),
   };
+}
+
+/** Compacts etcd to its current revision through its JSON gateway, as kube-apiserver's compactor does every 5 minutes. */
+async function compactEtcd(etcdUrl: string): Promise<void> {
+  const status = await fetch(`${etcdUrl}/v3/maintenance/status`, { method: 'POST', body: '{}' });
+  const revision = ((await status.json()) as { header?: { revision?: string } }).header?.revision;
+  if (revision === undefined) throw new Error(`etcd at ${etcdUrl} did not report its revision`);
+  const compaction = await fetch(`${etcdUrl}/v3/kv/compaction`, { method: 'POST', body: JSON.stringify({ revision, physical: true }) });
+  if (compaction.status !== 200) throw new Error(`etcd compaction at ${revision} failed: ${compaction.status} ${await compaction.text()}`);
 }
 
 let counter = 0;

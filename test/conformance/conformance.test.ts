@@ -6,6 +6,8 @@ import { after, before, describe } from 'node:test';
 import { applySuite } from './apply.js';
 import { startBackend, type Backend } from './backend.js';
 import { crdSuite } from './crds.js';
+import { fieldValidationSuite } from './field-validation.js';
+import { queryParameterSuite } from './query-parameters.js';
 import { runtimeSuite } from './runtime.js';
 import { statusAndFinalizerSuite } from './status-finalizers.js';
 import { watchSuite } from './watch.js';
@@ -29,5 +31,7 @@ describe(`conformance (${choice})`, () => {
   applySuite(backend);
   statusAndFinalizerSuite(backend);
   crdSuite(backend);
+  fieldValidationSuite(backend);
+  queryParameterSuite(backend);
   runtimeSuite(backend);
 });

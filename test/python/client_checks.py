@@ -127,6 +127,34 @@ def main(url):
     assert missing["details"] == {"name": "py", "kind": "configmaps"}, missing
     ok("delete and 404 NotFound Status")
 
+    # dryRun: the answer of a write, nothing stored; an unknown value is 422 on CreateOptions
+    dry_body = client.V1ConfigMap(metadata=client.V1ObjectMeta(name="py-dry"), data={"k": "1"})
+    dry = core.create_namespaced_config_map(NS, dry_body, dry_run="All")
+    assert dry.metadata.name == "py-dry" and dry.data == {"k": "1"}, dry
+    expect_status(lambda: core.read_namespaced_config_map("py-dry", NS), 404, "NotFound")
+    bad_dry = expect_status(lambda: core.create_namespaced_config_map(NS, dry_body, dry_run="Bogus"), 422, "Invalid")
+    assert bad_dry["message"] == 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["Bogus"]: supported values: "All"', bad_dry
+    ok("dryRun: nothing stored, 422 for another value")
+
+    # fieldValidation: this client (22.x) has no field_validation argument, so it goes through call_api's query
+    # parameters, as a Python user would send it. Warn: Warning headers, the unknown field dropped; Strict: 400.
+    unknown = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "py-fv"}, "foo": 1, "data": {"k": "1"}}
+    path = "/api/v1/namespaces/{namespace}/configmaps"
+
+    def post(mode, body):
+        return api_client.call_api(
+            path, "POST", path_params={"namespace": NS}, query_params=[("fieldValidation", mode)], body=body,
+            header_params={"Content-Type": "application/json", "Accept": "application/json"},
+            response_type="object", _return_http_data_only=False)
+
+    stored, code, headers = post("Warn", unknown)
+    assert code == 201 and "foo" not in stored and stored["data"] == {"k": "1"}, (code, stored)
+    assert headers.get("Warning") == '299 - "unknown field \\"foo\\""', headers.get("Warning")
+    strict = expect_status(lambda: post("Strict", dict(unknown, metadata={"name": "py-fv2"})), 400, "BadRequest")
+    assert strict["message"] == 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "foo"', strict
+    expect_status(lambda: core.read_namespaced_config_map("py-fv2", NS), 404, "NotFound")
+    ok("fieldValidation: Warn's Warning header, Strict's 400")
+
     # the simulated workload controllers: a Deployment reports its replicas ready
     deployment = {
         "apiVersion": "apps/v1",

@@ -1,6 +1,6 @@
 // The official Python Kubernetes client (Debian's python3-kubernetes, unpacked into .tools/ by
 // scripts/fetch-python-kubernetes.sh) runs test/python/client_checks.py against the test API server: CRUD, the
-// four patch types, selectors, watch from a list's resourceVersion, 404/409 Status bodies. Skips with the reason
+// four patch types, selectors, watch from a list's resourceVersion, 404/409 Status bodies, dryRun and fieldValidation. Skips with the reason
 // when the client cannot be fetched.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,6 +39,8 @@ test('the Python client: CRUD, patches, selectors, watch, Status errors, a ready
     'ok list with label and field selectors, limit and continue',
     "ok watch from a list's resourceVersion",
     'ok delete and 404 NotFound Status',
+    'ok dryRun: nothing stored, 422 for another value',
+    "ok fieldValidation: Warn's Warning header, Strict's 400",
     'ok a Deployment becomes ready and its Pods run',
   ]);
   const managers = (server.get('v1', 'ConfigMap', 'py-c')?.['metadata'] as { managedFields: { manager: string }[] }).managedFields.map((m) => m.manager);

@@ -52,6 +52,13 @@ export interface KubeApiServer {
   readonly etcdUrl: string;
   /** Stops kube-apiserver, then etcd, and removes their temporary directory; the process can exit after it. Idempotent. */
   stop(): Promise<void>;
+  /**
+   * Stops kube-apiserver and starts it again with the same flags, port, certificates and token; etcd keeps running
+   * with every object. Resolves once `/readyz` answers again. Every watch ends; the new process rebuilds its watch
+   * caches from etcd, so a watch from a resourceVersion older than the restart gets 410 Expired ("too old resource
+   * version"), as after an API server restart or a failover to another replica in a cluster.
+   */
+  restart(): Promise<void>;
   /** Creates an object (POST; namespace from metadata, default `default`); resolves to the stored object. */
   create(object: unknown): Promise<Record<string, unknown>>;
   /** The object, or undefined when it does not exist. */
@@ -120,6 +127,13 @@ async function etcdHealthy(url: string): Promise<boolean> {
   return response.status === 200 && body.includes('true');
 }
 
+/** Puts one key through etcd's JSON gateway (`/v3/kv/put`: key and value base64-encoded). */
+async function etcdPut(url: string, key: string, value: string): Promise<void> {
+  const body = JSON.stringify({ key: Buffer.from(key).toString('base64'), value: Buffer.from(value).toString('base64') });
+  const response = await fetch(`${url}/v3/kv/put`, { method: 'POST', body, signal: AbortSignal.timeout(10_000) });
+  if (response.status !== 200) throw new KatalogError('E_CONTROL_PLANE', `etcd at ${url} refused a put of ${key}: ${response.status} ${await response.text()}`);
+}
+
 class RunningKubeApiServer implements KubeApiServer {
   private stopping: Promise<void> | undefined;
   readonly kubeConfig: KubeConfig;
@@ -131,6 +145,7 @@ class RunningKubeApiServer implements KubeApiServer {
     private readonly client: ObjectClient,
     kubeConfig: KubeConfig,
     private readonly stopAll: () => Promise<void>,
+    private readonly restartApiServer: () => Promise<void>,
   ) {
     this.kubeConfig = kubeConfig;
   }
@@ -138,6 +153,10 @@ class RunningKubeApiServer implements KubeApiServer {
   stop(): Promise<void> {
     this.stopping ??= this.stopAll();
     return this.stopping;
+  }
+  async restart(): Promise<void> {
+    if (this.stopping !== undefined) throw new KatalogError('E_CONTROL_PLANE', 'restart() after stop(): the control plane is gone');
+    await this.restartApiServer();
   }
   create(object: unknown): Promise<Record<string, unknown>> {
     return this.client.create(object);
@@ -207,8 +226,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     await writeFile(tokenFile, `${token},katalog-testing,katalog-testing,"system:masters"\n`, { mode: 0o600 });
     const certDir = join(dir, 'certs');
     const url = `https://127.0.0.1:${apiPort}`;
-    processes.push(
-      new ControlPlaneProcess('kube-apiserver', bins.kubeApiServer, [
+    const apiServerArgs = [
         `--etcd-servers=${etcdUrl}`,
         '--bind-address=127.0.0.1',
         '--advertise-address=127.0.0.1',
@@ -226,8 +244,8 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
         // The default (lease) endpoint reconciler refuses a loopback advertise address: "may not be in the loopback range".
         '--endpoint-reconciler-type=none',
         ...(options.kubeApiServerArgs ?? []),
-      ]),
-    );
+    ];
+    processes.push(new ControlPlaneProcess('kube-apiserver', bins.kubeApiServer, apiServerArgs));
     let ca = '';
     await waitUntil(`kube-apiserver's serving certificate in ${certDir}`, deadline, processes, async () => {
       ca = await readFile(join(certDir, 'apiserver.crt'), 'utf8');
@@ -237,12 +255,25 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     await waitUntil(`${url}/readyz`, deadline, processes, async () => (await rawRequest(endpoint, 'GET', '/readyz', undefined, 5000)).status === 200);
     // /readyz can pass before the bootstrap controller has created the `default` namespace; tests write there at once.
     await waitUntil('the default namespace', deadline, processes, async () => (await rawRequest(endpoint, 'GET', '/api/v1/namespaces/default', undefined, 5000)).status === 200);
+    const restartApiServer = async (): Promise<void> => {
+      const old = processes.pop();
+      await old?.stop();
+      // One write while no API server runs, under a key outside kube-apiserver's /registry prefix: it moves etcd's
+      // revision past everything the old process served (bookmarks included), so the new watch caches start after
+      // every resourceVersion a client holds, and a watch from one of them is expired. In a cluster the API server's
+      // own writes (leases, events) do the same within seconds.
+      await etcdPut(etcdUrl, '/katalog-testing/restarted', new Date().toISOString());
+      // The same --cert-dir: kube-apiserver reuses the serving certificate it generated there, so the CA stays valid.
+      processes.push(new ControlPlaneProcess('kube-apiserver', bins.kubeApiServer, apiServerArgs));
+      const restartDeadline = Date.now() + (options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+      await waitUntil(`${url}/readyz after a restart`, restartDeadline, processes, async () => (await rawRequest(endpoint, 'GET', '/readyz', undefined, 5000)).status === 200);
+    };
 
     const yaml = kubeconfigYaml(url, ca, token);
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(yaml);
     const client = new ObjectClient(endpoint, options.fieldManager ?? 'katalog-testing');
-    return new RunningKubeApiServer(url, etcdUrl, yaml, client, kubeConfig, stopAll);
+    return new RunningKubeApiServer(url, etcdUrl, yaml, client, kubeConfig, stopAll, restartApiServer);
   } catch (error) {
     await stopAll();
     throw error;

@@ -1,5 +1,5 @@
 /** Query parameters the server understands, decoded and checked. */
-import { badRequest } from '../status-errors.js';
+import { badRequest, StatusError } from '../status-errors.js';
 
 /**
  * A boolean query parameter as kube-apiserver converts it: absent is false, `0` and `false` (any case) are false,
@@ -16,20 +16,78 @@ export function optional(query: URLSearchParams, name: string): string | undefin
   return value === null ? undefined : value;
 }
 
-export function nonNegativeInt(query: URLSearchParams, name: string): number | undefined {
-  const value = query.get(name);
-  if (value === null || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw badRequest(`${name}: invalid value ${JSON.stringify(value)}: must be a non-negative integer`);
-  return n;
+/** The kind of options object kube-apiserver decodes a request's query into (named in its 422 answers). */
+export type OptionsKind = 'ListOptions' | 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
+
+/** 422 Invalid on the request's options: `<Options>.meta.k8s.io "" is invalid: <field>: <message>`. */
+export function invalidOption(options: OptionsKind, field: string, reason: 'FieldValueNotSupported' | 'FieldValueForbidden', message: string): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `${options}.meta.k8s.io "" is invalid: ${field}: ${message}`,
+    reason: 'Invalid',
+    details: { group: 'meta.k8s.io', kind: options, causes: [{ reason, message, field }] },
+    code: 422,
+  });
 }
 
-/** `dryRun=All` → true; absent → false; anything else → 400. */
-export function dryRun(query: URLSearchParams): boolean {
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * An integer parameter as Go's query conversion reads it: the first value when repeated, spaces trimmed, empty
+ * meaning absent, otherwise `strconv.ParseInt(value, 10, 64)` with its error as a 400 message
+ * (`strconv.ParseInt: parsing "abc": invalid syntax`, `... value out of range`).
+ */
+export function goInt(query: URLSearchParams, name: string): number | undefined {
+  const value = (query.getAll(name)[0] ?? '').trim();
+  if (value === '') return undefined;
+  if (!/^[+-]?\d+$/.test(value)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+  const big = BigInt(value);
+  if (big < INT64_MIN || big > INT64_MAX) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: value out of range`);
+  return Number(big);
+}
+
+/** `limit`: kube-apiserver accepts any int64 and treats zero or less as no limit. */
+export function limitOf(query: URLSearchParams): number | undefined {
+  const limit = goInt(query, 'limit');
+  return limit === undefined || limit <= 0 ? undefined : limit;
+}
+
+/**
+ * A resourceVersion as kube-apiserver's etcd storage parses it (`strconv.ParseUint`); undefined for "" and absent.
+ * `onError` builds the error from the parse error's text (a list answers 400, a watch 500).
+ */
+export function resourceVersionOf(query: URLSearchParams, onError: (detail: string) => StatusError): number | undefined {
+  const value = query.getAll('resourceVersion')[0] ?? '';
+  if (value === '') return undefined;
+  const syntax = /^\+?\d+$/.test(value);
+  const inRange = syntax && BigInt(value) <= 2n ** 64n - 1n;
+  if (!inRange) throw onError(`resourceVersion: Invalid value: ${JSON.stringify(value)}: strconv.ParseUint: parsing ${JSON.stringify(value)}: ${syntax ? 'value out of range' : 'invalid syntax'}`);
+  return Number(value);
+}
+
+/** Checks a list's resourceVersion and resourceVersionMatch as kube-apiserver validates ListOptions. */
+export function checkListVersion(query: URLSearchParams): void {
+  resourceVersionOf(query, (detail) => badRequest(`invalid resource version: ${detail}`));
+  const match = query.getAll('resourceVersionMatch')[0] ?? '';
+  if (match === '') return;
+  if (match !== 'Exact' && match !== 'NotOlderThan') {
+    throw invalidOption('ListOptions', 'resourceVersionMatch', 'FieldValueNotSupported', `Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan", ""`);
+  }
+  if ((query.getAll('resourceVersion')[0] ?? '') === '') {
+    throw invalidOption('ListOptions', 'resourceVersionMatch', 'FieldValueForbidden', 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+  }
+}
+
+/** `dryRun=All` (repeated or not) → true; absent → false; anything else → 422 on the request's options. */
+export function dryRun(query: URLSearchParams, options: OptionsKind): boolean {
   const values = query.getAll('dryRun');
   if (values.length === 0) return false;
   if (values.every((v) => v === 'All')) return true;
-  throw badRequest(`dryRun: Unsupported value: ${JSON.stringify(values[0])}: supported values: "All"`);
+  throw invalidOption(options, 'dryRun', 'FieldValueNotSupported', `Unsupported value: ${JSON.stringify(values)}: supported values: "All"`);
 }
 
 /** The default field manager Kubernetes derives from a User-Agent: the part before the first `/`. */

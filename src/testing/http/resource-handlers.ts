@@ -16,7 +16,8 @@ import { badRequest, deletedStatus, methodNotAllowed, unsupportedMediaType } fro
 import { bareJson, objectJson, type KubeObject, type StoredRecord } from '../store/record.js';
 import { parseApplyBody, parseJsonBody, readBody } from './body.js';
 import type { ServerContext } from './context.js';
-import { dryRun, flag, managerFromUserAgent, nonNegativeInt, optional } from './query.js';
+import { checkBody, fieldValidationOf, patchChecker } from './field-validation.js';
+import { checkListVersion, dryRun, flag, goInt, invalidOption, limitOf, managerFromUserAgent, optional } from './query.js';
 import { sendJson, sendObject } from './respond.js';
 import { negotiate } from '../printing/accept.js';
 import { contentTypeOf, render } from '../printing/render.js';
@@ -62,11 +63,15 @@ function fieldManager(req: IncomingMessage, query: URLSearchParams): string {
 function deleteOptionsOf(query: URLSearchParams, body: string): DeleteOptions {
   const fromBody = body.trim() === '' ? {} : parseDeleteOptions(parseJsonBody(body));
   const policy = optional(query, 'propagationPolicy');
+  if (policy !== undefined && policy !== 'Foreground' && policy !== 'Background' && policy !== 'Orphan') {
+    throw invalidOption('DeleteOptions', 'propagationPolicy', 'FieldValueNotSupported', `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`);
+  }
+  goInt(query, 'gracePeriodSeconds'); // parsed (400 when not an integer) and otherwise ignored: no graceful deletion
   const fromQuery = parseDeleteOptions({
     ...(policy === undefined ? {} : { propagationPolicy: policy as PropagationPolicy }),
     ...(query.has('orphanDependents') ? { orphanDependents: flag(query, 'orphanDependents') } : {}),
   });
-  return { ...fromBody, ...fromQuery, ...(dryRun(query) ? { dryRun: true } : {}) };
+  return { ...fromBody, ...fromQuery, ...(dryRun(query, 'DeleteOptions') ? { dryRun: true } : {}) };
 }
 
 /** Serves one resource request (the route and faults are already handled). */
@@ -83,12 +88,13 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       return;
     }
     case 'list': {
+      checkListVersion(query);
       const rendering = negotiate(req.headers.accept, 'list');
       const page = listObjects(cluster, view, {
         namespace: r.namespace,
         labels: parseLabelSelector(optional(query, 'labelSelector')),
         fields: parseFieldSelector(optional(query, 'fieldSelector'), view.type.fieldLabels),
-        limit: nonNegativeInt(query, 'limit'),
+        limit: limitOf(query),
         continueToken: optional(query, 'continue'),
       });
       sendJson(res, 200, render(cluster, view, rendering, listText(view, page), query), { 'Content-Type': contentTypeOf(rendering) });
@@ -99,15 +105,21 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       return;
     case 'create': {
       if (r.name !== undefined) throw methodNotAllowed();
-      const body = asObject(parseJsonBody(await readBody(req)));
-      const record = createObject(cluster, view, body, r.namespace, { manager: fieldManager(req, query), dryRun: dryRun(query) });
-      sendJson(res, 201, objectText(view, record));
+      const mode = fieldValidationOf(query, 'CreateOptions');
+      const text = await readBody(req);
+      const body = asObject(parseJsonBody(text));
+      const headers = checkBody(view, mode, text, body);
+      const record = createObject(cluster, view, body, r.namespace, { manager: fieldManager(req, query), dryRun: dryRun(query, 'CreateOptions') });
+      sendJson(res, 201, objectText(view, record), headers);
       return;
     }
     case 'update': {
-      const body = asObject(parseJsonBody(await readBody(req)));
-      const record = updateObject(cluster, view, body, target, { manager: fieldManager(req, query), dryRun: dryRun(query) });
-      sendJson(res, 200, objectText(view, record));
+      const mode = fieldValidationOf(query, 'UpdateOptions');
+      const text = await readBody(req);
+      const body = asObject(parseJsonBody(text));
+      const headers = checkBody(view, mode, text, body);
+      const record = updateObject(cluster, view, body, target, { manager: fieldManager(req, query), dryRun: dryRun(query, 'UpdateOptions') });
+      sendJson(res, 200, objectText(view, record), headers);
       return;
     }
     case 'patch': {
@@ -115,13 +127,16 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const text = await readBody(req);
       if (patchType === undefined) throw unsupportedMediaType(UNKNOWN_PATCH_TYPE);
       if (patchType === 'apply' && optional(query, 'fieldManager') === undefined) throw badRequest('fieldManager is required for apply requests');
+      const mode = fieldValidationOf(query, 'PatchOptions');
       const patch = patchType === 'apply' ? parseApplyBody(text) : parseJsonBody(text);
+      const fields = patchChecker(view, mode, patchType === 'merge' || patchType === 'strategic' ? text : undefined);
       const result = patchObject(cluster, view, patchType, patch, target, {
         manager: fieldManager(req, query),
-        dryRun: dryRun(query),
+        dryRun: dryRun(query, 'PatchOptions'),
         force: flag(query, 'force'),
+        checkFields: fields.check,
       });
-      sendJson(res, result.created ? 201 : 200, objectText(view, result.record));
+      sendJson(res, result.created ? 201 : 200, objectText(view, result.record), fields.headers());
       return;
     }
     case 'delete': {

@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { StatusError } from '../status-errors.js';
 
-export function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string | string[]> = {}): void {
   if (res.headersSent) {
     res.end();
     return;

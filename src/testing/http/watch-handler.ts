@@ -9,10 +9,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceView } from '../resources/resource-type.js';
 import { parseFieldSelector, type FieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
-import { badRequest, expired } from '../status-errors.js';
+import { expired, internalErrorWithMessage } from '../status-errors.js';
 import { Watcher, type WatchSink } from '../watch/watcher.js';
 import type { ServerContext } from './context.js';
-import { flag, nonNegativeInt, optional } from './query.js';
+import { flag, goInt, optional, resourceVersionOf } from './query.js';
 import { negotiate } from '../printing/accept.js';
 import { tableEvents } from '../printing/watch-table.js';
 
@@ -45,14 +45,14 @@ export function startWatch(
   const encode = rendering.as === 'json' ? undefined : tableEvents(cluster, view, rendering, query);
   const labels = parseLabelSelector(optional(query, 'labelSelector'));
   const fields = withName(parseFieldSelector(optional(query, 'fieldSelector'), type.fieldLabels), name);
-  const timeoutSeconds = nonNegativeInt(query, 'timeoutSeconds');
+  // Negative time-outs are accepted as kube-apiserver accepts them, and mean its default here.
+  const askedTimeout = goInt(query, 'timeoutSeconds');
+  const timeoutSeconds = askedTimeout === undefined || askedTimeout < 0 ? undefined : askedTimeout;
   const sendInitialEvents = flag(query, 'sendInitialEvents');
   const rvParam = optional(query, 'resourceVersion') ?? '';
-  let from: number | undefined;
-  if (rvParam !== '' && rvParam !== '0' && !sendInitialEvents) {
-    from = Number(rvParam);
-    if (!Number.isInteger(from) || from < 0) throw badRequest(`resourceVersion: Invalid value: ${JSON.stringify(rvParam)}: must be an integer`);
-  }
+  // A watch's bad resourceVersion is a 500 on kube-apiserver (its storage layer refuses it, not the request decoding).
+  const parsed = resourceVersionOf(query, (detail) => internalErrorWithMessage(detail));
+  const from = parsed === undefined || parsed === 0 || sendInitialEvents ? undefined : parsed;
   const replay = from === undefined ? undefined : cluster.history.since(from);
   if (from !== undefined && replay === undefined) {
     const status = expired(rvParam, cluster.history.compactedRevision).body;

@@ -93,5 +93,6 @@ export function typeFromCrd(crd: KubeObject): ResourceType {
     fieldLabels,
     listKeys: schemaListKeys(schema),
     createOnUpdate: false,
+    schemas: Object.fromEntries(versions.map((v) => [str(v['name']), obj(v['schema'])['openAPIV3Schema']])),
   };
 }

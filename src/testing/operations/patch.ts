@@ -48,6 +48,11 @@ export function patchTypeOf(contentType: string | undefined): PatchType | undefi
 export interface PatchOptions extends WriteOptions {
   /** Server-side apply: take over conflicting fields. */
   readonly force: boolean;
+  /**
+   * Called with the patched object of a merge, JSON or strategic patch before it is stored (not for apply): answers
+   * the object to store (`fieldValidation`'s pruning) or throws to refuse the patch.
+   */
+  readonly checkFields?: (object: KubeObject) => KubeObject;
 }
 
 /** The result of a patch: the stored record, and whether apply created it. */
@@ -102,7 +107,8 @@ export function patchObject(cluster: Cluster, view: ResourceView, type: PatchTyp
     const strategic = schema;
     patched = runEngine(() => applyStrategicMergePatch(base, patch, strategic));
   }
-  const object = asObject(patched, 'the patch');
+  const checked = asObject(patched, 'the patch');
+  const object = options.checkFields === undefined ? checked : options.checkFields(checked);
   checkUnchangedIdentity(view, object, prev);
   return { record: finishUpdate(cluster, view, prev, object, target.subresource, options), created: false };
 }

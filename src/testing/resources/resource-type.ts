@@ -43,6 +43,8 @@ export interface ResourceType {
   readonly listKeys: ListKeyLookup;
   /** True for kinds where creating an object through PUT is allowed (none of ours, but kept explicit). */
   readonly createOnUpdate: boolean;
+  /** A custom resource's `openAPIV3Schema` by version name (for `fieldValidation` and pruning); absent for built-ins. */
+  readonly schemas?: Readonly<Record<string, unknown>>;
 }
 
 /** A resource type seen through one served version. */

@@ -1,0 +1,193 @@
+/**
+ * `fieldValidation` on create, update and patch, as kube-apiserver answers it: unknown fields (not declared by a
+ * custom resource's structural schema, by ObjectMeta, or at the top level of a built-in kind) and duplicate fields
+ * in a JSON body. `Strict` refuses the request (400 on create and update, 422 on a patch, with kube-apiserver's
+ * messages), `Warn` (the default) answers `Warning: 299` headers, `Ignore` says nothing. Unknown fields are dropped
+ * from what is stored whatever the mode, as a real server prunes them. Server-side apply bodies are not checked.
+ */
+import { childOf, itemsOf, rootNode, type FieldNode } from '../resources/known-fields.js';
+import type { ResourceView } from '../resources/resource-type.js';
+import { StatusError } from '../status-errors.js';
+import type { KubeObject } from '../store/record.js';
+import { invalidOption } from './query.js';
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+const SUPPORTED = 'supported values: "", "Ignore", "Strict", "Warn"';
+
+/** The mode a request asks for (the first value when repeated, as Go's conversion takes); 422 for anything else. */
+export function fieldValidationOf(query: URLSearchParams, options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): FieldValidation {
+  const value = query.getAll('fieldValidation')[0] ?? '';
+  if (value === '') return 'Warn';
+  if (value === 'Strict' || value === 'Warn' || value === 'Ignore') return value;
+  throw invalidOption(options, 'fieldValidation', 'FieldValueNotSupported', `Unsupported value: ${JSON.stringify(value)}: ${SUPPORTED}`);
+}
+
+function join(path: string, key: string): string {
+  return path === '' ? key : `${path}.${key}`;
+}
+
+/**
+ * The problems of a JSON text (already known to parse), in the order they appear: `duplicate field "a.b"` and,
+ * when `root` is given, `unknown field "a.c"`. Nothing below an unknown field is looked at.
+ */
+export function scanFields(text: string, root: FieldNode, checkUnknown: boolean): string[] {
+  const problems: string[] = [];
+  let i = 0;
+  const skipSpace = (): void => {
+    while (i < text.length && ' \t\n\r'.includes(text.charAt(i))) i++;
+  };
+  const readString = (): string => {
+    const start = i;
+    i++;
+    while (i < text.length && text.charAt(i) !== '"') i += text.charAt(i) === '\\' ? 2 : 1;
+    i++;
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  const value = (node: FieldNode, path: string, check: boolean): void => {
+    skipSpace();
+    const c = text.charAt(i);
+    if (c === '{') {
+      i++;
+      const seen = new Set<string>();
+      skipSpace();
+      if (text.charAt(i) === '}') {
+        i++;
+        return;
+      }
+      for (;;) {
+        skipSpace();
+        const key = readString();
+        skipSpace();
+        i++; // the colon
+        const path2 = join(path, key);
+        const child = childOf(node, key);
+        if (check && seen.has(key)) problems.push(`duplicate field "${path2}"`);
+        seen.add(key);
+        if (check && checkUnknown && !child.known) problems.push(`unknown field "${path2}"`);
+        value(child.node, path2, check && child.known);
+        skipSpace();
+        if (text.charAt(i++) === ',') continue;
+        return;
+      }
+    }
+    if (c === '[') {
+      i++;
+      skipSpace();
+      if (text.charAt(i) === ']') {
+        i++;
+        return;
+      }
+      for (let index = 0; ; index++) {
+        value(itemsOf(node), `${path}[${index}]`, check);
+        skipSpace();
+        if (text.charAt(i++) === ',') continue;
+        return;
+      }
+    }
+    if (c === '"') {
+      readString();
+      return;
+    }
+    while (i < text.length && !',}] \t\n\r'.includes(text.charAt(i))) i++;
+  };
+  value(root, '', true);
+  return problems;
+}
+
+/**
+ * The fields `node` does not declare, as problems (keys in the order given by `order`); with `prune`, removes them
+ * from `value` in place.
+ */
+export function pruneUnknown(value: unknown, node: FieldNode, path = '', order: (keys: string[]) => string[] = (keys) => keys, prune = true): string[] {
+  const removed: string[] = [];
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => removed.push(...pruneUnknown(item, itemsOf(node), `${path}[${index}]`, order, prune)));
+    return removed;
+  }
+  if (node === undefined || typeof value !== 'object' || value === null) return removed;
+  const object = value as Record<string, unknown>;
+  for (const key of order(Object.keys(object))) {
+    const child = childOf(node, key);
+    if (!child.known) {
+      removed.push(`unknown field "${join(path, key)}"`);
+      if (prune) delete object[key];
+    } else removed.push(...pruneUnknown(object[key], child.node, join(path, key), order, prune));
+  }
+  return removed;
+}
+
+function warningHeader(problems: readonly string[]): Record<string, string | string[]> {
+  return problems.length === 0 ? {} : { Warning: problems.map((p) => `299 - ${JSON.stringify(p)}`) };
+}
+
+/**
+ * A create or update body: prunes `body` in place; in Strict mode throws kube-apiserver's 400
+ * (`<Kind> in version "<v>" cannot be handled as a <Kind>: strict decoding error: ...`); otherwise returns the
+ * response headers (`Warning` in Warn mode).
+ */
+export function checkBody(view: ResourceView, mode: FieldValidation, text: string, body: KubeObject): Record<string, string | string[]> {
+  const root = rootNode(view);
+  const problems = mode === 'Ignore' ? [] : scanFields(text, root, true);
+  pruneUnknown(body, root);
+  if (problems.length === 0) return {};
+  if (mode === 'Strict') {
+    const kind = view.type.kind;
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `${kind} in version ${JSON.stringify(view.version)} cannot be handled as a ${kind}: strict decoding error: ${problems.join(', ')}`,
+      reason: 'BadRequest',
+      code: 400,
+    });
+  }
+  return warningHeader(problems);
+}
+
+/** Sorts object keys recursively (how the patched object is encoded in a Strict patch's message). */
+function sortedJson(value: unknown): string {
+  const sort = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sort);
+    if (typeof v !== 'object' || v === null) return v;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(v).sort()) out[key] = sort((v as Record<string, unknown>)[key]);
+    return out;
+  };
+  return JSON.stringify(sort(value));
+}
+
+/**
+ * A patch: the duplicates of a merge or strategic patch's text, and the unknown fields of the patched object (in
+ * key order, as kube-apiserver re-encodes it). Returns the checker the patch operation calls on the patched object
+ * (it answers a pruned copy when there is anything to prune, since the patched object may share parts with the
+ * stored one; and throws kube-apiserver's 422 in Strict mode), and the warnings it collected for the response.
+ */
+export function patchChecker(view: ResourceView, mode: FieldValidation, patchText: string | undefined): { check: (object: KubeObject) => KubeObject; headers: () => Record<string, string | string[]> } {
+  const root = rootNode(view);
+  let problems: string[] = [];
+  return {
+    check: (object) => {
+      const duplicates = mode === 'Ignore' || patchText === undefined ? [] : scanFields(patchText, undefined, false);
+      const before = mode === 'Strict' ? sortedJson(object) : '';
+      const unknown = pruneUnknown(object, root, '', (keys) => [...keys].sort(), false);
+      const pruned = unknown.length === 0 ? object : structuredClone(object);
+      if (pruned !== object) pruneUnknown(pruned, root);
+      problems = mode === 'Ignore' ? [] : [...duplicates, ...unknown];
+      if (mode !== 'Strict' || problems.length === 0) return pruned;
+      const message = `Invalid value: ${JSON.stringify(before)}: strict decoding error: ${problems.join(', ')}`;
+      throw new StatusError({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: ` "" is invalid: patch: ${message}`,
+        reason: 'Invalid',
+        details: { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] },
+        code: 422,
+      });
+    },
+    headers: () => warningHeader(problems),
+  };
+}

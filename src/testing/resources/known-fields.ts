@@ -1,0 +1,81 @@
+/**
+ * Which fields a resource declares, as kube-apiserver's decoder knows them, for `fieldValidation`: a custom
+ * resource's structural schema (of the version asked), `metadata` as ObjectMeta, and the top-level fields of the
+ * built-in kinds (deeper levels of built-in kinds are not checked: the server has no OpenAPI of its own).
+ */
+import type { ResourceView } from './resource-type.js';
+
+/** A schema node; `undefined` accepts anything below it. */
+export type FieldNode = Readonly<Record<string, unknown>> | undefined;
+
+const ANY = {};
+const OBJECT_META: FieldNode = {
+  type: 'object',
+  properties: Object.fromEntries(
+    [
+      'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp',
+      'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields',
+    ].map((field) => [field, ANY]),
+  ),
+};
+
+/** Top-level fields of the built-in kinds, beside apiVersion, kind and metadata. */
+const BUILT_IN_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  ConfigMap: ['data', 'binaryData', 'immutable'],
+  Secret: ['data', 'stringData', 'type', 'immutable'],
+  ServiceAccount: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
+  Role: ['rules'],
+  ClusterRole: ['rules', 'aggregationRule'],
+  RoleBinding: ['subjects', 'roleRef'],
+  ClusterRoleBinding: ['subjects', 'roleRef'],
+  Event: ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'type', 'eventTime', 'series', 'action', 'related', 'reportingComponent', 'reportingInstance'],
+  Lease: ['spec'],
+  NetworkPolicy: ['spec'],
+  CustomResourceDefinition: ['spec', 'status'],
+};
+const SPEC_AND_STATUS = ['spec', 'status'];
+
+function asNode(value: unknown): FieldNode {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * A schema extension, under its JSON name or the name client-node's models give it: a CRD object passed to
+ * `applyCrd` straight from `loadYaml<V1CustomResourceDefinition>` carries `x_kubernetes_preserve_unknown_fields`.
+ */
+function extension(node: Readonly<Record<string, unknown>>, name: 'preserve-unknown-fields' | 'embedded-resource'): boolean {
+  return node[`x-kubernetes-${name}`] === true || node[`x_kubernetes_${name.replace(/-/g, '_')}`] === true;
+}
+
+/** The schema node of a whole object of `view`. */
+export function rootNode(view: ResourceView): FieldNode {
+  const base = { apiVersion: ANY, kind: ANY, metadata: OBJECT_META };
+  if (!view.type.builtin) {
+    const schema = asNode(view.type.schemas?.[view.version]);
+    if (schema === undefined) return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: base };
+    return { ...schema, type: 'object', properties: { ...(asNode(schema['properties']) ?? {}), ...base } };
+  }
+  const fields = BUILT_IN_FIELDS[view.type.kind] ?? SPEC_AND_STATUS;
+  return { type: 'object', properties: { ...Object.fromEntries(fields.map((f) => [f, ANY])), ...base } };
+}
+
+/** Whether `key` is declared under `node`, and the node of its value. */
+export function childOf(node: FieldNode, key: string): { readonly known: boolean; readonly node: FieldNode } {
+  if (node === undefined) return { known: true, node: undefined };
+  const properties = asNode(node['properties']);
+  const additional = node['additionalProperties'];
+  // Not an object schema (a scalar, int-or-string, or an empty schema): nothing to say about its fields.
+  if (node['type'] !== 'object' && properties === undefined && additional === undefined) return { known: true, node: undefined };
+  const declared = properties?.[key];
+  if (declared !== undefined) return { known: true, node: asNode(declared) ?? ANY };
+  if (additional === true) return { known: true, node: undefined };
+  if (asNode(additional) !== undefined) return { known: true, node: asNode(additional) };
+  if (extension(node, 'preserve-unknown-fields')) return { known: true, node: undefined };
+  if (extension(node, 'embedded-resource') && (key === 'apiVersion' || key === 'kind' || key === 'metadata')) return { known: true, node: undefined };
+  return { known: false, node: undefined };
+}
+
+/** The node of an array's items. */
+export function itemsOf(node: FieldNode): FieldNode {
+  return node === undefined ? undefined : asNode(node['items']);
+}

@@ -1,0 +1,133 @@
+// fieldValidation (Strict, Warn by default, Ignore) on create, update and patch: unknown and duplicate fields of a
+// built-in kind and of a custom resource with a structural schema; the Status bodies and Warning headers.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { unique, type Backend } from './backend.js';
+import { raw } from './raw-http.js';
+
+const GROUP = 'fields.conformance.katalog.dev';
+const GIZMOS = `/apis/${GROUP}/v1/namespaces/default/gizmos`;
+const CONFIG_MAPS = '/api/v1/namespaces/default/configmaps';
+
+const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `gizmos.${GROUP}` },
+  spec: {
+    group: GROUP,
+    scope: 'Namespaced',
+    names: { kind: 'Gizmo', plural: 'gizmos', singular: 'gizmo', listKind: 'GizmoList' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: { type: 'object', properties: { size: { type: 'integer' }, free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+function configMapText(name: string): string {
+  return `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}","bogusMeta":1},"foo":1,"data":{"a":"1"},"data":{"a":"2"}}`;
+}
+const CM_PROBLEMS = ['unknown field "metadata.bogusMeta"', 'unknown field "foo"', 'duplicate field "data"'];
+
+function gizmoText(name: string): string {
+  return `{"apiVersion":"${GROUP}/v1","kind":"Gizmo","metadata":{"name":"${name}"},"spec":{"size":1,"size":2,"extra":1,"free":{"anything":1}},"top":1}`;
+}
+const GIZMO_PROBLEMS = ['duplicate field "spec.size"', 'unknown field "spec.extra"', 'unknown field "top"'];
+
+export function fieldValidationSuite(backend: () => Backend): void {
+  describe('fieldValidation', () => {
+    test('Warn (the default) stores the object without its unknown fields and says why in Warning headers; Ignore says nothing', async () => {
+      const kc = backend().kubeConfig;
+      for (const mode of ['', '?fieldValidation=Warn', '?fieldValidation=Ignore']) {
+        const cmName = unique('fv-cm');
+        const cm = await raw(kc, 'POST', CONFIG_MAPS + mode, configMapText(cmName));
+        assert.equal(cm.status, 201);
+        assert.deepEqual(cm.warnings, mode.endsWith('Ignore') ? [] : CM_PROBLEMS, `ConfigMap, fieldValidation${mode}`);
+        assert.equal(cm.body['foo'], undefined);
+        assert.equal((cm.body['metadata'] as Record<string, unknown>)['bogusMeta'], undefined);
+      }
+      await backend().applyCrd(crd);
+      for (const mode of ['', '?fieldValidation=Ignore']) {
+        const name = unique('fv-gizmo');
+        const created = await raw(kc, 'POST', GIZMOS + mode, gizmoText(name));
+        assert.equal(created.status, 201);
+        assert.deepEqual(created.warnings, mode === '' ? GIZMO_PROBLEMS : []);
+        assert.deepEqual(created.body['spec'], { size: 2, free: { anything: 1 } }, 'pruned (preserve-unknown-fields kept), the last duplicate wins');
+        assert.equal(created.body['top'], undefined);
+        const patched = await raw(kc, 'PATCH', `${GIZMOS}/${name}${mode}`, '{"spec":{"extra2":1,"size":3}}', 'application/merge-patch+json');
+        assert.equal(patched.status, 200);
+        assert.deepEqual(patched.warnings, mode === '' ? ['unknown field "spec.extra2"'] : []);
+        assert.deepEqual(patched.body['spec'], { size: 3, free: { anything: 1 } });
+      }
+    });
+
+    test('Strict refuses: 400 on create and update with the decoder\'s message, 422 on a patch; nothing is stored', async () => {
+      const kc = backend().kubeConfig;
+      const cmName = unique('fv-cm');
+      const cm = await raw(kc, 'POST', `${CONFIG_MAPS}?fieldValidation=Strict`, configMapText(cmName));
+      assert.deepEqual({ status: cm.status, reason: cm.body['reason'], message: cm.body['message'] }, {
+        status: 400,
+        reason: 'BadRequest',
+        message: `ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: ${CM_PROBLEMS.join(', ')}`,
+      });
+      assert.equal(await backend().get('v1', 'ConfigMap', cmName), undefined);
+
+      await backend().applyCrd(crd);
+      const name = unique('fv-gizmo');
+      const refused = await raw(kc, 'POST', `${GIZMOS}?fieldValidation=Strict`, gizmoText(name));
+      assert.deepEqual({ status: refused.status, message: refused.body['message'] }, {
+        status: 400,
+        message: `Gizmo in version "v1" cannot be handled as a Gizmo: strict decoding error: ${GIZMO_PROBLEMS.join(', ')}`,
+      });
+      const created = await raw(kc, 'POST', `${GIZMOS}?fieldValidation=Strict`, `{"apiVersion":"${GROUP}/v1","kind":"Gizmo","metadata":{"name":"${name}"},"spec":{"size":1}}`);
+      assert.equal(created.status, 201);
+      const rv = String((created.body['metadata'] as Record<string, unknown>)['resourceVersion']);
+      const update = await raw(kc, 'PUT', `${GIZMOS}/${name}?fieldValidation=Strict`, `{"apiVersion":"${GROUP}/v1","kind":"Gizmo","metadata":{"name":"${name}","resourceVersion":"${rv}"},"spec":{"size":1,"extra":1}}`);
+      assert.deepEqual({ status: update.status, message: update.body['message'] }, {
+        status: 400,
+        message: 'Gizmo in version "v1" cannot be handled as a Gizmo: strict decoding error: unknown field "spec.extra"',
+      });
+      for (const [type, patch] of [
+        ['application/merge-patch+json', '{"top":1,"spec":{"extra2":1}}'],
+        ['application/json-patch+json', '[{"op":"add","path":"/spec/extra2","value":1},{"op":"add","path":"/top","value":1}]'],
+      ] as const) {
+        const answer = await raw(kc, 'PATCH', `${GIZMOS}/${name}?fieldValidation=Strict`, patch, type);
+        assert.equal(answer.status, 422, type);
+        assert.equal(answer.body['reason'], 'Invalid');
+        assert.match(String(answer.body['message']), /^ "" is invalid: patch: Invalid value: ".*": strict decoding error: unknown field "spec\.extra2", unknown field "top"$/s);
+        const causes = (answer.body['details'] as { causes?: Array<{ field?: string; reason?: string }> } | undefined)?.causes;
+        assert.deepEqual(causes?.map((c) => `${String(c.reason)} ${String(c.field)}`), ['FieldValueInvalid patch']);
+      }
+      assert.deepEqual((await backend().get(`${GROUP}/v1`, 'Gizmo', name))?.spec, { size: 1 });
+    });
+
+    test('an unknown fieldValidation value is 422 Invalid on the request\'s options', async () => {
+      const kc = backend().kubeConfig;
+      const message = 'Unsupported value: "bogus": supported values: "", "Ignore", "Strict", "Warn"';
+      const name = unique('fv-bogus');
+      const create = await raw(kc, 'POST', `${CONFIG_MAPS}?fieldValidation=bogus`, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}"}}`);
+      const patch = await raw(kc, 'PATCH', `${CONFIG_MAPS}/${name}?fieldValidation=bogus`, '{}', 'application/merge-patch+json');
+      for (const [answer, options] of [[create, 'CreateOptions'], [patch, 'PatchOptions']] as const) {
+        assert.equal(answer.status, 422);
+        assert.deepEqual(
+          { message: answer.body['message'], details: answer.body['details'] },
+          {
+            message: `${options}.meta.k8s.io "" is invalid: fieldValidation: ${message}`,
+            details: { group: 'meta.k8s.io', kind: options, causes: [{ reason: 'FieldValueNotSupported', message, field: 'fieldValidation' }] },
+          },
+        );
+      }
+    });
+  });
+}
