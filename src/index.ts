@@ -30,6 +30,7 @@ export type {
   NamespaceGuard,
   Gate,
   PreReconcile,
+  RequeueRule,
   Sentinel,
   WatchEntry,
   WatchEvent,

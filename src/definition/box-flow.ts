@@ -4,10 +4,11 @@
  * offline is: a gate's sentinels are declared under `preReconcile.sentinels` (as Orkestra requires), a watch names
  * a literal kind, `keyFrom` has exactly one of `label` and `name`.
  */
-import type { Gate, PreReconcile, Sentinel, WatchEntry, WatchEvent } from './types.js';
+import type { Gate, PreReconcile, RequeueRule, Sentinel, WatchEntry, WatchEvent } from './types.js';
 import { formatPath, type Path } from './path.js';
 import type { Origin, ProblemList } from './problems.js';
-import type { GateInput, PreReconcileInput, WatchEntryInput } from './schema-operator-box.js';
+import type { GateInput, OperatorBoxInput, PreReconcileInput, WatchEntryInput } from './schema-operator-box.js';
+import { parseDuration } from '../util/duration.js';
 import type { Loose } from './operator-box.js';
 import { normalizeConditions } from './conditions.js';
 import { checkTemplates } from './template-check.js';
@@ -85,4 +86,18 @@ export function normalizeWatch(
     });
   });
   return entries;
+}
+
+/** `operatorBox.requeue` → the model's rule; a literal `after` must be a duration (a template is checked when rendered). */
+export function normalizeRequeue(input: Loose<OperatorBoxInput['requeue']> | undefined, origin: Origin, path: Path, problems: ProblemList): RequeueRule | undefined {
+  if (input?.after === undefined) return undefined;
+  checkTemplates(input, path, origin, problems);
+  if (!input.after.includes('{{') && parseDuration(input.after) === undefined) {
+    problems.add(origin, [...path, 'after'], 'invalid-value', `requeue.after "${input.after}" is not a duration (such as 30s, 5m, 1h30m)`);
+  }
+  return {
+    after: input.after,
+    when: normalizeConditions(input.when, origin, [...path, 'when'], problems),
+    anyOf: normalizeConditions(input.anyOf, origin, [...path, 'anyOf'], problems),
+  };
 }

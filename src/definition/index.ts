@@ -26,6 +26,7 @@ export type {
   NamespaceGuard,
   Gate,
   PreReconcile,
+  RequeueRule,
   Sentinel,
   WatchEntry,
   WatchEvent,

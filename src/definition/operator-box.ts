@@ -9,7 +9,7 @@ import type { OperatorBoxInput, TemplateEntryInput, TemplatePhaseInput, StatusFi
 import { normalizeConditions } from './conditions.js';
 import { checkTemplates } from './template-check.js';
 import { toPlain } from './freeze.js';
-import { normalizePreReconcile, normalizeWatch } from './box-flow.js';
+import { normalizePreReconcile, normalizeRequeue, normalizeWatch } from './box-flow.js';
 
 export const PHASES = ['onCreate', 'onReconcile', 'onDelete'] as const;
 export type PhaseName = (typeof PHASES)[number];
@@ -122,6 +122,7 @@ export function normalizeOperatorBox(
   const constructor = box.constructor?.function === undefined ? undefined : { function: box.constructor.function };
   const preReconcile = normalizePreReconcile(box.preReconcile, origin, [...path, 'preReconcile'], problems);
   const watch = normalizeWatch(box.watch, origin, [...path, 'watch'], [...canonical, 'watch'], problems);
+  const requeue = normalizeRequeue(box.requeue, origin, [...path, 'requeue'], problems);
   return {
     phases,
     box: {
@@ -135,6 +136,7 @@ export function normalizeOperatorBox(
       status: { conditions: box.status?.conditions ?? true, fields },
       ...(preReconcile === undefined ? {} : { preReconcile }),
       ...(watch === undefined || watch.length === 0 ? {} : { watch }),
+      ...(requeue === undefined ? {} : { requeue }),
     },
   };
 }

@@ -58,7 +58,6 @@ export const REFUSED_BOX_FIELDS: Readonly<Record<string, Refusal>> = {
   emit: { feature: 'emit', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   when: { feature: 'operatorBox-level when', reason: 'not implemented yet; put the conditions on each template entry', anchor: 'not-yet-implemented' },
   anyOf: { feature: 'operatorBox-level anyOf', reason: 'not implemented yet; put the conditions on each template entry', anchor: 'not-yet-implemented' },
-  requeue: { feature: 'requeue rules', reason: 'not implemented yet; return { requeueAfter } from a hook', anchor: 'not-yet-implemented' },
   providers: { feature: 'providers', reason: 'Orkestra providers are Go plug-ins; write a hook instead', anchor: 'refused-runtime-services' },
 };
 

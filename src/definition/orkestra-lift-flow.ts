@@ -23,6 +23,7 @@ export function liftFlow(lift: Lift, box: Map, path: Path): void {
     delete box.observe;
   }
   if (isMap(box.preReconcile)) liftPreReconcile(lift, box.preReconcile, [...path, 'preReconcile']);
+  if (isMap(box.requeue)) liftConditionBlocks(lift, box.requeue, [...path, 'requeue']);
   if (Array.isArray(box.watch)) box.watch.forEach((entry: unknown, index) => isMap(entry) && liftWatchEntry(lift, entry, [...path, 'watch', index]));
 }
 

@@ -156,6 +156,16 @@ export const OperatorBoxSchema = Type.Object(
     status: Type.Optional(StatusBlockSchema),
     preReconcile: Type.Optional(PreReconcileSchema),
     watch: Type.Optional(Type.Array(WatchEntrySchema, { description: 'Other kinds whose changes reconcile the custom resources again.' })),
+    requeue: Type.Optional(
+      Type.Object(
+        {
+          after: Type.String({ minLength: 1, description: 'A duration (`30s`, `5m`) or a template rendering one.' }),
+          when: Type.Optional(ConditionsSchema),
+          anyOf: Type.Optional(ConditionsSchema),
+        },
+        { additionalProperties: false, description: 'Reconcile again after a successful cycle, when the conditions hold.' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

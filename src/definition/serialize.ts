@@ -63,6 +63,7 @@ function operatorBoxToInput(crd: CrdDefinition, finalizers: readonly string[]): 
     status: { conditions: box.status.conditions, fields: box.status.fields.map(statusFieldToInput) },
     ...(box.preReconcile === undefined ? {} : { preReconcile: preReconcileToInput(box.preReconcile) }),
     ...(box.watch === undefined ? {} : { watch: box.watch.map(watchToInput) }),
+    ...(box.requeue === undefined ? {} : { requeue: { after: box.requeue.after, ...conditionsToInput(box.requeue) } }),
   };
 }
 

@@ -179,6 +179,18 @@ export interface OperatorBox {
   readonly preReconcile?: PreReconcile;
   /** Other kinds whose changes reconcile this CRD's custom resources again; absent when none are declared. */
   readonly watch?: readonly WatchEntry[];
+  /** Reconcile again after a successful cycle (Orkestra's `requeue`); absent when not declared. */
+  readonly requeue?: RequeueRule;
+}
+
+/**
+ * `operatorBox.requeue`: after a successful cycle of a live object whose hooks or constructor asked for no delay,
+ * when the conditions hold, the object is reconciled again after `after` (a duration, or a template rendering one).
+ */
+export interface RequeueRule {
+  readonly after: string;
+  readonly when: readonly Condition[];
+  readonly anyOf: readonly Condition[];
 }
 
 export interface CrdDefinition {

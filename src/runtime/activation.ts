@@ -23,6 +23,7 @@ import { convertStage, type ConverterRegistry } from '../operatorbox/converters.
 import { schemaStage } from '../operatorbox/typed-schema.js';
 import { GenericBox } from '../operatorbox/generic-box.js';
 import { GatedBox } from '../operatorbox/gated-box.js';
+import { RequeueBox } from '../operatorbox/requeue-box.js';
 import { resolveWatchEntries, WatchTriggers } from '../operatorbox/watch-triggers.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { RenderScheduler } from '../operatorbox/render-scheduler.js';
@@ -264,6 +265,9 @@ export async function buildController(input: ActivationInput): Promise<Activated
       finalizers: crd.finalizers,
       templates,
     });
+  }
+  if (crd.operatorBox.requeue !== undefined) {
+    box = new RequeueBox(box, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, logger });
   }
   if (crd.operatorBox.preReconcile !== undefined) {
     box = new GatedBox(box, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, logger });

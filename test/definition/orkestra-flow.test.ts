@@ -153,6 +153,20 @@ spec:
     assert.ok(!found.some((p) => p.code === 'unknown-field'), JSON.stringify(found));
   });
 
+  test('reconciler.requeue moves into the box (or → anyOf); a literal after must be a duration', () => {
+    const definition = parseDefinition(
+      orkestra(`        reconciler:
+          requeue:
+            after: 30s
+            or: [{ field: status.phase, equals: Pending }]
+`),
+    );
+    assert.deepEqual(definition.crds.get('website')?.operatorBox.requeue, { after: '30s', when: [], anyOf: [{ field: 'status.phase', operator: 'eq', value: 'Pending' }] });
+    const found = problems(orkestra(`        requeue: { after: soon }
+`));
+    assert.ok(found.some((p) => p.line === 9 && p.message.includes('requeue.after "soon" is not a duration')), JSON.stringify(found));
+  });
+
   test('katalog rbac grants get, list and watch on every watched kind', () => {
     const definition = parseDefinition(
       orkestra(`        watch:

@@ -177,3 +177,41 @@ describe('watch: objects the custom resources do not own reconcile them again', 
     await waitFor('every probe reconciled again (broadcast)', () => ['alpha', 'beta', 'gamma'].every((name, i) => count(name) > (all[i] ?? 0)));
   });
 });
+
+const REQUEUE = `apiVersion: orkestra.orkspace.io/v1
+kind: Katalog
+metadata: { name: polling }
+spec:
+  crds:
+    poller:
+      apiTypes: { group: ${GROUP}, version: v1alpha1, kind: Poller, plural: pollers }
+      operatorBox:
+        reconciler:
+          hooks: { function: PollerHooks }
+          requeue:
+            after: "{{ .spec.every }}"
+            when:
+              - field: spec.poll
+                equals: "true"
+`;
+
+describe('requeue: a successful cycle is followed by another after the rendered delay, while the conditions hold', () => {
+  const calls = new Map<string, number>();
+  const hooks: Record<string, Hooks> = {
+    PollerHooks: {
+      onReconcile: (ctx) => {
+        const name = String(ctx.object.metadata?.name);
+        calls.set(name, (calls.get(name) ?? 0) + 1);
+      },
+    },
+  };
+  const { server } = running(() => parseDefinition(REQUEUE), hooks);
+
+  test('spec.poll true: reconciled again and again with no change; false: once', async () => {
+    server().create({ apiVersion: `${GROUP}/v1alpha1`, kind: 'Poller', metadata: { name: 'still', namespace: 'default' }, spec: { poll: false, every: '50ms' } });
+    server().create({ apiVersion: `${GROUP}/v1alpha1`, kind: 'Poller', metadata: { name: 'busy', namespace: 'default' }, spec: { poll: true, every: '50ms' } });
+    await waitFor('three cycles of the polling one', () => (calls.get('busy') ?? 0) >= 3);
+    // Created first, the still one ran its cycle long before the busy one ran three; it was never asked to run again.
+    assert.equal(calls.get('still'), 1);
+  });
+});
