@@ -6,6 +6,7 @@
  *   Ready condition and status fields); `<plural>/finalizers`: update (owner references with blockOwnerDeletion);
  * - each child kind a template of an enabled CRD can create: get, list, watch (child informers), create, patch
  *   (server-side apply), delete (prune, cleanup);
+ * - each kind of an enabled CRD's `operatorBox.watch`: get, list, watch (its informer);
  * - Events: create; Leases in the Lease's namespace, only with leader election: create, and get/update/list/watch on its name (standbys watch the Lease with a metadata.name field selector).
  * Pure: the same definition and options give the same rules, in a stable order.
  */
@@ -36,6 +37,7 @@ export interface RbacInput {
 const CRD_VERBS = ['list', 'watch'];
 const PARENT_VERBS = ['get', 'list', 'watch', 'patch'];
 const CHILD_VERBS = ['get', 'list', 'watch', 'create', 'patch', 'delete'];
+const WATCH_VERBS = ['get', 'list', 'watch'];
 const RBAC_KINDS = new Set(['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding']);
 
 /** Rules collected per (group, resource), merged per (group, verbs) at the end. */
@@ -117,6 +119,15 @@ export function rbacRequirements(definition: Definition, input: RbacInput = {}):
     const code = [crd.operatorBox.hooks?.function, crd.operatorBox.constructor?.function].filter((fn) => fn !== undefined);
     if (code.length > 0 || !crd.operatorBox.default) {
       notes.push(`CRD ${name} runs code (${code.join(', ') || 'a constructor'}): add the permissions of whatever it calls through ctx.client`);
+    }
+    for (const watch of crd.operatorBox.watch ?? []) {
+      const found = childResource(watch.apiVersion, watch.kind, definition);
+      if (typeof found === 'string') {
+        notes.push(`${watch.path} ${found}: add a rule for it by hand`);
+        continue;
+      }
+      if (found.note !== undefined) notes.push(`${watch.path}: ${found.note}`);
+      rules.add(found.group, found.plural, WATCH_VERBS);
     }
     for (const entry of phases(crd).flatMap(entries)) {
       const produced = kinds.get(entry.kind)?.produces;

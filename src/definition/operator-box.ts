@@ -9,6 +9,7 @@ import type { OperatorBoxInput, TemplateEntryInput, TemplatePhaseInput, StatusFi
 import { normalizeConditions } from './conditions.js';
 import { checkTemplates } from './template-check.js';
 import { toPlain } from './freeze.js';
+import { normalizePreReconcile, normalizeRequeue, normalizeWatch } from './box-flow.js';
 
 export const PHASES = ['onCreate', 'onReconcile', 'onDelete'] as const;
 export type PhaseName = (typeof PHASES)[number];
@@ -119,6 +120,9 @@ export function normalizeOperatorBox(
   const fields = statusFields(box.status?.fields, origin, [...path, 'status'], problems);
   const hooks = box.hooks?.function === undefined ? undefined : { function: box.hooks.function, runHooksFirst: box.hooks.runHooksFirst ?? false };
   const constructor = box.constructor?.function === undefined ? undefined : { function: box.constructor.function };
+  const preReconcile = normalizePreReconcile(box.preReconcile, origin, [...path, 'preReconcile'], problems);
+  const watch = normalizeWatch(box.watch, origin, [...path, 'watch'], [...canonical, 'watch'], problems);
+  const requeue = normalizeRequeue(box.requeue, origin, [...path, 'requeue'], problems);
   return {
     phases,
     box: {
@@ -130,6 +134,9 @@ export function normalizeOperatorBox(
       hooks,
       constructor,
       status: { conditions: box.status?.conditions ?? true, fields },
+      ...(preReconcile === undefined ? {} : { preReconcile }),
+      ...(watch === undefined || watch.length === 0 ? {} : { watch }),
+      ...(requeue === undefined ? {} : { requeue }),
     },
   };
 }

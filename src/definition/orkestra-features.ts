@@ -51,9 +51,6 @@ export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
 
 /** Refused fields of an operatorBox (or of its reconciler block), by key. */
 export const REFUSED_BOX_FIELDS: Readonly<Record<string, Refusal>> = {
-  preReconcile: { feature: 'preReconcile gates and sentinels', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
-  watch: { feature: 'watch (re-enqueue on objects the custom resource does not own)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
-  observe: { feature: 'observe', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   cross: { feature: 'cross (reading other CRDs and other runtimes over HTTP)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   autoscale: { feature: 'autoscale', reason: "katalog's workers are fixed per CRD; see docs/scaling.md", anchor: 'refused-runtime-services' },
   external: { feature: 'external calls', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
@@ -61,7 +58,6 @@ export const REFUSED_BOX_FIELDS: Readonly<Record<string, Refusal>> = {
   emit: { feature: 'emit', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   when: { feature: 'operatorBox-level when', reason: 'not implemented yet; put the conditions on each template entry', anchor: 'not-yet-implemented' },
   anyOf: { feature: 'operatorBox-level anyOf', reason: 'not implemented yet; put the conditions on each template entry', anchor: 'not-yet-implemented' },
-  requeue: { feature: 'requeue rules', reason: 'not implemented yet; return { requeueAfter } from a hook', anchor: 'not-yet-implemented' },
   providers: { feature: 'providers', reason: 'Orkestra providers are Go plug-ins; write a hook instead', anchor: 'refused-runtime-services' },
 };
 

@@ -74,7 +74,7 @@ export function liftStatus(lift: Lift, status: Map, path: Path): void {
 
 const TYPE_ALIASES: Readonly<Record<string, string>> = { integer: 'int', number: 'float', boolean: 'bool', str: 'string' };
 
-function liftConditionBlocks(lift: Lift, holder: Map, path: Path): void {
+export function liftConditionBlocks(lift: Lift, holder: Map, path: Path): void {
   move(lift, holder, 'or', path, holder, 'anyOf', path, 'both "or" and "anyOf" are given; keep one');
   for (const key of ['when', 'anyOf']) {
     const list = holder[key];

@@ -8,6 +8,7 @@
  * A katalog.dev/v1 document is not rewritten; Orkestra-only fields in it are reported with the generation
  * they belong to.
  */
+import { liftFlow } from './orkestra-lift-flow.js';
 import type { Path } from './path.js';
 import type { Origin, ProblemList } from './problems.js';
 import type { DocumentKind, LoadContext } from './documents.js';
@@ -222,6 +223,7 @@ function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path):
     }
   }
   if (entry.queue !== undefined) liftQueue(lift, entry, entryPath);
+  liftFlow(lift, box, path);
   for (const [key, refusal] of Object.entries(REFUSED_BOX_FIELDS)) if (Object.hasOwn(box, key)) refuse(lift, box, key, path, refusal);
   if (Object.hasOwn(box, 'rollBackOnError')) {
     if (box.rollBackOnError === false) delete box.rollBackOnError;

@@ -6,7 +6,7 @@
  */
 import { CONDITION_OPERATOR_ALIASES, CONDITION_OPERATORS } from '../template/index.js';
 import Type from 'typebox';
-import type { TemplateKind } from './types.js';
+import { SENTINELS, type TemplateKind } from './types.js';
 
 /** Operators as written in a definition: the short names and their long aliases (the template module's tables). */
 const WRITTEN_OPERATORS = [...CONDITION_OPERATORS, ...Object.keys(CONDITION_OPERATOR_ALIASES)];
@@ -96,6 +96,41 @@ export const StatusBlockSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const SentinelNames = Type.Array(Type.Enum([...SENTINELS]), { description: 'Sentinel names: generationChanged, labelsChanged, annotationsChanged, ...' });
+
+/** A pre-reconcile gate: passes when one of its sentinels is true, else when its conditions hold. */
+export const GateSchema = Type.Object(
+  { when: Type.Optional(ConditionsSchema), anyOf: Type.Optional(ConditionsSchema), sentinels: Type.Optional(SentinelNames) },
+  { additionalProperties: false },
+);
+
+export const PreReconcileSchema = Type.Object(
+  { sentinels: Type.Optional(SentinelNames), enqueueGate: Type.Optional(GateSchema), reconcileGate: Type.Optional(GateSchema) },
+  { additionalProperties: false, description: 'Gates checked before each reconcile of a live object; a closed gate skips the cycle.' },
+);
+
+/** `watch[]`: another kind whose changes reconcile the custom resources again. */
+export const WatchEntrySchema = Type.Object(
+  {
+    apiVersion: Type.String({ minLength: 1 }),
+    kind: Type.String({ minLength: 1 }),
+    namespace: Type.Optional(Type.String({ minLength: 1, description: 'Watch only this namespace.' })),
+    name: Type.Optional(Type.String({ minLength: 1, description: 'Watch only the object of this name.' })),
+    on: Type.Optional(Type.Array(Type.Enum(['create', 'update', 'delete']), { description: 'Which changes trigger (default: all).' })),
+    keyFrom: Type.Optional(
+      Type.Object(
+        {
+          label: Type.Optional(Type.String({ minLength: 1, description: 'A label of the watched object whose value is the key (`name` or `namespace/name`).' })),
+          name: Type.Optional(Type.String({ minLength: 1, description: 'Always reconcile this custom resource.' })),
+          namespace: Type.Optional(Type.String({ minLength: 1, description: 'Namespace of `name`.' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const OperatorBoxSchema = Type.Object(
   {
     default: Type.Optional(Type.Boolean({ description: 'true (default): templates and hooks; false: a custom constructor owns reconcile.' })),
@@ -119,6 +154,18 @@ export const OperatorBoxSchema = Type.Object(
       ),
     ),
     status: Type.Optional(StatusBlockSchema),
+    preReconcile: Type.Optional(PreReconcileSchema),
+    watch: Type.Optional(Type.Array(WatchEntrySchema, { description: 'Other kinds whose changes reconcile the custom resources again.' })),
+    requeue: Type.Optional(
+      Type.Object(
+        {
+          after: Type.String({ minLength: 1, description: 'A duration (`30s`, `5m`) or a template rendering one.' }),
+          when: Type.Optional(ConditionsSchema),
+          anyOf: Type.Optional(ConditionsSchema),
+        },
+        { additionalProperties: false, description: 'Reconcile again after a successful cycle, when the conditions hold.' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -128,3 +175,6 @@ export type TemplateEntryInput = Type.Static<typeof TemplateEntrySchema>;
 export type TemplatePhaseInput = Type.Static<typeof TemplatePhaseSchema>;
 export type StatusFieldInput = Type.Static<typeof StatusFieldSchema>;
 export type OperatorBoxInput = Type.Static<typeof OperatorBoxSchema>;
+export type GateInput = Type.Static<typeof GateSchema>;
+export type PreReconcileInput = Type.Static<typeof PreReconcileSchema>;
+export type WatchEntryInput = Type.Static<typeof WatchEntrySchema>;

@@ -4,7 +4,7 @@
  * (its settings then report the source `definition`), Motif entries become plain `onCreate` entries (their
  * `inputs` cannot be written in a Katalog), and `files` lists only what the new load reads.
  */
-import type { Condition, CrdDefinition, Definition, StatusField, TemplateEntry, TemplatePhase } from './types.js';
+import type { Condition, CrdDefinition, Definition, Gate, PreReconcile, StatusField, TemplateEntry, TemplatePhase, WatchEntry } from './types.js';
 import { TEMPLATE_KINDS } from './types.js';
 import { formatDuration } from '../util/duration.js';
 import { toPlain } from './freeze.js';
@@ -61,6 +61,29 @@ function operatorBoxToInput(crd: CrdDefinition, finalizers: readonly string[]): 
     ...(box.hooks === undefined ? {} : { hooks: { ...box.hooks } }),
     ...(box.constructor === undefined ? {} : { constructor: { ...box.constructor } }),
     status: { conditions: box.status.conditions, fields: box.status.fields.map(statusFieldToInput) },
+    ...(box.preReconcile === undefined ? {} : { preReconcile: preReconcileToInput(box.preReconcile) }),
+    ...(box.watch === undefined ? {} : { watch: box.watch.map(watchToInput) }),
+    ...(box.requeue === undefined ? {} : { requeue: { after: box.requeue.after, ...conditionsToInput(box.requeue) } }),
+  };
+}
+
+function preReconcileToInput(pre: PreReconcile): Json {
+  const gate = (g: Gate | undefined): Json => (g === undefined ? {} : { ...conditionsToInput(g), ...(g.sentinels.length > 0 ? { sentinels: [...g.sentinels] } : {}) });
+  return {
+    ...(pre.sentinels.length > 0 ? { sentinels: [...pre.sentinels] } : {}),
+    ...(pre.enqueueGate === undefined ? {} : { enqueueGate: gate(pre.enqueueGate) }),
+    ...(pre.reconcileGate === undefined ? {} : { reconcileGate: gate(pre.reconcileGate) }),
+  };
+}
+
+function watchToInput(entry: WatchEntry): Json {
+  return {
+    apiVersion: entry.apiVersion,
+    kind: entry.kind,
+    ...optional('namespace', entry.namespace),
+    ...optional('name', entry.name),
+    on: [...entry.on],
+    ...(entry.keyFrom === undefined ? {} : { keyFrom: 'label' in entry.keyFrom ? { label: entry.keyFrom.label } : { name: entry.keyFrom.name, ...optional('namespace', entry.keyFrom.namespace) } }),
   };
 }
 

@@ -102,6 +102,68 @@ export interface NamespaceGuard {
   readonly restricted: readonly string[];
 }
 
+/**
+ * The sentinels of Orkestra's pre-reconcile gates: each is true when that part of the object changed between the
+ * state the gate saw last for the key and the state it sees now (docs/operatorbox.md, "Pre-reconcile gates").
+ */
+export const SENTINELS = [
+  'generationChanged',
+  'labelsChanged',
+  'annotationsChanged',
+  'deletionStarted',
+  'finalizersChanged',
+  'nameChanged',
+  'namespaceChanged',
+  'generateNameChanged',
+  'uidChanged',
+  'resourceVersionChanged',
+  'creationTimestampChanged',
+  'deletionGracePeriodSecondsChanged',
+  'ownerReferenceChanged',
+] as const;
+export type Sentinel = (typeof SENTINELS)[number];
+
+/** A pre-reconcile gate: passes when one of its sentinels is true, else when its conditions hold. */
+export interface Gate {
+  readonly when: readonly Condition[];
+  readonly anyOf: readonly Condition[];
+  /** Shorthand: the gate passes when any of these is true (then `when`/`anyOf` are not looked at). */
+  readonly sentinels: readonly Sentinel[];
+}
+
+/**
+ * `operatorBox.preReconcile`: gates evaluated before the box runs for a live object. A closed gate skips the
+ * cycle (no children, no hooks, no status write); the delete path is never gated.
+ */
+export interface PreReconcile {
+  /** The sentinels the gates may use (declared once, as in Orkestra). */
+  readonly sentinels: readonly Sentinel[];
+  readonly enqueueGate: Gate | undefined;
+  readonly reconcileGate: Gate | undefined;
+}
+
+export type WatchEvent = 'create' | 'update' | 'delete';
+
+/**
+ * `operatorBox.watch[]`: another kind whose changes reconcile custom resources of this CRD again. The keys come
+ * from `keyFrom` when given, else from an owner reference to this CRD's kind, else every custom resource of the
+ * CRD (broadcast).
+ */
+export interface WatchEntry {
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** Watch only this namespace (the informer's scope); absent = all namespaces. */
+  readonly namespace: string | undefined;
+  /** Watch only the object of this name. */
+  readonly name: string | undefined;
+  /** Which changes trigger; all three when none were written. */
+  readonly on: readonly WatchEvent[];
+  /** Key resolution: a label of the watched object holding the key, or a fixed custom resource. */
+  readonly keyFrom: { readonly label: string } | { readonly name: string; readonly namespace: string | undefined } | undefined;
+  /** The document path of the entry, for messages. */
+  readonly path: string;
+}
+
 export interface OperatorBox {
   /** false = a custom constructor owns reconcile entirely. */
   readonly default: boolean;
@@ -113,6 +175,22 @@ export interface OperatorBox {
   readonly hooks: { readonly function: string; readonly runHooksFirst: boolean } | undefined;
   readonly constructor: { readonly function: string } | undefined;
   readonly status: { readonly conditions: boolean; readonly fields: readonly StatusField[] };
+  /** Gates before the box runs; absent when none are declared. */
+  readonly preReconcile?: PreReconcile;
+  /** Other kinds whose changes reconcile this CRD's custom resources again; absent when none are declared. */
+  readonly watch?: readonly WatchEntry[];
+  /** Reconcile again after a successful cycle (Orkestra's `requeue`); absent when not declared. */
+  readonly requeue?: RequeueRule;
+}
+
+/**
+ * `operatorBox.requeue`: after a successful cycle of a live object whose hooks or constructor asked for no delay,
+ * when the conditions hold, the object is reconciled again after `after` (a duration, or a template rendering one).
+ */
+export interface RequeueRule {
+  readonly after: string;
+  readonly when: readonly Condition[];
+  readonly anyOf: readonly Condition[];
 }
 
 export interface CrdDefinition {

@@ -22,6 +22,9 @@ import type { ContextDeps } from '../operatorbox/context.js';
 import { convertStage, type ConverterRegistry } from '../operatorbox/converters.js';
 import { schemaStage } from '../operatorbox/typed-schema.js';
 import { GenericBox } from '../operatorbox/generic-box.js';
+import { GatedBox } from '../operatorbox/gated-box.js';
+import { RequeueBox } from '../operatorbox/requeue-box.js';
+import { resolveWatchEntries, WatchTriggers } from '../operatorbox/watch-triggers.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { RenderScheduler } from '../operatorbox/render-scheduler.js';
 import { bothFilters, namespaceGuardFilter } from './namespace-guard.js';
@@ -124,7 +127,7 @@ export interface Activated {
 class ParentController extends ControllerClass {
   constructor(
     options: ControllerOptions,
-    private readonly children: ChildWatches,
+    private readonly children: Pick<ChildWatches, 'start' | 'stop' | 'synced'>,
   ) {
     super(options);
   }
@@ -188,6 +191,22 @@ export async function buildController(input: ActivationInput): Promise<Activated
     onRestart: (reason) => input.observer.watchRestarted(reason),
     onError: (error) => input.observer.informerError(error),
   });
+  // operatorBox.watch: informers on kinds the custom resources do not own, started and stopped with the children's.
+  const watched = await resolveWatchEntries(crd.name, crd.operatorBox.watch ?? [], resolver);
+  const triggers =
+    watched.length === 0
+      ? undefined
+      : new WatchTriggers({
+          client,
+          clock: options.clock,
+          entries: watched,
+          owner: target.resource,
+          primary: { keys: () => controller?.informer.keys() ?? [], has: (key) => controller?.informer.get(key) !== undefined },
+          enqueue: (key) => controller?.enqueue(key),
+          tuning: options.watch,
+          onRestart: (reason) => input.observer.watchRestarted(reason),
+          onError: (error) => input.observer.informerError(error),
+        });
   const created: Controller = new ParentController(
     {
       name: crd.name,
@@ -210,7 +229,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       },
       observer: input.observer,
     },
-    children,
+    triggers === undefined ? children : bothWatches(children, triggers),
   );
   controller = created;
   const cache = cacheReaderOf(created.informer);
@@ -246,6 +265,12 @@ export async function buildController(input: ActivationInput): Promise<Activated
       finalizers: crd.finalizers,
       templates,
     });
+  }
+  if (crd.operatorBox.requeue !== undefined) {
+    box = new RequeueBox(box, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, logger });
+  }
+  if (crd.operatorBox.preReconcile !== undefined) {
+    box = new GatedBox(box, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, logger });
   }
   const conditions = crd.operatorBox.status.conditions;
   const writesStatus = target.hasStatus && (conditions || statusFields.count > 0);
@@ -283,6 +308,27 @@ export async function buildController(input: ActivationInput): Promise<Activated
     onStatusError: (error) => logger.warn('could not write the failed status (the reconcile is retried with backoff)', { error }),
   };
   return { controller: created, target };
+}
+
+/** The children's watches and the watch entries' informers, as one. */
+function bothWatches(children: ChildWatches, triggers: WatchTriggers): Pick<ChildWatches, 'start' | 'stop' | 'synced'> {
+  return {
+    start: async () => {
+      await children.start();
+      try {
+        await triggers.start();
+      } catch (error) {
+        await children.stop();
+        throw error;
+      }
+    },
+    stop: async () => {
+      await Promise.all([children.stop(), triggers.stop()]);
+    },
+    get synced() {
+      return children.synced && triggers.synced;
+    },
+  };
 }
 
 /** Conversion, then validation against the registered schema (typed mode), as one convert stage. */

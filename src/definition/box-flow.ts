@@ -1,0 +1,103 @@
+/**
+ * The control-flow blocks of an operatorBox: `preReconcile` (gates and their sentinels) and `watch` (other kinds
+ * whose changes reconcile the custom resources again), checked and normalised into the model. What can be checked
+ * offline is: a gate's sentinels are declared under `preReconcile.sentinels` (as Orkestra requires), a watch names
+ * a literal kind, `keyFrom` has exactly one of `label` and `name`.
+ */
+import type { Gate, PreReconcile, RequeueRule, Sentinel, WatchEntry, WatchEvent } from './types.js';
+import { formatPath, type Path } from './path.js';
+import type { Origin, ProblemList } from './problems.js';
+import type { GateInput, OperatorBoxInput, PreReconcileInput, WatchEntryInput } from './schema-operator-box.js';
+import { parseDuration } from '../util/duration.js';
+import type { Loose } from './operator-box.js';
+import { normalizeConditions } from './conditions.js';
+import { checkTemplates } from './template-check.js';
+
+const ALL_EVENTS: readonly WatchEvent[] = ['create', 'update', 'delete'];
+
+function present<T>(list: readonly (T | undefined)[] | undefined): T[] {
+  return (list ?? []).filter((item): item is T => item !== undefined);
+}
+
+function gate(input: Loose<GateInput> | undefined, declared: readonly Sentinel[], origin: Origin, path: Path, problems: ProblemList): Gate | undefined {
+  if (input === undefined) return undefined;
+  checkTemplates(input, path, origin, problems);
+  const sentinels = present(input.sentinels);
+  sentinels.forEach((name, index) => {
+    if (!declared.includes(name)) {
+      problems.add(origin, [...path, 'sentinels', index], 'invalid-value', `sentinel "${name}" is not declared under preReconcile.sentinels; declare it there first`);
+    }
+  });
+  return {
+    when: normalizeConditions(input.when, origin, [...path, 'when'], problems),
+    anyOf: normalizeConditions(input.anyOf, origin, [...path, 'anyOf'], problems),
+    sentinels,
+  };
+}
+
+/** `operatorBox.preReconcile` → the model's gates; undefined when absent. */
+export function normalizePreReconcile(input: Loose<PreReconcileInput> | undefined, origin: Origin, path: Path, problems: ProblemList): PreReconcile | undefined {
+  if (input === undefined) return undefined;
+  const sentinels = present(input.sentinels);
+  return {
+    sentinels,
+    enqueueGate: gate(input.enqueueGate, sentinels, origin, [...path, 'enqueueGate'], problems),
+    reconcileGate: gate(input.reconcileGate, sentinels, origin, [...path, 'reconcileGate'], problems),
+  };
+}
+
+/** `operatorBox.watch` → the model's watch entries; undefined when absent. `canonical` names entries in messages. */
+export function normalizeWatch(
+  list: readonly (Loose<WatchEntryInput> | undefined)[] | undefined,
+  origin: Origin,
+  path: Path,
+  canonical: Path,
+  problems: ProblemList,
+): WatchEntry[] | undefined {
+  if (list === undefined) return undefined;
+  const entries: WatchEntry[] = [];
+  list.forEach((entry, index) => {
+    if (entry?.apiVersion === undefined || entry.kind === undefined) return;
+    const at = [...path, index];
+    for (const key of ['apiVersion', 'kind', 'namespace', 'name'] as const) {
+      if (entry[key]?.includes('{{') === true) problems.add(origin, [...at, key], 'invalid-value', `watch ${key} must be literal (a watch is opened once, before any custom resource is seen)`);
+    }
+    const keyFrom = entry.keyFrom;
+    let key: WatchEntry['keyFrom'];
+    if (keyFrom !== undefined) {
+      if ((keyFrom.label === undefined) === (keyFrom.name === undefined)) {
+        problems.add(origin, [...at, 'keyFrom'], 'invalid-value', 'keyFrom needs exactly one of label and name');
+      } else if (keyFrom.label !== undefined) {
+        if (keyFrom.namespace !== undefined) problems.add(origin, [...at, 'keyFrom', 'namespace'], 'invalid-value', 'keyFrom.namespace qualifies keyFrom.name; it has no meaning with keyFrom.label');
+        key = { label: keyFrom.label };
+      } else if (keyFrom.name !== undefined) {
+        key = { name: keyFrom.name, namespace: keyFrom.namespace };
+      }
+    }
+    const on = present(entry.on);
+    entries.push({
+      apiVersion: entry.apiVersion,
+      kind: entry.kind,
+      namespace: entry.namespace,
+      name: entry.name,
+      on: on.length === 0 ? ALL_EVENTS : [...new Set(on)],
+      keyFrom: key,
+      path: formatPath([...canonical, index]),
+    });
+  });
+  return entries;
+}
+
+/** `operatorBox.requeue` → the model's rule; a literal `after` must be a duration (a template is checked when rendered). */
+export function normalizeRequeue(input: Loose<OperatorBoxInput['requeue']> | undefined, origin: Origin, path: Path, problems: ProblemList): RequeueRule | undefined {
+  if (input?.after === undefined) return undefined;
+  checkTemplates(input, path, origin, problems);
+  if (!input.after.includes('{{') && parseDuration(input.after) === undefined) {
+    problems.add(origin, [...path, 'after'], 'invalid-value', `requeue.after "${input.after}" is not a duration (such as 30s, 5m, 1h30m)`);
+  }
+  return {
+    after: input.after,
+    when: normalizeConditions(input.when, origin, [...path, 'when'], problems),
+    anyOf: normalizeConditions(input.anyOf, origin, [...path, 'anyOf'], problems),
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Orkestra's control-flow blocks into katalog's shape: `preReconcile` (gates: `or` → `anyOf`, condition
+ * shorthand, `eventAware` and `failPolicy` dropped as katalog has nothing they change) and `watch` /
+ * `observe.watch` (`index` dropped: Go cache indexers). What katalog does not run is refused by name.
+ */
+import type { Path } from './path.js';
+import { isMap } from './schema-check.js';
+import { liftConditionBlocks } from './orkestra-lift-box.js';
+import { move, refuse, type Lift } from './orkestra-lift-steps.js';
+
+type Map = Record<string, unknown>;
+
+const NOT_YET = 'not-yet-implemented';
+
+/** `operatorBox.observe: {watch, events}` (newer form) → `operatorBox.watch`; then preReconcile and watch lifted. */
+export function liftFlow(lift: Lift, box: Map, path: Path): void {
+  const observe = box.observe;
+  if (isMap(observe)) {
+    const at = [...path, 'observe'];
+    if (Object.hasOwn(observe, 'events')) refuse(lift, observe, 'events', at, { feature: 'observe.events (Kubernetes Events as triggers)', reason: 'not implemented yet', anchor: NOT_YET });
+    move(lift, observe, 'watch', at, box, 'watch', path, 'both "observe.watch" and "watch" are given; keep one');
+    for (const key of Object.keys(observe)) refuse(lift, observe, key, at, { feature: `observe.${key}`, reason: 'not implemented yet', anchor: NOT_YET });
+    delete box.observe;
+  }
+  if (isMap(box.preReconcile)) liftPreReconcile(lift, box.preReconcile, [...path, 'preReconcile']);
+  if (isMap(box.requeue)) liftConditionBlocks(lift, box.requeue, [...path, 'requeue']);
+  if (Array.isArray(box.watch)) box.watch.forEach((entry: unknown, index) => isMap(entry) && liftWatchEntry(lift, entry, [...path, 'watch', index]));
+}
+
+function liftPreReconcile(lift: Lift, pre: Map, path: Path): void {
+  if (Object.hasOwn(pre, 'external')) refuse(lift, pre, 'external', path, { feature: 'preReconcile.external (HTTP or gRPC calls before the gates)', reason: 'not implemented yet', anchor: NOT_YET });
+  dropManagedFields(lift, pre, path);
+  for (const key of ['enqueueGate', 'reconcileGate']) {
+    const gate = pre[key];
+    if (!isMap(gate)) continue;
+    const at = [...path, key];
+    if (Object.hasOwn(gate, 'external')) refuse(lift, gate, 'external', at, { feature: `${key}.external (HTTP or gRPC calls in a gate)`, reason: 'not implemented yet', anchor: NOT_YET });
+    // eventAware: katalog's queue coalesces events per key and the gate reads the sentinels of every coalesced
+    // change together; failPolicy: only an external call can fail to evaluate, and those are refused above.
+    delete gate.eventAware;
+    delete gate.failPolicy;
+    dropManagedFields(lift, gate, at);
+    liftConditionBlocks(lift, gate, at);
+  }
+}
+
+/** `managedFieldsChanged` cannot be computed: katalog's cache drops managedFields (kube/cache-slim.ts). */
+function dropManagedFields(lift: Lift, holder: Map, path: Path): void {
+  const list = holder.sentinels;
+  if (!Array.isArray(list)) return;
+  const index = list.indexOf('managedFieldsChanged');
+  if (index < 0) return;
+  lift.problems.add(
+    lift.origin,
+    [...path, 'sentinels', index],
+    'orkestra-unsupported',
+    'the sentinel managedFieldsChanged is not supported by katalog: its cache drops managedFields; see docs/orkestra-compatibility.md#pre-reconcile-and-watch',
+  );
+  holder.sentinels = list.filter((name) => name !== 'managedFieldsChanged');
+}
+
+function liftWatchEntry(lift: Lift, entry: Map, path: Path): void {
+  // index: Go cache indexers for controller-runtime's client.MatchingFields; katalog resolves keys through its own
+  // owner and label lookups, and constructors read the CRD's cache through ctx.cache.
+  delete entry.index;
+  if (Object.hasOwn(entry, 'enqueueGate')) refuse(lift, entry, 'enqueueGate', path, { feature: 'watch[].enqueueGate', reason: 'not implemented yet; gate the custom resource with preReconcile instead', anchor: NOT_YET });
+  if (Object.hasOwn(entry, 'include')) refuse(lift, entry, 'include', path, { feature: 'watch[].include (entries from another file)', reason: 'not implemented yet', anchor: NOT_YET });
+}

@@ -1,0 +1,128 @@
+/**
+ * `operatorBox.watch`: kinds the custom resources do not own whose changes reconcile them again (Orkestra's
+ * `watch` / `observe.watch`). One informer per entry (its own list and watch, scoped by the entry's namespace and
+ * name, never a poll); each change that passes the entry's `on` filter is turned into keys of the CRD:
+ *
+ * 1. `keyFrom.name` (with `keyFrom.namespace`): that custom resource;
+ * 2. `keyFrom.label`: the value of that label on the changed object (`namespace/name`, or `name`);
+ * 3. otherwise an owner reference of the changed object to the CRD's kind: its owner;
+ * 4. otherwise every custom resource of the CRD (broadcast).
+ *
+ * A bare name is qualified with the changed object's namespace when the CRD is namespaced. Only keys in the CRD's
+ * cache are enqueued (a key that names no custom resource would only run the not-found path). The first list of
+ * each informer enqueues nothing: the CRD's own first list reconciles every custom resource anyway.
+ */
+import type { WatchEntry, WatchEvent } from '../definition/types.js';
+import type { KubeClient } from '../kube/client.js';
+import { Informer, type InformerEvent, type InformerEventType } from '../kube/informer.js';
+import type { KubeObject, ResourceRef } from '../kube/resource.js';
+import type { Clock } from '../util/clock.js';
+import { RuntimeError } from '../errors.js';
+
+const EVENT: Readonly<Record<InformerEventType, WatchEvent>> = { added: 'create', updated: 'update', deleted: 'delete' };
+
+export interface WatchTriggersOptions {
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  /** The watch entries with the resource each was resolved to. */
+  readonly entries: ReadonlyArray<{ readonly entry: WatchEntry; readonly resource: ResourceRef }>;
+  /** The CRD's kind: owner references to it name the key. */
+  readonly owner: Pick<ResourceRef, 'group' | 'kind' | 'namespaced'>;
+  /** The keys of the CRD's cache, and whether one is there. */
+  readonly primary: { keys(): Iterable<string>; has(key: string): boolean };
+  readonly enqueue: (key: string) => void;
+  readonly tuning?: { readonly watchTimeoutSeconds?: number; readonly idleTimeoutMs?: number; readonly backoff?: { initialMs?: number; maxMs?: number } };
+  readonly onRestart?: (reason: string) => void;
+  readonly onError?: (error: Error) => void;
+}
+
+/** The informers of a CRD's watch entries, started and stopped with its controller. */
+export class WatchTriggers {
+  private readonly informers: Informer[] = [];
+  private listening = false;
+
+  constructor(private readonly options: WatchTriggersOptions) {
+    for (const { entry, resource } of options.entries) {
+      this.informers.push(
+        new Informer({
+          client: options.client,
+          resource,
+          namespace: resource.namespaced ? entry.namespace : undefined,
+          fieldSelector: entry.name === undefined ? undefined : `metadata.name=${entry.name}`,
+          clock: options.clock,
+          ...(options.tuning ?? {}),
+          onEvent: (event) => this.onEvent(entry, event),
+          ...(options.onRestart === undefined ? {} : { onRestart: options.onRestart }),
+          ...(options.onError === undefined ? {} : { onError: options.onError }),
+        }),
+      );
+    }
+  }
+
+  get synced(): boolean {
+    return this.informers.every((informer) => informer.synced);
+  }
+
+  /** Lists and watches every entry's kind; rejects (with every watch stopped) when a first list fails. */
+  async start(): Promise<void> {
+    const results = await Promise.allSettled(this.informers.map((informer) => informer.start()));
+    const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed !== undefined) {
+      await this.stop();
+      throw failed.reason;
+    }
+    this.listening = true;
+  }
+
+  async stop(): Promise<void> {
+    this.listening = false;
+    await Promise.all(this.informers.map((informer) => informer.stop()));
+  }
+
+  private onEvent(entry: WatchEntry, event: InformerEvent): void {
+    if (!this.listening || !entry.on.includes(EVENT[event.type])) return;
+    for (const key of this.keysFor(entry, event.object)) if (this.options.primary.has(key)) this.options.enqueue(key);
+  }
+
+  /** The keys of the CRD that a change of `object` concerns. */
+  private keysFor(entry: WatchEntry, object: KubeObject): Iterable<string> {
+    const namespace = object.metadata?.namespace;
+    const qualify = (name: string, ns: string | undefined): string => (this.options.owner.namespaced && ns !== undefined && ns !== '' ? `${ns}/${name}` : name);
+    const from = entry.keyFrom;
+    if (from !== undefined && 'name' in from) return [qualify(from.name, from.namespace ?? namespace)];
+    if (from !== undefined) {
+      const value = object.metadata?.labels?.[from.label];
+      if (value === undefined || value === '') return [];
+      return [value.includes('/') ? value : qualify(value, namespace)];
+    }
+    const { group, kind } = this.options.owner;
+    const owners = (object.metadata?.ownerReferences ?? []).filter((ref) => ref.kind === kind && groupOf(ref.apiVersion) === group);
+    if (owners.length > 0) return owners.map((ref) => qualify(ref.name, namespace));
+    return [...this.options.primary.keys()];
+  }
+}
+
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+/**
+ * Resolves each watch entry's kind through discovery. A kind the API server does not serve fails the activation
+ * (retried with backoff like any activation): running without the watch would silently miss its triggers.
+ */
+export async function resolveWatchEntries(
+  crd: string,
+  entries: readonly WatchEntry[],
+  resolver: { resolve(apiVersion: string, kind: string): Promise<ResourceRef> },
+): Promise<Array<{ entry: WatchEntry; resource: ResourceRef }>> {
+  const out: Array<{ entry: WatchEntry; resource: ResourceRef }> = [];
+  for (const entry of entries) {
+    try {
+      out.push({ entry, resource: await resolver.resolve(entry.apiVersion, entry.kind) });
+    } catch (error) {
+      throw new RuntimeError('E_ACTIVATION', `CRD ${crd}: ${entry.path} watches ${entry.kind} (${entry.apiVersion}), which the API server does not serve`, { cause: error });
+    }
+  }
+  return out;
+}
