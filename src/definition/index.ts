@@ -25,6 +25,7 @@ export type {
   StatusFieldType,
   NamespaceGuard,
   TemplateEntry,
+  EntryCopy,
   TemplateKind,
   TemplatePhase,
 } from './types.js';

@@ -9,6 +9,7 @@ import type { OperatorBoxInput, TemplateEntryInput, TemplatePhaseInput, StatusFi
 import { normalizeConditions } from './conditions.js';
 import { checkTemplates } from './template-check.js';
 import { toPlain } from './freeze.js';
+import { takeCopy } from './entry-copy.js';
 
 export const PHASES = ['onCreate', 'onReconcile', 'onDelete'] as const;
 export type PhaseName = (typeof PHASES)[number];
@@ -33,12 +34,14 @@ export function entryShape(kind: TemplateKind, entry: Loose<TemplateEntryInput>,
     if (key === 'reconcile' || key === 'when' || key === 'anyOf') continue;
     body[key] = key === 'labels' && Array.isArray(value) ? labelMap(value) : toPlain(value);
   }
+  const copy = takeCopy(kind, body, origin, path, problems);
   return {
     kind,
     reconcile: entry.reconcile ?? false,
     when: normalizeConditions(entry.when, origin, [...path, 'when'], problems),
     anyOf: normalizeConditions(entry.anyOf, origin, [...path, 'anyOf'], problems),
     body,
+    ...(copy === undefined ? {} : { copy }),
   };
 }
 

@@ -8,6 +8,7 @@ import type { Condition, CrdDefinition, Definition, StatusField, TemplateEntry, 
 import { TEMPLATE_KINDS } from './types.js';
 import { formatDuration } from '../util/duration.js';
 import { toPlain } from './freeze.js';
+import { copyToInput } from './entry-copy.js';
 
 type Json = Record<string, unknown>;
 
@@ -76,6 +77,7 @@ function phaseToInput(name: string, phase: TemplatePhase): Json {
 function entryToInput(entry: TemplateEntry): Json {
   return {
     ...(toPlain(entry.body) as Json),
+    ...(copyToInput(entry.kind, entry.copy) as Json),
     ...(entry.reconcile ? { reconcile: true } : {}),
     ...conditionsToInput(entry),
   };

@@ -22,6 +22,7 @@ import { addChild, copyView, removeChild, observedChildren, templateData, type C
 import type { RenderScheduler } from './render-scheduler.js';
 import type { CompiledEntry, TemplateSet } from './template-set.js';
 import type { HookContext } from './types.js';
+import { carryOutCopy, renderedCopy, type SourceReader } from './copies.js';
 
 export interface TemplatesPhaseOptions {
   /** The CRD's name in the Katalog. */
@@ -34,6 +35,8 @@ export interface TemplatesPhaseOptions {
   readonly logger: Logger;
   /** The runtime's render scheduler, shared by every CRD. */
   readonly renders: RenderScheduler;
+  /** Reads the sources of copies (`fromSecret`, `fromConfigMap`): the Kubernetes client's `get`. */
+  readonly read: SourceReader;
 }
 
 export class TemplatesPhase implements TemplatesStage {
@@ -100,7 +103,7 @@ export class TemplatesPhase implements TemplatesStage {
     const data = templateData(object, children, {}, this.options.set.dialect);
     const parent = { name: owner.name, namespace: owner.namespace };
     const out: DesiredManifest[] = [];
-    const seen = new Map<string, string>();
+    const seen = new Map<string, { readonly source: string; readonly index: number; readonly onCreate: boolean }>();
     for (const compiled of entries) {
       const { entry } = compiled;
       // Inputs, conditions and body render in one turn of the runtime's render scheduler (fairness between CRDs).
@@ -110,7 +113,11 @@ export class TemplatesPhase implements TemplatesStage {
           const inputs = compiled.inputs === undefined ? entry.inputs : compiled.inputs.render(data);
           const entryData = Object.keys(entry.inputs).length === 0 ? data : { ...data, inputs };
           const verdict = compiled.conditions.evaluate(entryData);
-          return { verdict, body: verdict.ok ? compiled.body.render(entryData) : undefined };
+          return {
+            verdict,
+            body: verdict.ok ? compiled.body.render(entryData) : undefined,
+            copy: verdict.ok && compiled.copy !== undefined ? renderedCopy(compiled.copy.render(entryData), entry) : undefined,
+          };
         },
         signal,
       );
@@ -124,23 +131,53 @@ export class TemplatesPhase implements TemplatesStage {
         throw new KatalogError('E_MANIFEST', `${entry.path}: ${toError(error).message}`, { cause: error });
       }
       delete manifest['status'];
-      const apiVersion = manifest.apiVersion ?? '';
-      const kind = manifest.kind ?? '';
-      const resource = this.options.resolver.known(apiVersion, kind) ?? (await this.resolve(apiVersion, kind, entry.path, signal));
-      const metadata = (manifest.metadata ??= {});
-      if (resource.namespaced) metadata.namespace ??= owner.namespace ?? 'default';
-      else delete metadata.namespace;
-      stampOwnership(manifest, owner);
-      const identity = `${resourceKey(resource)}/${metadata.namespace ?? ''}/${metadata.name ?? ''}`;
-      const earlier = seen.get(identity);
-      if (earlier !== undefined) throw new KatalogError('E_MANIFEST', `${entry.path} and ${earlier} both declare the same ${kind}; give them different names or exclusive conditions`);
-      seen.set(identity, entry.path);
-      out.push({ source: entry.path, manifest, resource, reconcile: compiled.reconcile });
+      const manifests = rendered.copy === undefined ? [manifest] : await carryOutCopy(manifest, rendered.copy, entry, owner, this.options.read, signal);
+      for (const one of manifests) {
+        const placed = await this.place(one, compiled, owner, seen, signal);
+        if (placed.replaces === undefined) out.push(placed.child);
+        else out[placed.replaces] = placed.child;
+      }
     }
     return out
       .map((child, index) => ({ child, index, rank: applyRank(child.resource.kind) }))
       .sort((a, b) => a.rank - b.rank || a.index - b.index)
       .map(({ child }) => child);
+  }
+
+  /**
+   * Resolves the child's resource, defaults its namespace, stamps ownership. Two entries naming one child is an
+   * error, except in the Orkestra dialect for an onCreate entry and an onReconcile entry: Orkestra creates the child
+   * from the first and keeps it in line with the second, so the onReconcile entry replaces the onCreate one.
+   */
+  private async place(
+    manifest: KubeObject,
+    compiled: CompiledEntry,
+    owner: Owner,
+    seen: Map<string, { readonly source: string; readonly index: number; readonly onCreate: boolean }>,
+    signal: AbortSignal,
+  ): Promise<{ child: DesiredManifest; replaces?: number }> {
+    const { entry } = compiled;
+    const { set } = this.options;
+    const apiVersion = manifest.apiVersion ?? '';
+    const kind = manifest.kind ?? '';
+    const resource = this.options.resolver.known(apiVersion, kind) ?? (await this.resolve(apiVersion, kind, entry.path, signal));
+    const metadata = (manifest.metadata ??= {});
+    if (resource.namespaced) metadata.namespace ??= owner.namespace ?? 'default';
+    else delete metadata.namespace;
+    stampOwnership(manifest, owner);
+    const child: DesiredManifest = { source: entry.path, manifest, resource, reconcile: compiled.reconcile };
+    const identity = `${resourceKey(resource)}/${metadata.namespace ?? ''}/${metadata.name ?? ''}`;
+    const earlier = seen.get(identity);
+    const onCreate = set.onCreate.includes(compiled);
+    if (earlier === undefined) {
+      seen.set(identity, { source: entry.path, index: seen.size, onCreate });
+      return { child };
+    }
+    if (set.dialect === 'orkestra' && earlier.onCreate && set.onReconcile.includes(compiled)) {
+      seen.set(identity, { source: entry.path, index: earlier.index, onCreate: false });
+      return { child, replaces: earlier.index };
+    }
+    throw new KatalogError('E_MANIFEST', `${entry.path} and ${earlier.source} both declare the same ${kind}; give them different names or exclusive conditions`);
   }
 
   private async resolve(apiVersion: string, kind: string, source: string, signal: AbortSignal): Promise<DesiredManifest['resource']> {
