@@ -89,8 +89,6 @@ export const REFUSED_DOCUMENT_FIELDS: Readonly<Record<string, Refusal>> = {
 
 /** Orkestra template kinds katalog has no short form for yet. */
 export const REFUSED_TEMPLATE_KINDS: Readonly<Record<string, string>> = {
-  replicaSets: 'ReplicaSet',
-  daemonSets: 'DaemonSet',
   pods: 'Pod',
   persistentVolumes: 'PersistentVolume',
   persistentVolumeClaims: 'PersistentVolumeClaim',

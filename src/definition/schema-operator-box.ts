@@ -67,6 +67,8 @@ const phaseProperties = {
   clusterRoleBindings: entries,
   deployments: entries,
   statefulSets: entries,
+  replicaSets: entries,
+  daemonSets: entries,
   services: entries,
   jobs: entries,
   cronJobs: entries,

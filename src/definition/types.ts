@@ -51,6 +51,8 @@ export const TEMPLATE_KINDS = [
   'clusterRoleBindings',
   'deployments',
   'statefulSets',
+  'replicaSets',
+  'daemonSets',
   'services',
   'jobs',
   'cronJobs',
