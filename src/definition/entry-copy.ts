@@ -6,6 +6,7 @@
 import type { Path } from './path.js';
 import type { Origin, ProblemList } from './problems.js';
 import type { EntryCopy, TemplateKind } from './types.js';
+import { parseDuration } from '../util/duration.js';
 
 /** The copy fields, and the one `from*` field each copying kind takes. */
 export const COPY_FIELDS: readonly string[] = Object.freeze(['fromSecret', 'fromConfigMap', 'fromNamespace', 'toNamespaces']);
@@ -60,6 +61,27 @@ export function takeCopy(kind: TemplateKind, body: Record<string, unknown>, orig
   if (!ok) return undefined;
   return { ...(from === undefined ? {} : { from }), ...(fromNamespace === undefined ? {} : { fromNamespace }), toNamespaces };
 }
+
+/**
+ * Removes `rotateAfter` from `body`: a text on a `secrets` entry, a duration when it holds no template (Go's, or
+ * Orkestra's `30d`, `2w`, `6mo`, `1y`). Problems otherwise, at the field.
+ */
+export function takeRotateAfter(kind: TemplateKind, body: Record<string, unknown>, origin: Origin, path: Path, problems: ProblemList): string | undefined {
+  if (!Object.hasOwn(body, 'rotateAfter')) return undefined;
+  const value = body['rotateAfter'];
+  delete body['rotateAfter'];
+  if (kind !== 'secrets') {
+    problems.add(origin, [...path, 'rotateAfter'], 'invalid-value', `rotateAfter is a field of secrets entries, not of ${kind}`, { at: 'key' });
+    return undefined;
+  }
+  if (typeof value !== 'string' || value === '' || (!value.includes('{{') && !ROTATION.test(value.trim()) && parseDuration(value.trim()) === undefined)) {
+    problems.add(origin, [...path, 'rotateAfter'], 'invalid-value', 'rotateAfter must be a duration such as 90d, 12h or 1y (or a template rendering one)');
+    return undefined;
+  }
+  return value;
+}
+
+const ROTATION = /^\d+(?:\.\d+)?(d|w|mo|y)$/;
 
 /** The copy fields as written, for serialising an entry back to its input shape. */
 export function copyToInput(kind: TemplateKind, copy: EntryCopy | undefined): Record<string, unknown> {

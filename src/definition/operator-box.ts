@@ -9,7 +9,7 @@ import type { OperatorBoxInput, TemplateEntryInput, TemplatePhaseInput, StatusFi
 import { normalizeConditions } from './conditions.js';
 import { checkTemplates } from './template-check.js';
 import { toPlain } from './freeze.js';
-import { takeCopy } from './entry-copy.js';
+import { takeCopy, takeRotateAfter } from './entry-copy.js';
 
 export const PHASES = ['onCreate', 'onReconcile', 'onDelete'] as const;
 export type PhaseName = (typeof PHASES)[number];
@@ -35,6 +35,7 @@ export function entryShape(kind: TemplateKind, entry: Loose<TemplateEntryInput>,
     body[key] = key === 'labels' && Array.isArray(value) ? labelMap(value) : toPlain(value);
   }
   const copy = takeCopy(kind, body, origin, path, problems);
+  const rotateAfter = takeRotateAfter(kind, body, origin, path, problems);
   return {
     kind,
     reconcile: entry.reconcile ?? false,
@@ -42,6 +43,7 @@ export function entryShape(kind: TemplateKind, entry: Loose<TemplateEntryInput>,
     anyOf: normalizeConditions(entry.anyOf, origin, [...path, 'anyOf'], problems),
     body,
     ...(copy === undefined ? {} : { copy }),
+    ...(rotateAfter === undefined ? {} : { rotateAfter }),
   };
 }
 

@@ -78,6 +78,7 @@ function entryToInput(entry: TemplateEntry): Json {
   return {
     ...(toPlain(entry.body) as Json),
     ...(copyToInput(entry.kind, entry.copy) as Json),
+    ...(entry.rotateAfter === undefined ? {} : { rotateAfter: entry.rotateAfter }),
     ...(entry.reconcile ? { reconcile: true } : {}),
     ...conditionsToInput(entry),
   };

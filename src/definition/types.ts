@@ -81,6 +81,11 @@ export interface TemplateEntry {
    * docs/orkestra-compatibility.md#copies says how.
    */
   readonly copy?: EntryCopy;
+  /**
+   * `secrets` only: a duration (Go's, or `30d`, `2w`, `6mo`, `1y`; may be a template) after which the Secret is
+   * rendered afresh and rewritten (docs/orkestra-compatibility.md#rotation).
+   */
+  readonly rotateAfter?: string;
 }
 
 /** What a `secrets` / `configMaps` entry copies (see {@link TemplateEntry.copy}); strings are uncompiled templates. */

@@ -42,7 +42,11 @@ export interface TemplatesStage {
    * `beforeApply` is awaited after rendering and before the first write, told whether a rendered child is out of
    * the garbage collector's reach.
    */
-  reconcile(object: KubeObject, signal: AbortSignal, beforeApply?: (uncollectable: boolean) => Promise<void>): Promise<{ children: HookContext['children'] }>;
+  reconcile(
+    object: KubeObject,
+    signal: AbortSignal,
+    beforeApply?: (uncollectable: boolean) => Promise<void>,
+  ): Promise<{ children: HookContext['children']; requeueAfterMs?: number | undefined }>;
   /** The children observed now (a private copy), for hooks that run before the templates. */
   observed(object: KubeObject): HookContext['children'];
   /** Whether there are onDelete templates (their deletion work needs the finalizer). */
@@ -101,11 +105,13 @@ export class GenericBox implements OperatorBoxStage {
 
     const runTemplates = async (): Promise<void> => {
       if (templates === undefined) return;
-      ({ children } = await templates.reconcile(structuredClone(object), input.signal, async (uncollectable) => {
+      const done = await templates.reconcile(structuredClone(object), input.signal, async (uncollectable) => {
         if (!uncollectable || this.alwaysFinalize) return;
         needed = true;
         await setFinalizers((current) => withFinalizers(current, this.finalizers));
-      }));
+      });
+      children = done.children;
+      requeueAfterMs = soonest(requeueAfterMs, done.requeueAfterMs); // rotations due later
     };
     const runHooks = async (): Promise<void> => {
       if (hooks === undefined) return;

@@ -82,4 +82,23 @@ describe('copy fields', () => {
     assert.ok(messages.some((m) => /^21:toNamespaces is a field of secrets and configMaps entries, not of deployments/.test(m)), messages.join('\n'));
     assert.ok(!found.some((p) => p.code === 'unknown-field'));
   });
+
+  test('rotateAfter: kept on secrets (literal durations checked at load), refused elsewhere', () => {
+    const entry = parseDefinition(katalog('orkestra.orkspace.io/v1', `          secrets:
+            - name: key
+              once: true
+              rotateAfter: 90d
+`)).crds.get('dist')?.operatorBox.onCreate.secrets?.[0];
+    assert.equal(entry?.rotateAfter, '90d');
+    assert.equal(entry?.body['rotateAfter'], undefined);
+    const found = problems(katalog('orkestra.orkspace.io/v1', `          secrets:
+            - name: key
+              rotateAfter: soon
+          configMaps:
+            - name: c
+              rotateAfter: 1h
+`)).map((p) => `${p.line}:${p.message}`);
+    assert.ok(found.some((m) => /^12:rotateAfter must be a duration such as 90d/.test(m)), found.join('\n'));
+    assert.ok(found.some((m) => /^15:rotateAfter is a field of secrets entries, not of configMaps/.test(m)), found.join('\n'));
+  });
 });
