@@ -157,6 +157,7 @@ export function statusFields(
       when: normalizeConditions(field.when, origin, [...fieldPath, 'when'], problems),
       anyOf: normalizeConditions(field.anyOf, origin, [...fieldPath, 'anyOf'], problems),
       ...(field.type === undefined ? {} : { type: field.type }),
+      ...(field.clearOnFalse === true ? { clearOnFalse: true } : {}),
     });
   });
   return fields;

@@ -70,7 +70,6 @@ export const REFUSED_ENTRY_FIELDS: Readonly<Record<string, Refusal>> = {
   tls: { feature: 'generated TLS certificates (tls)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   forEach: { feature: 'forEach', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   profile: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
-  clearOnFalse: { feature: 'clearOnFalse', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
 };
 
 /** Refused top-level blocks of a document. */

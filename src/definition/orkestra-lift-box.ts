@@ -50,7 +50,6 @@ export function liftStatus(lift: Lift, status: Map, path: Path): void {
   fields.forEach((field: unknown, index) => {
     if (!isMap(field)) return;
     const at = [...path, 'fields', index];
-    if (Object.hasOwn(field, 'clearOnFalse')) refuse(lift, field, 'clearOnFalse', at, REFUSED_ENTRY_FIELDS.clearOnFalse ?? { feature: 'clearOnFalse', reason: 'not implemented yet', anchor: 'not-yet-implemented' });
     const type = field.type;
     if (type === undefined) field.type = 'string'; // Orkestra writes status values as strings unless told otherwise
     else if (typeof type === 'string' && Object.hasOwn(TYPE_ALIASES, type)) field.type = TYPE_ALIASES[type];

@@ -85,7 +85,7 @@ function entryToInput(entry: TemplateEntry): Json {
 }
 
 function statusFieldToInput(field: StatusField): Json {
-  return { path: field.path, value: field.value, ...conditionsToInput(field) };
+  return { path: field.path, value: field.value, ...(field.type === undefined ? {} : { type: field.type }), ...(field.clearOnFalse === true ? { clearOnFalse: true } : {}), ...conditionsToInput(field) };
 }
 
 function conditionsToInput(holder: { readonly when: readonly Condition[]; readonly anyOf: readonly Condition[] }): Json {

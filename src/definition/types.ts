@@ -113,6 +113,8 @@ export interface StatusField {
   readonly type?: StatusFieldType;
   /** Values of `.inputs` when the field came from a Motif import; absent otherwise. */
   readonly inputs?: Readonly<Record<string, unknown>>;
+  /** When the conditions do not hold, write `""` at the path (unless another field writes it) instead of leaving the last value. */
+  readonly clearOnFalse?: boolean;
 }
 
 export type StatusFieldType = 'string' | 'int' | 'float' | 'bool';
