@@ -23,6 +23,7 @@ export type {
   CrdDefinition,
   OperatorBox,
   TemplateEntry,
+  EntryCopy,
   TemplatePhase,
   TemplateKind,
   StatusField,

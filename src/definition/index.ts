@@ -31,6 +31,7 @@ export type {
   WatchEntry,
   WatchEvent,
   TemplateEntry,
+  EntryCopy,
   TemplateKind,
   TemplatePhase,
 } from './types.js';

@@ -10,6 +10,7 @@ import { normalizeConditions } from './conditions.js';
 import { checkTemplates } from './template-check.js';
 import { toPlain } from './freeze.js';
 import { normalizePreReconcile, normalizeRequeue, normalizeWatch } from './box-flow.js';
+import { takeCopy, takeRotateAfter } from './entry-copy.js';
 
 export const PHASES = ['onCreate', 'onReconcile', 'onDelete'] as const;
 export type PhaseName = (typeof PHASES)[number];
@@ -34,12 +35,16 @@ export function entryShape(kind: TemplateKind, entry: Loose<TemplateEntryInput>,
     if (key === 'reconcile' || key === 'when' || key === 'anyOf') continue;
     body[key] = key === 'labels' && Array.isArray(value) ? labelMap(value) : toPlain(value);
   }
+  const copy = takeCopy(kind, body, origin, path, problems);
+  const rotateAfter = takeRotateAfter(kind, body, origin, path, problems);
   return {
     kind,
     reconcile: entry.reconcile ?? false,
     when: normalizeConditions(entry.when, origin, [...path, 'when'], problems),
     anyOf: normalizeConditions(entry.anyOf, origin, [...path, 'anyOf'], problems),
     body,
+    ...(copy === undefined ? {} : { copy }),
+    ...(rotateAfter === undefined ? {} : { rotateAfter }),
   };
 }
 
@@ -159,6 +164,7 @@ export function statusFields(
       when: normalizeConditions(field.when, origin, [...fieldPath, 'when'], problems),
       anyOf: normalizeConditions(field.anyOf, origin, [...fieldPath, 'anyOf'], problems),
       ...(field.type === undefined ? {} : { type: field.type }),
+      ...(field.clearOnFalse === true ? { clearOnFalse: true } : {}),
     });
   });
   return fields;

@@ -63,11 +63,9 @@ export const REFUSED_BOX_FIELDS: Readonly<Record<string, Refusal>> = {
 
 /** Refused fields of a template entry, by key. */
 export const REFUSED_ENTRY_FIELDS: Readonly<Record<string, Refusal>> = {
-  rotateAfter: { feature: 'secret rotation (rotateAfter)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   tls: { feature: 'generated TLS certificates (tls)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   forEach: { feature: 'forEach', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   profile: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
-  clearOnFalse: { feature: 'clearOnFalse', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
 };
 
 /** Refused top-level blocks of a document. */
@@ -85,8 +83,6 @@ export const REFUSED_DOCUMENT_FIELDS: Readonly<Record<string, Refusal>> = {
 
 /** Orkestra template kinds katalog has no short form for yet. */
 export const REFUSED_TEMPLATE_KINDS: Readonly<Record<string, string>> = {
-  replicaSets: 'ReplicaSet',
-  daemonSets: 'DaemonSet',
   pods: 'Pod',
   persistentVolumes: 'PersistentVolume',
   persistentVolumeClaims: 'PersistentVolumeClaim',

@@ -5,7 +5,7 @@
  */
 import type { Path } from './path.js';
 import { isMap } from './schema-check.js';
-import { REFUSED_ENTRY_FIELDS, REFUSED_TEMPLATE_KINDS, refusalMessage } from './orkestra-features.js';
+import { REFUSED_ENTRY_FIELDS, REFUSED_TEMPLATE_KINDS } from './orkestra-features.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { CONDITION_OPERATOR_ALIASES, CONDITION_OPERATORS } from '../template/index.js';
 
@@ -13,8 +13,6 @@ type Map = Record<string, unknown>;
 
 /** Shorthand keys of a condition: the operator names and their long aliases. */
 const SHORTHAND: readonly string[] = [...Object.keys(CONDITION_OPERATOR_ALIASES), ...CONDITION_OPERATORS];
-
-const COPY_FIELDS = ['fromSecret', 'fromConfigMap', 'fromNamespace', 'toNamespaces'];
 
 /** A phase (`onCreate`...) or a Motif's `resources`: refused kinds reported, every entry lifted. */
 export function liftPhase(lift: Lift, phase: Map, path: Path): void {
@@ -35,17 +33,6 @@ export function liftPhase(lift: Lift, phase: Map, path: Path): void {
 /** One template entry. */
 export function liftEntry(lift: Lift, entry: Map, path: Path): void {
   for (const [key, refusal] of Object.entries(REFUSED_ENTRY_FIELDS)) if (Object.hasOwn(entry, key)) refuse(lift, entry, key, path, refusal);
-  const copies = COPY_FIELDS.filter((key) => Object.hasOwn(entry, key));
-  if (copies.length > 0) {
-    lift.problems.add(
-      lift.origin,
-      [...path, copies[0] ?? 'fromSecret'],
-      'orkestra-unsupported',
-      refusalMessage({ feature: 'Secret and ConfigMap copies', reason: 'not implemented yet; copy the data with a hook', anchor: 'not-yet-implemented' }, copies.join(', ')),
-      { at: 'key' },
-    );
-    for (const key of copies) delete entry[key];
-  }
   if (Object.hasOwn(entry, 'once')) {
     // `once: true` = create when missing, never update: what katalog does for an entry without reconcile: true.
     if (entry.once === true && entry.reconcile === true) {
@@ -63,7 +50,6 @@ export function liftStatus(lift: Lift, status: Map, path: Path): void {
   fields.forEach((field: unknown, index) => {
     if (!isMap(field)) return;
     const at = [...path, 'fields', index];
-    if (Object.hasOwn(field, 'clearOnFalse')) refuse(lift, field, 'clearOnFalse', at, REFUSED_ENTRY_FIELDS.clearOnFalse ?? { feature: 'clearOnFalse', reason: 'not implemented yet', anchor: 'not-yet-implemented' });
     const type = field.type;
     if (type === undefined) field.type = 'string'; // Orkestra writes status values as strings unless told otherwise
     else if (typeof type === 'string' && Object.hasOwn(TYPE_ALIASES, type)) field.type = TYPE_ALIASES[type];

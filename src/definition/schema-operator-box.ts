@@ -67,6 +67,8 @@ const phaseProperties = {
   clusterRoleBindings: entries,
   deployments: entries,
   statefulSets: entries,
+  replicaSets: entries,
+  daemonSets: entries,
   services: entries,
   jobs: entries,
   cronJobs: entries,
@@ -84,6 +86,7 @@ export const StatusFieldSchema = Type.Object(
     when: Type.Optional(ConditionsSchema),
     anyOf: Type.Optional(ConditionsSchema),
     type: Type.Optional(Type.Enum(['string', 'int', 'float', 'bool'], { description: 'Write the value as this type; default: the type of the result.' })),
+    clearOnFalse: Type.Optional(Type.Boolean({ description: 'When the conditions do not hold, write an empty text instead of leaving the last value (Orkestra).' })),
   },
   { additionalProperties: false },
 );

@@ -8,6 +8,7 @@ import type { Condition, CrdDefinition, Definition, Gate, PreReconcile, StatusFi
 import { TEMPLATE_KINDS } from './types.js';
 import { formatDuration } from '../util/duration.js';
 import { toPlain } from './freeze.js';
+import { copyToInput } from './entry-copy.js';
 
 type Json = Record<string, unknown>;
 
@@ -99,13 +100,15 @@ function phaseToInput(name: string, phase: TemplatePhase): Json {
 function entryToInput(entry: TemplateEntry): Json {
   return {
     ...(toPlain(entry.body) as Json),
+    ...(copyToInput(entry.kind, entry.copy) as Json),
+    ...(entry.rotateAfter === undefined ? {} : { rotateAfter: entry.rotateAfter }),
     ...(entry.reconcile ? { reconcile: true } : {}),
     ...conditionsToInput(entry),
   };
 }
 
 function statusFieldToInput(field: StatusField): Json {
-  return { path: field.path, value: field.value, ...conditionsToInput(field) };
+  return { path: field.path, value: field.value, ...(field.type === undefined ? {} : { type: field.type }), ...(field.clearOnFalse === true ? { clearOnFalse: true } : {}), ...conditionsToInput(field) };
 }
 
 function conditionsToInput(holder: { readonly when: readonly Condition[]; readonly anyOf: readonly Condition[] }): Json {

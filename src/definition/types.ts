@@ -51,6 +51,8 @@ export const TEMPLATE_KINDS = [
   'clusterRoleBindings',
   'deployments',
   'statefulSets',
+  'replicaSets',
+  'daemonSets',
   'services',
   'jobs',
   'cronJobs',
@@ -73,6 +75,27 @@ export interface TemplateEntry {
   readonly body: Readonly<Record<string, unknown>>;
   /** Values of `.inputs` when the entry came from a Motif import (the Motif's defaults merged with `with:`); else empty. */
   readonly inputs: Readonly<Record<string, unknown>>;
+  /**
+   * `secrets` / `configMaps` only: copy the data of another Secret / ConfigMap (`fromSecret` / `fromConfigMap`,
+   * `fromNamespace`) and/or write the child into several namespaces (`toNamespaces`). Strings may be templates.
+   * docs/orkestra-compatibility.md#copies says how.
+   */
+  readonly copy?: EntryCopy;
+  /**
+   * `secrets` only: a duration (Go's, or `30d`, `2w`, `6mo`, `1y`; may be a template) after which the Secret is
+   * rendered afresh and rewritten (docs/orkestra-compatibility.md#rotation).
+   */
+  readonly rotateAfter?: string;
+}
+
+/** What a `secrets` / `configMaps` entry copies (see {@link TemplateEntry.copy}); strings are uncompiled templates. */
+export interface EntryCopy {
+  /** Name of the source object (of the entry's own kind); absent when the entry only distributes its own data. */
+  readonly from?: string;
+  /** Namespace of the source; default: the custom resource's, `default` for a cluster-scoped one. */
+  readonly fromNamespace?: string;
+  /** Target namespaces; an item that renders to a list adds each of its texts. Empty: the entry's `namespace`. */
+  readonly toNamespaces: readonly string[];
 }
 
 /** A phase of templates: entries by kind, in declaration order within each kind. */
@@ -90,6 +113,8 @@ export interface StatusField {
   readonly type?: StatusFieldType;
   /** Values of `.inputs` when the field came from a Motif import; absent otherwise. */
   readonly inputs?: Readonly<Record<string, unknown>>;
+  /** When the conditions do not hold, write `""` at the path (unless another field writes it) instead of leaving the last value. */
+  readonly clearOnFalse?: boolean;
 }
 
 export type StatusFieldType = 'string' | 'int' | 'float' | 'bool';

@@ -42,7 +42,11 @@ export interface TemplatesStage {
    * `beforeApply` is awaited after rendering and before the first write, told whether a rendered child is out of
    * the garbage collector's reach. `children()` makes a private copy of the children after, each time it is called.
    */
-  reconcile(object: KubeObject, signal: AbortSignal, beforeApply?: (uncollectable: boolean) => Promise<void>): Promise<{ children: () => HookContext['children'] }>;
+  reconcile(
+    object: KubeObject,
+    signal: AbortSignal,
+    beforeApply?: (uncollectable: boolean) => Promise<void>,
+  ): Promise<{ children: () => HookContext['children']; requeueAfterMs?: number | undefined }>;
   /** The children observed now (a private copy), for hooks that run before the templates. */
   observed(object: KubeObject): HookContext['children'];
   /** Whether there are onDelete templates (their deletion work needs the finalizer). */
@@ -108,6 +112,7 @@ export class GenericBox implements OperatorBoxStage {
       });
       // Only hooks read the children: without hooks no copy of them is made.
       if (hooks !== undefined) children = result.children();
+      requeueAfterMs = soonest(requeueAfterMs, result.requeueAfterMs); // rotations due later
     };
     const runHooks = async (): Promise<void> => {
       if (hooks === undefined) return;

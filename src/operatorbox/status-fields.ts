@@ -28,6 +28,8 @@ interface CompiledField {
   readonly conditions: CompiledConditions;
   readonly conditional: boolean;
   readonly type: StatusFieldType | undefined;
+  /** Write `""` when the conditions do not hold (Orkestra's clearOnFalse). */
+  readonly clearOnFalse: boolean;
   /** `.inputs` of a field imported from a Motif: plain, or compiled when some are templates (Orkestra dialect). */
   readonly inputs: Readonly<Record<string, unknown>> | CompiledValue | undefined;
 }
@@ -68,6 +70,7 @@ export function compileStatusFields(crd: string, fields: readonly StatusField[],
         conditions: compileConditions({ when: field.when, anyOf: field.anyOf }, { name, dialect }),
         conditional: field.when.length + field.anyOf.length > 0,
         type: field.type,
+        clearOnFalse: field.clearOnFalse === true,
         inputs: dialect === 'orkestra' && hasTemplateInputs(field.inputs) ? compileValue(field.inputs, { name: `${name}.inputs`, dialect }) : field.inputs,
       });
     } catch (error) {
@@ -80,6 +83,9 @@ export function compileStatusFields(crd: string, fields: readonly StatusField[],
     count: compiled.length,
     evaluate(data, outcome, warn) {
       const out: Record<string, unknown> = {};
+      /** Paths cleared by clearOnFalse; a field that writes a value there wins, whatever the order. */
+      const cleared: Array<readonly string[]> = [];
+      const written = new Set<string>();
       const children = dialect === 'orkestra' && isChildrenView(data.children) ? orkestraChildren(data.children) : data.children;
       const root = { ...data, children, reconcile: { ok: outcome.ok, error: outcome.ok ? '' : outcome.message } };
       for (const field of compiled) {
@@ -87,7 +93,10 @@ export function compileStatusFields(crd: string, fields: readonly StatusField[],
         const scope = field.inputs === undefined ? root : { ...root, inputs: isCompiled(field.inputs) ? field.inputs.render(root) : field.inputs };
         const verdict = field.conditions.evaluate(scope);
         for (const warning of verdict.warnings) warn('status field condition', { field: field.name, warning });
-        if (!verdict.ok) continue;
+        if (!verdict.ok) {
+          if (field.clearOnFalse) cleared.push(field.segments);
+          continue;
+        }
         let value: unknown;
         try {
           value = field.value.render(scope);
@@ -105,7 +114,9 @@ export function compileStatusFields(crd: string, fields: readonly StatusField[],
           value = converted;
         }
         setPath(out, field.segments, value);
+        written.add(field.segments.join('.'));
       }
+      for (const segments of cleared) if (!written.has(segments.join('.'))) setPath(out, segments, '');
       return out;
     },
   };

@@ -21,6 +21,10 @@ export interface CompiledEntry {
   readonly reconcile: boolean;
   /** Orkestra dialect: Motif inputs written as templates (`with: {image: "{{ .spec.image }}"}`), rendered first. */
   readonly inputs?: CompiledValue;
+  /** The entry's copy fields (`entry.copy`), compiled; rendered with the body (copies.ts carries them out). */
+  readonly copy?: CompiledValue;
+  /** `entry.rotateAfter`, compiled (rotation.ts carries it out). */
+  readonly rotateAfter?: CompiledValue;
 }
 
 export interface TemplateSet {
@@ -77,7 +81,18 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
           const body = compileValue(entry.body, { name: entry.path, dialect, ...withLimits });
           const conditions = compileConditions({ when: entry.when, anyOf: entry.anyOf }, { name: entry.path, dialect });
           const inputs = dialect === 'orkestra' && hasTemplateInputs(entry.inputs) ? compileValue(entry.inputs, { name: `${entry.path}.inputs`, dialect, ...withLimits }) : undefined;
-          out.push({ entry, builder, body, conditions, reconcile: entry.reconcile || name === 'onReconcile', ...(inputs === undefined ? {} : { inputs }) });
+          const copy = entry.copy === undefined ? undefined : compileValue(entry.copy, { name: entry.path, dialect, ...withLimits });
+          const rotateAfter = entry.rotateAfter === undefined ? undefined : compileValue(entry.rotateAfter, { name: `${entry.path}.rotateAfter`, dialect, ...withLimits });
+          out.push({
+            entry,
+            builder,
+            body,
+            conditions,
+            reconcile: entry.reconcile || name === 'onReconcile',
+            ...(inputs === undefined ? {} : { inputs }),
+            ...(copy === undefined ? {} : { copy }),
+            ...(rotateAfter === undefined ? {} : { rotateAfter }),
+          });
         } catch (error) {
           problems.push(error instanceof Error ? error.message : String(error));
           continue;

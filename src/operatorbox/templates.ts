@@ -22,6 +22,9 @@ import { addChild, copyView, removeChild, observedChildren, templateData, type C
 import type { RenderScheduler } from './render-scheduler.js';
 import type { CompiledEntry, TemplateSet } from './template-set.js';
 import type { HookContext } from './types.js';
+import { carryOutCopy, renderedCopy, type SourceReader } from './copies.js';
+import { planRotation } from './rotation.js';
+import { soonest } from './result.js';
 
 export interface TemplatesPhaseOptions {
   /** The CRD's name in the Katalog. */
@@ -34,6 +37,10 @@ export interface TemplatesPhaseOptions {
   readonly logger: Logger;
   /** The runtime's render scheduler, shared by every CRD. */
   readonly renders: RenderScheduler;
+  /** Reads the sources of copies (`fromSecret`, `fromConfigMap`) and rotating Secrets: the Kubernetes client's `get`. */
+  readonly read: SourceReader;
+  /** The runtime's clock (milliseconds since the epoch), for rotations. */
+  readonly now: () => number;
 }
 
 export class TemplatesPhase implements TemplatesStage {
@@ -51,11 +58,11 @@ export class TemplatesPhase implements TemplatesStage {
    * Renders onCreate and onReconcile, tells `beforeApply` whether a rendered child is out of reach of the garbage
    * collector (cluster-scoped, or in another namespace), applies the children in order, prunes the undeclared ones.
    */
-  async reconcile(object: KubeObject, signal: AbortSignal, beforeApply?: (uncollectable: boolean) => Promise<void>): Promise<{ children: () => HookContext['children'] }> {
+  async reconcile(object: KubeObject, signal: AbortSignal, beforeApply?: (uncollectable: boolean) => Promise<void>): Promise<{ children: () => HookContext['children']; requeueAfterMs?: number | undefined }> {
     const { set, applier, lookup, kinds } = this.options;
     const owner = ownerOf(this.options.crd, object);
     const before = observedChildren(lookup, kinds, owner);
-    const desired = await this.render([...set.onCreate, ...set.onReconcile], object, owner, before, signal);
+    const { desired, requeueAfterMs } = await this.render([...set.onCreate, ...set.onReconcile], object, owner, before, signal);
     await beforeApply?.(desired.some((child) => !canOwnerReference(owner, child.manifest.metadata?.namespace)));
     const applied = await applier.applyAll(desired, signal);
     const pruned = await applier.prune(owner, desired, signal);
@@ -63,7 +70,7 @@ export class TemplatesPhase implements TemplatesStage {
     const after = observedChildren(lookup, kinds, owner);
     for (const { resource, object: gone } of pruned) removeChild(after, kinds, resource.plural, gone);
     for (const child of applied) addChild(after, kinds, child.desired.resource.plural, child.object);
-    return { children: () => copyView(after) };
+    return { children: () => copyView(after), requeueAfterMs };
   }
 
   /**
@@ -74,7 +81,7 @@ export class TemplatesPhase implements TemplatesStage {
     const { set, applier, lookup, kinds } = this.options;
     if (set.onDelete.length === 0) return true;
     const owner = ownerOf(this.options.crd, object);
-    const desired = await this.render(set.onDelete, object, owner, observedChildren(lookup, kinds, owner), signal);
+    const { desired } = await this.render(set.onDelete, object, owner, observedChildren(lookup, kinds, owner), signal);
     const applied = await applier.applyAll(desired, signal);
     let finished = true;
     for (const child of applied) {
@@ -95,12 +102,19 @@ export class TemplatesPhase implements TemplatesStage {
     for (const child of deleted) this.options.logger.info('deleted a child of a deleted parent', { kind: child.resource.kind, name: child.object.metadata?.name, namespace: child.object.metadata?.namespace });
   }
 
-  /** Renders entries whose conditions hold into manifests, sorted into the application order. */
-  private async render(entries: readonly CompiledEntry[], object: KubeObject, owner: Owner, children: ChildrenView, signal: AbortSignal): Promise<DesiredManifest[]> {
+  /** Renders entries whose conditions hold into manifests, sorted into the application order; rotations say when to look again. */
+  private async render(
+    entries: readonly CompiledEntry[],
+    object: KubeObject,
+    owner: Owner,
+    children: ChildrenView,
+    signal: AbortSignal,
+  ): Promise<{ desired: DesiredManifest[]; requeueAfterMs: number | undefined }> {
+    let requeueAfterMs: number | undefined;
     const data = templateData(object, children, {}, this.options.set.dialect);
     const parent = { name: owner.name, namespace: owner.namespace };
     const out: DesiredManifest[] = [];
-    const seen = new Map<string, string>();
+    const seen = new Map<string, { readonly source: string; readonly index: number; readonly onCreate: boolean }>();
     for (const compiled of entries) {
       const { entry } = compiled;
       // Inputs, conditions and body render in one turn of the runtime's render scheduler (fairness between CRDs).
@@ -110,7 +124,12 @@ export class TemplatesPhase implements TemplatesStage {
           const inputs = compiled.inputs === undefined ? entry.inputs : compiled.inputs.render(data);
           const entryData = Object.keys(entry.inputs).length === 0 ? data : { ...data, inputs };
           const verdict = compiled.conditions.evaluate(entryData);
-          return { verdict, body: verdict.ok ? compiled.body.render(entryData) : undefined };
+          return {
+            verdict,
+            body: verdict.ok ? compiled.body.render(entryData) : undefined,
+            copy: verdict.ok && compiled.copy !== undefined ? renderedCopy(compiled.copy.render(entryData), entry) : undefined,
+            rotateAfter: verdict.ok ? compiled.rotateAfter?.render(entryData) : undefined,
+          };
         },
         signal,
       );
@@ -124,23 +143,60 @@ export class TemplatesPhase implements TemplatesStage {
         throw new KatalogError('E_MANIFEST', `${entry.path}: ${toError(error).message}`, { cause: error });
       }
       delete manifest['status'];
-      const apiVersion = manifest.apiVersion ?? '';
-      const kind = manifest.kind ?? '';
-      const resource = this.options.resolver.known(apiVersion, kind) ?? (await this.resolve(apiVersion, kind, entry.path, signal));
-      const metadata = (manifest.metadata ??= {});
-      if (resource.namespaced) metadata.namespace ??= owner.namespace ?? 'default';
-      else delete metadata.namespace;
-      stampOwnership(manifest, owner);
-      const identity = `${resourceKey(resource)}/${metadata.namespace ?? ''}/${metadata.name ?? ''}`;
-      const earlier = seen.get(identity);
-      if (earlier !== undefined) throw new KatalogError('E_MANIFEST', `${entry.path} and ${earlier} both declare the same ${kind}; give them different names or exclusive conditions`);
-      seen.set(identity, entry.path);
-      out.push({ source: entry.path, manifest, resource, reconcile: compiled.reconcile });
+      const manifests = rendered.copy === undefined ? [manifest] : await carryOutCopy(manifest, rendered.copy, entry, owner, this.options.read, signal);
+      for (const one of manifests) {
+        const placed = await this.place(one, compiled, owner, seen, signal);
+        let child = placed.child;
+        if (compiled.rotateAfter !== undefined) {
+          const plan = await planRotation(child.manifest, rendered.rotateAfter, entry.path, this.options.read, this.options.now(), signal);
+          requeueAfterMs = soonest(requeueAfterMs, plan.requeueAfterMs);
+          if (plan.regenerate) child = { ...child, reconcile: true };
+        }
+        if (placed.replaces === undefined) out.push(child);
+        else out[placed.replaces] = child;
+      }
     }
-    return out
+    const desired = out
       .map((child, index) => ({ child, index, rank: applyRank(child.resource.kind) }))
       .sort((a, b) => a.rank - b.rank || a.index - b.index)
       .map(({ child }) => child);
+    return { desired, requeueAfterMs };
+  }
+
+  /**
+   * Resolves the child's resource, defaults its namespace, stamps ownership. Two entries naming one child is an
+   * error, except in the Orkestra dialect for an onCreate entry and an onReconcile entry: Orkestra creates the child
+   * from the first and keeps it in line with the second, so the onReconcile entry replaces the onCreate one.
+   */
+  private async place(
+    manifest: KubeObject,
+    compiled: CompiledEntry,
+    owner: Owner,
+    seen: Map<string, { readonly source: string; readonly index: number; readonly onCreate: boolean }>,
+    signal: AbortSignal,
+  ): Promise<{ child: DesiredManifest; replaces?: number }> {
+    const { entry } = compiled;
+    const { set } = this.options;
+    const apiVersion = manifest.apiVersion ?? '';
+    const kind = manifest.kind ?? '';
+    const resource = this.options.resolver.known(apiVersion, kind) ?? (await this.resolve(apiVersion, kind, entry.path, signal));
+    const metadata = (manifest.metadata ??= {});
+    if (resource.namespaced) metadata.namespace ??= owner.namespace ?? 'default';
+    else delete metadata.namespace;
+    stampOwnership(manifest, owner);
+    const child: DesiredManifest = { source: entry.path, manifest, resource, reconcile: compiled.reconcile };
+    const identity = `${resourceKey(resource)}/${metadata.namespace ?? ''}/${metadata.name ?? ''}`;
+    const earlier = seen.get(identity);
+    const onCreate = set.onCreate.includes(compiled);
+    if (earlier === undefined) {
+      seen.set(identity, { source: entry.path, index: seen.size, onCreate });
+      return { child };
+    }
+    if (set.dialect === 'orkestra' && earlier.onCreate && set.onReconcile.includes(compiled)) {
+      seen.set(identity, { source: entry.path, index: earlier.index, onCreate: false });
+      return { child, replaces: earlier.index };
+    }
+    throw new KatalogError('E_MANIFEST', `${entry.path} and ${earlier.source} both declare the same ${kind}; give them different names or exclusive conditions`);
   }
 
   private async resolve(apiVersion: string, kind: string, source: string, signal: AbortSignal): Promise<DesiredManifest['resource']> {

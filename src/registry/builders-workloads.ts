@@ -1,5 +1,6 @@
 /**
- * Short forms of the long-running workloads: `deployments` and `statefulSets`.
+ * Short forms of the long-running workloads: `deployments`, `statefulSets`, `replicaSets` and `daemonSets`
+ * (the last two as Orkestra defines them: the Deployment's pod fields; a DaemonSet has no `replicas`).
  *
  * Pods are selected by `app.kubernetes.io/name: <workload name>` plus `katalog.dev/owner: <owner>`, so two
  * workloads of one custom resource never select each other's pods and the default Service selector
@@ -19,7 +20,7 @@ export function selectorLabels(name: string, context: BuildContext): Record<stri
 function workload(
   form: ShortForm,
   context: BuildContext,
-  kind: 'Deployment' | 'StatefulSet',
+  kind: 'Deployment' | 'StatefulSet' | 'ReplicaSet' | 'DaemonSet',
   plural: string,
   suffix: string,
   extra: (name: string) => Record<string, unknown>,
@@ -28,7 +29,7 @@ function workload(
   const name = metadata.name ?? '';
   const selector = selectorLabels(name, context);
   let spec: Record<string, unknown> = compact({
-    replicas: form.integer('replicas') ?? 1,
+    replicas: kind === 'DaemonSet' ? undefined : (form.integer('replicas') ?? 1),
     selector: { matchLabels: selector },
     ...extra(name),
     template: { metadata: podMetadataOf(form, selector), spec: podSpecOf(form, plural) },
@@ -61,6 +62,28 @@ export const statefulSetsBuilder: KindBuilder = {
       volumeClaimTemplates: form.list('volumeClaimTemplates'),
       podManagementPolicy: form.string('podManagementPolicy'),
       updateStrategy: form.map('updateStrategy'),
+    }));
+  },
+};
+
+export const replicaSetsBuilder: KindBuilder = {
+  produces: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+  fields: [...POD_FIELDS, 'replicas', 'minReadySeconds', 'spec'],
+  build(body, context) {
+    const form = new ShortForm(body);
+    return workload(form, context, 'ReplicaSet', 'replicaSets', 'replicaset', () => ({ minReadySeconds: form.integer('minReadySeconds') }));
+  },
+};
+
+export const daemonSetsBuilder: KindBuilder = {
+  produces: { apiVersion: 'apps/v1', kind: 'DaemonSet' },
+  fields: [...POD_FIELDS, 'updateStrategy', 'minReadySeconds', 'revisionHistoryLimit', 'spec'],
+  build(body, context) {
+    const form = new ShortForm(body);
+    return workload(form, context, 'DaemonSet', 'daemonSets', 'daemonset', () => ({
+      updateStrategy: form.map('updateStrategy'),
+      minReadySeconds: form.integer('minReadySeconds'),
+      revisionHistoryLimit: form.integer('revisionHistoryLimit'),
     }));
   },
 };

@@ -9,7 +9,7 @@ import { configMapsBuilder, namespacesBuilder, secretsBuilder, serviceAccountsBu
 import { resourcesBuilder } from './builders-manifest.js';
 import { ingressesBuilder, servicesBuilder } from './builders-network.js';
 import { clusterRoleBindingsBuilder, clusterRolesBuilder, roleBindingsBuilder, rolesBuilder } from './builders-rbac.js';
-import { deploymentsBuilder, statefulSetsBuilder } from './builders-workloads.js';
+import { daemonSetsBuilder, deploymentsBuilder, replicaSetsBuilder, statefulSetsBuilder } from './builders-workloads.js';
 import type { KindBuilder } from './kind-builder.js';
 
 /**
@@ -62,6 +62,8 @@ export class KindTable {
       clusterRoleBindings: clusterRoleBindingsBuilder,
       deployments: deploymentsBuilder,
       statefulSets: statefulSetsBuilder,
+      replicaSets: replicaSetsBuilder,
+      daemonSets: daemonSetsBuilder,
       services: servicesBuilder,
       jobs: jobsBuilder,
       cronJobs: cronJobsBuilder,

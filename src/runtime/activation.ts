@@ -256,7 +256,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       },
     });
     const templates =
-      set === undefined || set.empty ? undefined : new TemplatesPhase({ crd: crd.name, set, kinds, resolver, applier, lookup: children, logger, renders: input.renders ?? new RenderScheduler() });
+      set === undefined || set.empty ? undefined : new TemplatesPhase({ crd: crd.name, set, kinds, resolver, applier, lookup: children, logger, renders: input.renders ?? new RenderScheduler(), read: (ref, name, namespace, signal) => client.get(ref, name, namespace, signal), now: () => options.clock.now() });
     box = new GenericBox({
       deps,
       hooks: code.hooks?.value,

@@ -31,6 +31,21 @@ describe('status.fields', () => {
     assert.deepEqual(fields.evaluate(object, { ok: true }, noWarn), { phase: 'Ready' });
   });
 
+  // Orkestra's clearOnFalse (orkspace/orkestra docs/reference/status.md; examples' crashReason field): when the
+  // condition stops holding, the field is written empty instead of keeping its last value.
+  test('clearOnFalse writes "" when the conditions fail, unless another field writes the path', () => {
+    const crashing = [{ field: 'spec.tier', operator: 'eq' as const, value: 'bronze' }];
+    const fields = compileStatusFields('website', [
+      { ...field('crashReason', 'OOM', crashing), clearOnFalse: true },
+      { ...field('note', 'kept', crashing) },
+      { ...field('phase', 'Degraded', crashing), clearOnFalse: true },
+      field('phase', 'Ready'),
+    ]);
+    assert.deepEqual(fields.evaluate(object, { ok: true }, noWarn), { crashReason: '', phase: 'Ready' });
+    const bronze = { ...object, spec: { ...object.spec, tier: 'bronze' } };
+    assert.deepEqual(fields.evaluate(bronze, { ok: true }, noWarn), { crashReason: 'OOM', note: 'kept', phase: 'Ready' });
+  });
+
   test('a value that fails to render is skipped with a warning', () => {
     const warnings: string[] = [];
     const fields = compileStatusFields('website', [field('a', '{{ div 1 0 }}'), field('b', 'ok')]);

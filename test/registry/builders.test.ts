@@ -69,6 +69,26 @@ describe('built-in template kinds', () => {
     assert.equal(build('statefulSets', { image: 'postgres' })['kind'], 'StatefulSet');
   });
 
+  test('replicaSets (Orkestra pkg/types/types_replicaset.go): default name <cr>-replicaset, replicas 1, the Deployment pod fields', () => {
+    const replicaSet = build('replicaSets', { image: 'nginx:1.27', port: '8080', replicas: '3' });
+    assert.deepEqual([replicaSet['apiVersion'], replicaSet['kind'], (replicaSet['metadata'] as Record<string, unknown>)['name']], ['apps/v1', 'ReplicaSet', 'blog-replicaset']);
+    const spec = replicaSet['spec'] as { replicas: number; selector: { matchLabels: Record<string, string> }; template: { spec: { containers: Array<{ image: string; ports: Array<{ containerPort: number }> }> } } };
+    assert.equal(spec.replicas, 3);
+    assert.deepEqual(spec.selector.matchLabels, { 'app.kubernetes.io/name': 'blog-replicaset', 'katalog.dev/owner': 'website.web.blog' });
+    assert.equal(spec.template.spec.containers[0]?.image, 'nginx:1.27');
+    assert.equal(spec.template.spec.containers[0]?.ports[0]?.containerPort, 8080);
+    assert.equal((build('replicaSets', { image: 'nginx' })['spec'] as { replicas: number }).replicas, 1);
+  });
+
+  test('daemonSets: no replicas, default name <cr>-daemonset, one pod per node', () => {
+    const daemonSet = build('daemonSets', { image: 'fluent-bit:3', updateStrategy: { type: 'OnDelete' } });
+    assert.equal(daemonSet['kind'], 'DaemonSet');
+    assert.equal((daemonSet['metadata'] as Record<string, unknown>)['name'], 'blog-daemonset');
+    const spec = daemonSet['spec'] as Record<string, unknown>;
+    assert.equal(spec['replicas'], undefined);
+    assert.deepEqual(spec['updateStrategy'], { type: 'OnDelete' });
+  });
+
   test('services: port and targetPort, default selector on the owner label', () => {
     assert.deepEqual(build('services', { port: 80, targetPort: 8080 }), {
       apiVersion: 'v1',
