@@ -9,8 +9,9 @@ export interface RemoteServer {
   stop(): Promise<void>;
 }
 
-export async function startRemoteServer(): Promise<RemoteServer> {
-  const child: ChildProcess = fork('bench/support/apiserver-process.ts', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** `nodeOptions`: extra Node flags for the server's process (bench/scale: `--expose-gc`, a larger heap). */
+export async function startRemoteServer(nodeOptions: readonly string[] = []): Promise<RemoteServer> {
+  const child: ChildProcess = fork('bench/support/apiserver-process.ts', [], { execArgv: [...nodeOptions, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pending = new Map<number, (value: unknown) => void>();
   let nextId = 1;
   const url = await new Promise<string>((resolve) => {
