@@ -5,6 +5,7 @@
 // after a GC before anything was created, the baseline of "heap per cached resource".
 import { KubeConfig } from '@kubernetes/client-node';
 import { performance } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import { createRuntime } from '../../src/create-runtime.js';
 import { scaleCrd } from './scale-definition.js';
 
@@ -41,6 +42,8 @@ process.on('message', (raw: unknown) => {
     gc();
     const rss = process.memoryUsage.rss();
     peakRss = Math.max(peakRss, rss);
+    // Development aid: where the heap goes (SCALE_HEAP_SNAPSHOT=file.heapsnapshot).
+    if (process.env['SCALE_HEAP_SNAPSHOT'] !== undefined) writeHeapSnapshot(process.env['SCALE_HEAP_SNAPSHOT']);
     const cpu = process.cpuUsage();
     send(message.id, { rss, peakRss, heap: process.memoryUsage().heapUsed, cpuMs: (cpu.user + cpu.system) / 1000 });
   } else if (message.exit === true) {
