@@ -33,6 +33,8 @@ interface Memory {
   rss: number;
   peakRss: number;
   heap: number;
+  heapTotal: number;
+  external: number;
   cpuMs: number;
 }
 interface Phase {
@@ -50,6 +52,7 @@ interface Phase {
   baselineRss: number;
   serverRss: number;
   cpuMs: number;
+  memory: Memory;
 }
 
 // The operator runs as katalog's users run it: compiled JavaScript. Under tsx, TypeScript compiled on the fly adds
@@ -181,6 +184,7 @@ async function runPhase(crds: number, dir: string): Promise<Phase> {
         baselineRss: baseline.rss,
         serverRss: serverMemory.rss,
         cpuMs: memory.cpuMs,
+        memory,
       };
     } finally {
       await operator.stop();
@@ -204,6 +208,7 @@ try {
     console.log(`    start(): ${phase.startMs.toFixed(0)} ms; the same ${crds} initial lists by a bare client: ${phase.listsMs.toFixed(0)} ms (start() − lists: ${(phase.startMs - phase.listsMs).toFixed(0)} ms, bound 2,000 ms)`);
     console.log(`    converged in ${(phase.convergeMs / 1000).toFixed(1)} s: ${phase.throughput.toFixed(0)} resources/s`);
     console.log(`    RSS peak ${mib(phase.peakRss)}, settled ${mib(phase.settledRss)} (bound 512 MiB: ${(phase.peakRss / BOUND_RSS).toFixed(2)}×), before start ${mib(phase.baselineRss)}`);
+    console.log(`    settled: heap used ${mib(phase.memory.heap)} of ${mib(phase.memory.heapTotal)}, external and buffers ${mib(phase.memory.external)}`);
     console.log(`    heap per resource (its object and its child cached): ${(phase.heapPerResource / 1024).toFixed(2)} KB`);
     console.log(`    operator CPU: ${(phase.cpuMs / (TOTAL / 1000) / 1000).toFixed(2)} s per 1,000 resources (from process start)`);
     console.log(`    server-side per resource: ${phase.requests.toFixed(2)} requests, ${phase.writes.toFixed(2)} writes; ${phase.conflicts} 409s in all (server RSS ${mib(phase.serverRss)})`);

@@ -45,7 +45,8 @@ process.on('message', (raw: unknown) => {
     // Development aid: where the heap goes (SCALE_HEAP_SNAPSHOT=file.heapsnapshot).
     if (process.env['SCALE_HEAP_SNAPSHOT'] !== undefined) writeHeapSnapshot(process.env['SCALE_HEAP_SNAPSHOT']);
     const cpu = process.cpuUsage();
-    send(message.id, { rss, peakRss, heap: process.memoryUsage().heapUsed, cpuMs: (cpu.user + cpu.system) / 1000 });
+    const usage = process.memoryUsage();
+    send(message.id, { rss, peakRss, heap: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external + usage.arrayBuffers, cpuMs: (cpu.user + cpu.system) / 1000 });
   } else if (message.exit === true) {
     void runtime.stop().then(() => {
       clearInterval(sampler);
