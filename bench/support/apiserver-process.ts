@@ -4,6 +4,8 @@
 //   `minWrites` writes were answered), { requests: true } (counts of
 //   the HTTP requests answered since the last { resetRequests: true }), { createAndWait: {...} } (a direct create
 //   and the milliseconds until its child exists).
+//   bench/scale also uses: { scaleProgress: { group, plurals } } (children present and Ready resources, counted in the
+//   server's store without copying 200,000 objects a poll) and { memory: true } (the server's RSS and heap).
 import { performance } from 'node:perf_hooks';
 import { startTestApiServer } from '../../src/testing/index.js';
 
@@ -12,6 +14,10 @@ interface PeerMessages {
   requests?: boolean;
   resetRequests?: boolean;
   createAndWait?: { object: { metadata: { name: string } }; childKind: string };
+}
+/** bench/scale reads the store in place (bench code only: the public `objects()` copies every object it returns). */
+interface StoreView {
+  cluster: { store: { count(key: string): number; list(key: string): Array<{ object: Record<string, unknown> }> } };
 }
 const WRITE_VERBS = ['create', 'update', 'patch', 'delete'];
 
@@ -22,7 +28,31 @@ function isReady(object: Record<string, unknown>): boolean {
 
 const writesSinceReset = (): number => WRITE_VERBS.reduce((sum, verb) => sum + server.requests.count({ verb }), 0);
 const server = await startTestApiServer(JSON.parse(process.argv[2] ?? '{}') as { bookmarkIntervalMs?: number; requestLogSize?: number });
+const fullyReady = new Set<string>();
 process.on('message', (raw: unknown) => {
+  const scale = raw as { id: number; scaleProgress?: { group: string; plurals: string[] }; memory?: boolean };
+  if (scale.scaleProgress !== undefined) {
+    const { store } = (server as unknown as StoreView).cluster;
+    let ready = 0;
+    for (const plural of scale.scaleProgress.plurals) {
+      const key = `${scale.scaleProgress.group}/${plural}`;
+      if (fullyReady.has(key)) {
+        ready += store.count(key);
+        continue;
+      }
+      const records = store.list(key);
+      const n = records.filter((record) => isReady(record.object)).length;
+      if (n === records.length && n > 0) fullyReady.add(key);
+      ready += n;
+    }
+    process.send?.({ id: scale.id, value: { children: store.count('/configmaps'), ready } });
+    return;
+  }
+  if (scale.memory === true) {
+    (globalThis as { gc?: () => void }).gc?.();
+    process.send?.({ id: scale.id, value: { rss: process.memoryUsage.rss(), heap: process.memoryUsage().heapUsed } });
+    return;
+  }
   const peer = raw as PeerMessages & { id: number };
   if (peer.progress !== undefined || peer.requests !== undefined || peer.resetRequests !== undefined || peer.createAndWait !== undefined) {
     const send = (value: unknown): void => void process.send?.({ id: peer.id, value });

@@ -16,8 +16,9 @@ export interface RemoteServerOptions {
   readonly requestLogSize?: number;
 }
 
-export async function startRemoteServer(options: RemoteServerOptions = {}): Promise<RemoteServer> {
-  const child: ChildProcess = fork('bench/support/apiserver-process.ts', [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** `nodeOptions`: extra Node flags for the server's process (bench/scale: `--expose-gc`, a larger heap). */
+export async function startRemoteServer(options: RemoteServerOptions = {}, nodeOptions: readonly string[] = []): Promise<RemoteServer> {
+  const child: ChildProcess = fork('bench/support/apiserver-process.ts', [JSON.stringify(options)], { execArgv: [...nodeOptions, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pending = new Map<number, (value: unknown) => void>();
   let nextId = 1;
   const url = await new Promise<string>((resolve) => {

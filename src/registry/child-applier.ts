@@ -9,6 +9,7 @@
  */
 import { KubeError, toError } from '../errors.js';
 import type { KubeClient } from '../kube/client.js';
+import { slimForCache } from '../kube/cache-slim.js';
 import type { KubeObject, ResourceRef } from '../kube/resource.js';
 import type { Clock } from '../util/clock.js';
 import { resourceKey, type ChildLookup, type ObservedChild } from './child-watches.js';
@@ -180,8 +181,23 @@ export class ChildApplier {
     return cached;
   }
 
+  /**
+   * A child's watch event reached the cache: a memo of it that no longer stands in for the cache is dropped now,
+   * rather than at the parent's next reconcile (which, once everything converged, may be a resync away).
+   */
+  observed(child: KubeObject): void {
+    if (this.memos.size === 0) return;
+    const apiVersion = child.apiVersion ?? '';
+    const slash = apiVersion.indexOf('/');
+    const resource = { group: slash < 0 ? '' : apiVersion.slice(0, slash), kind: child.kind ?? '' };
+    const key = `${resourceKey(resource)}/${child.metadata?.namespace ?? ''}/${child.metadata?.name ?? ''}`;
+    const memo = this.memos.get(key);
+    if (memo !== undefined && (child.metadata?.resourceVersion ?? '') !== memo.before) this.memos.delete(key);
+  }
+
   private remember(key: string, before: KubeObject | undefined, after: KubeObject): void {
-    this.memos.set(key, { before: before?.metadata?.resourceVersion ?? '', object: after, at: this.options.clock.now() });
+    // Kept slim, as the cache keeps the same object once its event arrives (managedFields are most of an answer).
+    this.memos.set(key, { before: before?.metadata?.resourceVersion ?? '', object: slimForCache(after), at: this.options.clock.now() });
     if (this.memos.size > 10_000) {
       const cutoff = this.options.clock.now() - MEMO_MS;
       for (const [memoKey, memo] of this.memos) if (memo.at < cutoff) this.memos.delete(memoKey);

@@ -45,31 +45,41 @@ export function resourceKey(resource: Pick<ResourceRef, 'group' | 'kind'>): stri
   return `${resource.group}/${resource.kind}`;
 }
 
-/** Cache keys by owner label, kept in step with one informer, so that finding a parent's children costs no scan. */
+/**
+ * Cache keys by owner label, kept in step with one informer, so that finding a parent's children costs no scan.
+ * Most parents have one child of a kind: its key is kept as a plain string, and a Set only for two or more. The
+ * previous label of a child is read from the event's previous object, so nothing maps keys back to owners.
+ */
 class OwnerIndex {
-  private readonly byOwner = new Map<string, Set<string>>();
-  private readonly ownerOf = new Map<string, string>();
+  private readonly byOwner = new Map<string, string | Set<string>>();
 
   update(event: InformerEvent): void {
-    const previous = this.ownerOf.get(event.key);
+    const previous = event.type === 'added' ? undefined : (event.type === 'deleted' ? event.object : event.old)?.metadata?.labels?.[OWNER_LABEL];
     const next = event.type === 'deleted' ? undefined : event.object.metadata?.labels?.[OWNER_LABEL];
-    if (previous === next) return;
-    if (previous !== undefined) {
-      const keys = this.byOwner.get(previous);
-      keys?.delete(event.key);
-      if (keys?.size === 0) this.byOwner.delete(previous);
-      this.ownerOf.delete(event.key);
-    }
-    if (next !== undefined) {
-      let keys = this.byOwner.get(next);
-      if (keys === undefined) this.byOwner.set(next, (keys = new Set()));
-      keys.add(event.key);
-      this.ownerOf.set(event.key, next);
-    }
+    if (previous === next && event.type === 'updated') return;
+    if (previous !== undefined) this.remove(previous, event.key);
+    if (next !== undefined) this.add(next, event.key);
   }
 
-  keys(label: string): ReadonlySet<string> {
-    return this.byOwner.get(label) ?? EMPTY;
+  keys(label: string): Iterable<string> {
+    const keys = this.byOwner.get(label);
+    return keys === undefined ? EMPTY : typeof keys === 'string' ? [keys] : keys;
+  }
+
+  private add(label: string, key: string): void {
+    const keys = this.byOwner.get(label);
+    if (keys === undefined || keys === key) this.byOwner.set(label, key);
+    else if (typeof keys === 'string') this.byOwner.set(label, new Set([keys, key]));
+    else keys.add(key);
+  }
+
+  private remove(label: string, key: string): void {
+    const keys = this.byOwner.get(label);
+    if (keys === key) this.byOwner.delete(label);
+    else if (typeof keys === 'object') {
+      keys.delete(key);
+      if (keys.size === 1) this.byOwner.set(label, keys.values().next().value ?? '');
+    }
   }
 }
 

@@ -177,6 +177,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const resolver = new ResourceResolver(client);
   let box: OperatorBoxStage | undefined;
   let controller: Controller | undefined;
+  let applier: ChildApplier | undefined;
   const children = new ChildWatches({
     client,
     clock: options.clock,
@@ -184,6 +185,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
     resources: await childResources(set, resolver, logger),
     tuning: options.watch,
     onChange: (child) => {
+      applier?.observed(child);
       const key = parentKeyOf(child, crd.name, target.resource.namespaced);
       // Only parents that exist: the children of a deleted parent must not call onNotFound once each.
       if (key !== undefined && controller?.informer.get(key) !== undefined) controller.enqueue(key);
@@ -243,7 +245,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
     }
     box = new ConstructorBox(deps, reconciler, ctor.name);
   } else {
-    const applier = new ChildApplier({
+    applier = new ChildApplier({
       client,
       lookup: children,
       clock: options.clock,

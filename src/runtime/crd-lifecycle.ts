@@ -30,8 +30,16 @@ export interface CrdLifecycleDeps {
   activationInput(slot: CrdSlot): Omit<ActivationInput, 'observer' | 'installed'>;
 }
 
+/**
+ * Activations `start()` runs at once. Each is a few requests (discovery of the child kinds, the children's and the
+ * resources' first lists), mostly waiting on the API server, so running several at once is what makes `start()`
+ * with many CRDs about as long as their lists; the bound keeps a runtime with hundreds of CRDs from opening hundreds
+ * of connections and lists at the same instant.
+ */
+export const START_CONCURRENCY = 16;
+
 export class CrdLifecycle {
-  /** True while start() walks the CRDs in order; CRD events then only wait for the walk to reach them. */
+  /** True while start() runs the first activations; CRD events and dependents then wait for it to reach them. */
   initialPass = true;
   /** Activations and deactivations under way. */
   private readonly transitions = new Set<Promise<void>>();
@@ -69,6 +77,46 @@ export class CrdLifecycle {
         if (!installed.versions.some((v) => v.name === version && v.served)) void this.deactivate(slot, `version ${version} of ${name} is no longer served`, true);
       }
     }
+  }
+
+  /**
+   * The first pass of `start()`: evaluates every slot, at most `concurrency` activations at once, each slot after
+   * the slots it depends on have settled (so dependency order holds, and a slot whose dependency failed stays
+   * pending). A failing activation neither holds up nor cancels the others: every one runs to its end, and then the
+   * first failure in start order rejects (the caller stops whatever did activate).
+   */
+  async initialActivation(concurrency = START_CONCURRENCY): Promise<void> {
+    const passes = new Map<string, Promise<void>>();
+    let running = 0;
+    const waiting: Array<() => void> = [];
+    const turn = async (): Promise<void> => {
+      if (running < concurrency) {
+        running++;
+        return;
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    };
+    const done = (): void => {
+      const next = waiting.shift();
+      if (next === undefined) running--;
+      else next();
+    };
+    for (const slot of this.deps.slots.values()) {
+      const dependencies = slot.crd.dependsOn.flatMap((dependency) => passes.get(dependency.name) ?? []);
+      const pass = (async () => {
+        await Promise.allSettled(dependencies);
+        await turn();
+        try {
+          await this.evaluate(slot, true);
+        } finally {
+          done();
+        }
+      })();
+      passes.set(slot.crd.name, pass);
+    }
+    const results = await Promise.allSettled(passes.values());
+    const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
   }
 
   /** Unmet dependencies of a slot. */
@@ -186,6 +234,8 @@ export class CrdLifecycle {
   }
 
   private evaluateDependents(name: string): void {
+    // During the first pass, dependents are evaluated by initialActivation once their dependencies have settled.
+    if (this.initialPass) return;
     for (const slot of this.deps.slots.values()) {
       if (slot.phase === 'waiting' && slot.crd.dependsOn.some((dependency) => dependency.name === name)) void this.evaluate(slot, false);
     }

@@ -315,7 +315,7 @@ export class Runtime {
           throw new RuntimeError('E_START', `cannot start: listing CustomResourceDefinitions on ${client.server} failed: ${toError(error).message}`, { cause: error });
         }
       }
-      for (const slot of this.slots.values()) await this.lifecycle.evaluate(slot, true);
+      await this.lifecycle.initialActivation();
       this.lifecycle.initialPass = false;
       // A CRD that appeared while the first pass was past it starts now.
       for (const slot of this.slots.values()) if (slot.phase === 'waiting') void this.lifecycle.evaluate(slot, false);

@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KubeClient } from '../../src/kube/client.js';
-import { LAST_APPLIED_ANNOTATION } from '../../src/kube/cache-slim.js';
+import { LAST_APPLIED_ANNOTATION, slimForCache, StringPool } from '../../src/kube/cache-slim.js';
 import { Informer } from '../../src/kube/informer.js';
 import type { KubeObject, ResourceRef } from '../../src/kube/resource.js';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
@@ -56,3 +56,35 @@ async function waitUntil(condition: () => boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+test('slimming keeps every other field, in order, and sharing strings changes no value (also when the pool fills up)', () => {
+  const make = (name: string): KubeObject => ({
+    apiVersion: 'example.io/v1',
+    kind: 'Widget',
+    metadata: {
+      name,
+      namespace: 'default',
+      uid: `uid-${name}`,
+      creationTimestamp: '2026-01-01T00:00:00Z',
+      labels: { app: 'web', tier: name },
+      annotations: { team: 'a', [LAST_APPLIED_ANNOTATION]: '{}' },
+      ownerReferences: [{ apiVersion: 'example.io/v1', kind: 'Site', name: 'owner', uid: 'u1' }],
+      managedFields: [{ manager: 'kubectl', operation: 'Apply' }],
+      resourceVersion: '7',
+    },
+    spec: { size: 3 },
+    status: { conditions: [{ type: 'Ready', status: 'True', reason: 'ReconcileSucceeded', lastTransitionTime: '2026-01-01T00:00:01Z' }] },
+  });
+  const pool = new StringPool(3);
+  for (const name of ['a', 'b', 'c', 'd']) {
+    const expected = structuredClone(make(name)) as KubeObject & { metadata: Record<string, unknown> };
+    delete expected.metadata['managedFields'];
+    expected.metadata['annotations'] = { team: 'a' };
+    const slim = slimForCache(make(name), pool);
+    assert.deepEqual(slim, expected);
+    assert.deepEqual(Object.keys(slim.metadata ?? {}), ['name', 'namespace', 'uid', 'creationTimestamp', 'labels', 'annotations', 'ownerReferences', 'resourceVersion']);
+  }
+  const untouched = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: 'b' } };
+  assert.equal(slimForCache(untouched), untouched, 'nothing to drop: the same object');
+  assert.deepEqual(untouched, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: 'b' } });
+});

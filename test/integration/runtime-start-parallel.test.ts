@@ -1,0 +1,71 @@
+// start() with many CRDs activates them at once (bounded), after their dependencies: a slow CRD does not delay the
+// others, a failing one neither holds them up nor loses them, and dependency order still holds. Real HTTP against
+// the test API server; the order of the `activated` events is what is asserted, not durations.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRuntime } from '../../src/create-runtime.js';
+import { RuntimeError } from '../../src/errors.js';
+import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { FAST_WATCH, crdManifest, katalog, katalogEntry, type CrdSpec } from '../support/cluster.js';
+
+const spec = (name: string): CrdSpec => ({ kind: `${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`, plural: `${name}s` });
+const NAMES = ['slow', 'after', 'one', 'two', 'three', 'four', 'five'];
+
+describe('start() with many CRDs', () => {
+  let server: TestApiServer;
+  before(async () => {
+    server = await startTestApiServer();
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  test('a slow CRD does not delay the CRDs that do not depend on it; its dependent still waits for it', async () => {
+    server.reset();
+    for (const name of NAMES) server.applyCrd(crdManifest(spec(name)));
+    await server.settled();
+    // `slow` comes first in start order; `after` depends on it. One after another, everything would wait for slow.
+    const entries = Object.fromEntries(NAMES.map((name) => [name, katalogEntry(spec(name), name === 'after' ? { dependsOn: ['slow'] } : {})]));
+    const runtime = createRuntime(katalog(entries), { kubeConfig: server.kubeConfig, watch: FAST_WATCH });
+    const seen: string[] = [];
+    runtime.on('activated', ({ crd }) => void seen.push(crd));
+    const removeLatency = server.faults.latency({ verb: 'list', resource: 'slows', ms: 2500 });
+    try {
+      await runtime.start();
+      assert.equal(seen.length, NAMES.length, `every CRD active when start() resolves: ${seen.join(', ')}`);
+      assert.deepEqual(seen.slice(-2), ['slow', 'after'], `the slow CRD and its dependent activate last: ${seen.join(', ')}`);
+      for (const name of NAMES) assert.equal(runtime.slot(name)?.phase, 'active', name);
+    } finally {
+      removeLatency();
+      await runtime.stop();
+    }
+  });
+
+  test('a CRD whose first list fails neither holds up nor loses the others: they activate, then start() rejects naming it and stops them', async () => {
+    server.reset();
+    for (const name of NAMES) server.applyCrd(crdManifest(spec(name)));
+    await server.settled();
+    const entries = Object.fromEntries(NAMES.filter((name) => name !== 'after').map((name) => [name, katalogEntry(spec(name))]));
+    const runtime = createRuntime(katalog(entries), { kubeConfig: server.kubeConfig, watch: FAST_WATCH });
+    const events: string[] = [];
+    runtime.on('activated', ({ crd }) => void events.push(`activated ${crd}`));
+    runtime.on('deactivated', ({ crd }) => void events.push(`deactivated ${crd}`));
+    server.faults.failRequests({ verb: 'list', resource: 'slows', status: 500 });
+    try {
+      await assert.rejects(runtime.start(), (error: unknown) => {
+        assert.ok(error instanceof RuntimeError);
+        assert.equal(error.code, 'E_START');
+        assert.match(error.message, /cannot start CRD slow/);
+        return true;
+      });
+      const others = NAMES.filter((name) => name !== 'after' && name !== 'slow');
+      // The failing CRD is first in start order: one after another, none of the others would have been tried.
+      assert.deepEqual(events.filter((event) => event.startsWith('activated')).sort(), others.map((name) => `activated ${name}`).sort());
+      assert.deepEqual(events.filter((event) => event.startsWith('deactivated')).sort(), others.map((name) => `deactivated ${name}`).sort(), 'stopped, not left running');
+      assert.equal(runtime.state, 'stopped');
+    } finally {
+      server.faults.clear();
+      await runtime.stop();
+    }
+  });
+});
