@@ -183,16 +183,20 @@ export class ChildApplier {
 
   /**
    * A child's watch event reached the cache: a memo of it that no longer stands in for the cache is dropped now,
-   * rather than at the parent's next reconcile (which, once everything converged, may be a resync away).
+   * rather than at the parent's next reconcile (which, once everything converged, may be a resync away). Returns
+   * true when the event is the echo of our own last write of the child (the same resourceVersion as its answer).
    */
-  observed(child: KubeObject): void {
-    if (this.memos.size === 0) return;
+  observed(child: KubeObject): boolean {
+    if (this.memos.size === 0) return false;
     const apiVersion = child.apiVersion ?? '';
     const slash = apiVersion.indexOf('/');
     const resource = { group: slash < 0 ? '' : apiVersion.slice(0, slash), kind: child.kind ?? '' };
     const key = `${resourceKey(resource)}/${child.metadata?.namespace ?? ''}/${child.metadata?.name ?? ''}`;
     const memo = this.memos.get(key);
-    if (memo !== undefined && (child.metadata?.resourceVersion ?? '') !== memo.before) this.memos.delete(key);
+    if (memo === undefined) return false;
+    const version = child.metadata?.resourceVersion ?? '';
+    if (version !== memo.before) this.memos.delete(key);
+    return version !== '' && version === memo.object.metadata?.resourceVersion;
   }
 
   private remember(key: string, before: KubeObject | undefined, after: KubeObject): void {

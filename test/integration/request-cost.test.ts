@@ -57,6 +57,8 @@ describe('what a new custom resource costs', () => {
     await runtime.start();
     try {
       await quiet(runtime);
+      const reconciles = new Map<string, number>();
+      runtime.on('reconciled', ({ key }: { key: string }) => void reconciles.set(key, (reconciles.get(key) ?? 0) + 1));
       for (const name of ['s1', 's2', 's3']) {
         server.requests.reset();
         server.create(customResource(GIZMO, name, { size: 1 }));
@@ -70,7 +72,31 @@ describe('what a new custom resource costs', () => {
           .filter((r) => r.verb !== 'watch')
           .map((r) => `${r.verb} ${r.resource}${r.subresource === '' ? '' : `/${r.subresource}`} ${r.status}`);
         assert.deepEqual(sent.sort(), ['patch configmaps 201', 'patch gizmos/status 200'], `the requests of creating ${name}`);
+        // The child's watch event that only echoes the runtime's own apply does not reconcile the parent again.
+        assert.equal(reconciles.get(`default/${name}`), 1, `reconciles of ${name}`);
       }
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  test('a status field that reads the children is still brought up to date by the echo of the child write', async () => {
+    // The first reconcile renders the status before its own child reaches the cache; the child's watch event must
+    // then reconcile the parent again (resync is off, so nothing else would).
+    server.reset();
+    server.applyCrd(crdManifest(GIZMO));
+    const operatorBox = {
+      onCreate: { configMaps: [{ name: '{{ .metadata.name }}', reconcile: true, data: { size: '{{ .spec.size }}' } }] },
+      status: { fields: [{ path: 'children', value: '{{ len .children.configMaps }}' }] },
+    };
+    const runtime = createRuntime(katalog({ gizmo: katalogEntry(GIZMO, { operatorBox, resync: '0s' }) }), { kubeConfig: server.kubeConfig, watch: FAST_WATCH });
+    await runtime.start();
+    try {
+      server.create(customResource(GIZMO, 'counted', { size: 1 }));
+      await waitFor('status.children = 1', () => {
+        const object = server.get('example.io/v1', 'Gizmo', 'counted', 'default') as { status?: { children?: unknown } } | undefined;
+        return String(object?.status?.children) === '1';
+      });
     } finally {
       await runtime.stop();
     }
