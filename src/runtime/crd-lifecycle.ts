@@ -83,7 +83,8 @@ export class CrdLifecycle {
    * The first pass of `start()`: evaluates every slot, at most `concurrency` activations at once, each slot after
    * the slots it depends on have settled (so dependency order holds, and a slot whose dependency failed stays
    * pending). A failing activation neither holds up nor cancels the others: every one runs to its end, and then the
-   * first failure in start order rejects (the caller stops whatever did activate).
+   * first failure in start order rejects (the caller stops whatever did activate). The workers of the CRDs it
+   * activated start when every activation has settled.
    */
   async initialActivation(concurrency = START_CONCURRENCY): Promise<void> {
     const passes = new Map<string, Promise<void>>();
@@ -117,6 +118,9 @@ export class CrdLifecycle {
     const results = await Promise.allSettled(passes.values());
     const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
+    // Workers start once every first list is in (as controller-runtime starts its controllers after the caches
+    // sync): reconciles of the CRDs activated first would otherwise compete with the lists still running.
+    if (this.deps.leading()) for (const slot of this.deps.slots.values()) slot.activated?.controller.startWorkers();
   }
 
   /** Unmet dependencies of a slot. */
@@ -167,7 +171,8 @@ export class CrdLifecycle {
     this.deps.metrics.initCrd(name);
     try {
       const activated = await buildController({ ...this.deps.activationInput(slot), installed, observer: this.observerFor(slot) });
-      await activated.controller.start({ workers: this.deps.leading() });
+      // The first pass starts the workers of all its CRDs at its end (initialActivation).
+      await activated.controller.start({ workers: this.deps.leading() && !initial });
       slot.activated = activated;
     } catch (error) {
       const cause = toError(error);

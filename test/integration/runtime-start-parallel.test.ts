@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createRuntime } from '../../src/create-runtime.js';
 import { RuntimeError } from '../../src/errors.js';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
-import { FAST_WATCH, crdManifest, katalog, katalogEntry, type CrdSpec } from '../support/cluster.js';
+import { FAST_WATCH, crdManifest, katalog, katalogEntry, waitFor, type CrdSpec } from '../support/cluster.js';
 
 const spec = (name: string): CrdSpec => ({ kind: `${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`, plural: `${name}s` });
 const NAMES = ['slow', 'after', 'one', 'two', 'three', 'four', 'five'];
@@ -35,6 +35,26 @@ describe('start() with many CRDs', () => {
       assert.equal(seen.length, NAMES.length, `every CRD active when start() resolves: ${seen.join(', ')}`);
       assert.deepEqual(seen.slice(-2), ['slow', 'after'], `the slow CRD and its dependent activate last: ${seen.join(', ')}`);
       for (const name of NAMES) assert.equal(runtime.slot(name)?.phase, 'active', name);
+    } finally {
+      removeLatency();
+      await runtime.stop();
+    }
+  });
+
+  test('no reconcile runs while other CRDs are still listing: the workers start once every first list is in', async () => {
+    server.reset();
+    for (const name of ['slow', 'one']) server.applyCrd(crdManifest(spec(name)));
+    await server.settled();
+    server.create({ apiVersion: 'example.io/v1', kind: 'One', metadata: { name: 'present', namespace: 'default' } });
+    const runtime = createRuntime(katalog({ slow: katalogEntry(spec('slow')), one: katalogEntry(spec('one')) }), { kubeConfig: server.kubeConfig, watch: FAST_WATCH });
+    const events: string[] = [];
+    runtime.on('activated', ({ crd }) => void events.push(`activated ${crd}`));
+    runtime.on('reconciled', ({ crd }) => void events.push(`reconciled ${crd}`));
+    const removeLatency = server.faults.latency({ verb: 'list', resource: 'slows', ms: 1000 });
+    try {
+      await runtime.start();
+      await waitFor('the One reconciled', () => events.includes('reconciled one'));
+      assert.deepEqual(events.slice(0, 3), ['activated one', 'activated slow', 'reconciled one'], events.join(', '));
     } finally {
       removeLatency();
       await runtime.stop();
