@@ -3,6 +3,7 @@
  * deleted ones, and stops everything in reverse order. Everything it owns has `start()` / `stop()`, and it stops
  * them in reverse (DESIGN.md habit 1).
  */
+import { setMaxListeners } from 'node:events';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Hono } from 'hono';
 import type { TSchema } from 'typebox';
@@ -353,6 +354,9 @@ export class Runtime {
     const active = slots.filter((slot) => slot.activated !== undefined);
     const controllers = this.activeControllers();
     const deadline = new AbortController();
+    // Every controller listens on the one deadline (two listeners each, removed when it drained): with more than a
+    // handful of CRDs Node would print a MaxListenersExceededWarning that is not a leak.
+    setMaxListeners(2 * controllers.length + 10, deadline.signal);
     const timer = clock.setTimeout(() => deadline.abort(), drainTimeoutMs);
     const drained = Promise.all(controllers.map((controller) => controller.drain(deadline.signal)));
     const gaveUp = new Promise<'gave-up'>((resolve) => {

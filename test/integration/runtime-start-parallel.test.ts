@@ -61,6 +61,26 @@ describe('start() with many CRDs', () => {
     }
   });
 
+  test('stopping a runtime with many CRDs prints no MaxListenersExceededWarning (they share one drain deadline)', async () => {
+    server.reset();
+    const many = Array.from({ length: 12 }, (_, i) => `many${i}`);
+    for (const name of many) server.applyCrd(crdManifest(spec(name)));
+    await server.settled();
+    const runtime = createRuntime(katalog(Object.fromEntries(many.map((name) => [name, katalogEntry(spec(name))]))), { kubeConfig: server.kubeConfig, watch: FAST_WATCH });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      await runtime.start();
+      await runtime.stop();
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+      assert.deepEqual(warnings.filter((warning) => warning.includes('MaxListeners')), []);
+    } finally {
+      process.off('warning', onWarning);
+      await runtime.stop();
+    }
+  });
+
   test('a CRD whose first list fails neither holds up nor loses the others: they activate, then start() rejects naming it and stops them', async () => {
     server.reset();
     for (const name of NAMES) server.applyCrd(crdManifest(spec(name)));
