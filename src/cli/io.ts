@@ -9,4 +9,9 @@ export interface CommandIo {
   readonly err: (text: string) => void;
   /** The working directory relative paths resolve against and problems are shown relative to. */
   readonly cwd: string;
+  /**
+   * The environment `run` hands the runtime as its `env` option (KATALOG_WORKERS and friends, docs/settings.md);
+   * absent: none. Only the `katalog` binary's entry point reads `process.env`, as a host program does.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }

@@ -60,5 +60,8 @@ const io: CommandIo = {
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
   cwd: process.cwd(),
+  // The binary is a host program: the environment enters here, and reaches the runtime only as its `env` option.
+  // eslint-disable-next-line no-restricted-properties
+  env: process.env,
 };
 process.exitCode = await main(process.argv.slice(2), io);

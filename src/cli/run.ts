@@ -118,9 +118,7 @@ export async function runCommand(argv: readonly string[], io: CommandIo, host: S
     const options: RuntimeOptions = {
       kubeConfig,
       logger: consoleLogger({ level: level as LogLevel | 'silent', format, write: (line) => io.err(line) }),
-      // The command line is where the environment enters: KATALOG_WORKERS and friends (docs/settings.md).
-      // eslint-disable-next-line no-restricted-properties
-      env: process.env,
+      ...(io.env === undefined ? {} : { env: io.env }),
       installCrds: values.embedded === true || values['install-crds'] === true,
       ...(code === undefined ? {} : { hooks: code.hooks, constructors: code.constructors }),
       ...(values['leader-elect'] === true ? { leaderElection: { namespace: values['lease-namespace'], name: values['lease-name'] ?? definition.name } } : {}),

@@ -3,7 +3,6 @@
  * deleted ones, and stops everything in reverse order. Everything it owns has `start()` / `stop()`, and it stops
  * them in reverse (DESIGN.md habit 1).
  */
-import { setMaxListeners } from 'node:events';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Hono } from 'hono';
 import type { TSchema } from 'typebox';
@@ -31,11 +30,9 @@ import { installCrdFiles } from './install-crds.js';
 import { Leadership, type LeaderInfo } from './leadership.js';
 import type { CrdStatus, HttpSurface, ListenOptions, ServerHandle } from './surface.js';
 import { resolveAllSettings } from './settings.js';
+import { drainControllers } from './drain.js';
 
 export type RuntimeState = 'created' | 'starting' | 'running' | 'stopping' | 'stopped';
-
-/** Extra time `stop()` waits, after aborting reconciles that ignore their signal, before it gives up on them. */
-const ABANDON_GRACE_MS = 5000;
 
 export class Runtime {
   readonly definition: Definition;
@@ -353,20 +350,9 @@ export class Runtime {
     await this.lifecycle.settled();
     const active = slots.filter((slot) => slot.activated !== undefined);
     const controllers = this.activeControllers();
-    const deadline = new AbortController();
-    // Every controller listens on the one deadline (two listeners each, removed when it drained): with more than a
-    // handful of CRDs Node would print a MaxListenersExceededWarning that is not a leak.
-    setMaxListeners(2 * controllers.length + 10, deadline.signal);
-    const timer = clock.setTimeout(() => deadline.abort(), drainTimeoutMs);
-    const drained = Promise.all(controllers.map((controller) => controller.drain(deadline.signal)));
-    const gaveUp = new Promise<'gave-up'>((resolve) => {
-      const handle = clock.setTimeout(() => resolve('gave-up'), drainTimeoutMs + ABANDON_GRACE_MS);
-      void drained.finally(() => clock.clearTimeout(handle));
-    });
-    if ((await Promise.race([drained, gaveUp])) === 'gave-up') {
+    if (!(await drainControllers(controllers, clock, drainTimeoutMs))) {
       this.logger.error('stop(): some reconciles ignored their AbortSignal; abandoning them', {});
     }
-    clock.clearTimeout(timer);
     // Release the Lease only after the drain, so that no other replica reconciles while our work finishes.
     await this.leadership.stop();
     await Promise.all([...controllers.map((controller) => controller.stopInformers()), this.crdWatcher?.stop() ?? Promise.resolve()]);
