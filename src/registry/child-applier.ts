@@ -183,20 +183,16 @@ export class ChildApplier {
 
   /**
    * A child's watch event reached the cache: a memo of it that no longer stands in for the cache is dropped now,
-   * rather than at the parent's next reconcile (which, once everything converged, may be a resync away). Returns
-   * true when the event is the echo of our own last write of the child (the same resourceVersion as its answer).
+   * rather than at the parent's next reconcile (which, once everything converged, may be a resync away).
    */
-  observed(child: KubeObject): boolean {
-    if (this.memos.size === 0) return false;
+  observed(child: KubeObject): void {
+    if (this.memos.size === 0) return;
     const apiVersion = child.apiVersion ?? '';
     const slash = apiVersion.indexOf('/');
     const resource = { group: slash < 0 ? '' : apiVersion.slice(0, slash), kind: child.kind ?? '' };
     const key = `${resourceKey(resource)}/${child.metadata?.namespace ?? ''}/${child.metadata?.name ?? ''}`;
     const memo = this.memos.get(key);
-    if (memo === undefined) return false;
-    const version = child.metadata?.resourceVersion ?? '';
-    if (version !== memo.before) this.memos.delete(key);
-    return version !== '' && version === memo.object.metadata?.resourceVersion;
+    if (memo !== undefined && (child.metadata?.resourceVersion ?? '') !== memo.before) this.memos.delete(key);
   }
 
   private remember(key: string, before: KubeObject | undefined, after: KubeObject): void {

@@ -28,7 +28,6 @@ import { resolveWatchEntries, WatchTriggers } from '../operatorbox/watch-trigger
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { RenderScheduler } from '../operatorbox/render-scheduler.js';
 import { bothFilters, namespaceGuardFilter } from './namespace-guard.js';
-import { needsChildEchoes } from './child-echoes.js';
 import { compileStatusFields } from '../operatorbox/status-fields.js';
 import { observedChildren, templateData } from '../operatorbox/template-data.js';
 import { compileTemplateSet, type TemplateSet } from '../operatorbox/template-set.js';
@@ -179,7 +178,6 @@ export async function buildController(input: ActivationInput): Promise<Activated
   let box: OperatorBoxStage | undefined;
   let controller: Controller | undefined;
   let applier: ChildApplier | undefined;
-  const echoes = needsChildEchoes(crd, code);
   const children = new ChildWatches({
     client,
     clock: options.clock,
@@ -187,7 +185,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
     resources: await childResources(set, resolver, logger),
     tuning: options.watch,
     onChange: (child) => {
-      if (applier?.observed(child) === true && !echoes) return;
+      applier?.observed(child);
       const key = parentKeyOf(child, crd.name, target.resource.namespaced);
       // Only parents that exist: the children of a deleted parent must not call onNotFound once each.
       if (key !== undefined && controller?.informer.get(key) !== undefined) controller.enqueue(key);
