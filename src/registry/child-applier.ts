@@ -14,8 +14,9 @@ import type { KubeObject, ResourceRef } from '../kube/resource.js';
 import type { Clock } from '../util/clock.js';
 import { resourceKey, type ChildLookup, type ObservedChild } from './child-watches.js';
 import { manifestHash, TEMPLATE_HASH_ANNOTATION } from './manifest-hash.js';
-import { collectedWithOwner, type Owner } from './ownership.js';
+import { collectedWithOwner, isOwnedBy, type Owner } from './ownership.js';
 import { firstDifference } from './subset.js';
+import { WriteMemos } from './write-memos.js';
 
 /** A child to carry out: the full manifest (ownership stamped) and the resource that serves it. */
 export interface DesiredManifest {
@@ -55,13 +56,6 @@ export interface ChildApplierOptions {
 /** How long what a write returned stands in for a cache that has not caught up. */
 const MEMO_MS = 30_000;
 
-interface Memo {
-  /** The resourceVersion the cache held before the write ('' when the child was absent). */
-  readonly before: string;
-  readonly object: KubeObject;
-  readonly at: number;
-}
-
 function childKey(resource: ResourceRef, namespace: string | undefined, name: string): string {
   return `${resourceKey(resource)}/${namespace ?? ''}/${name}`;
 }
@@ -78,7 +72,7 @@ function apiFailure(error: Error): string {
 }
 
 export class ChildApplier {
-  private readonly memos = new Map<string, Memo>();
+  private readonly memos = new WriteMemos();
 
   constructor(private readonly options: ChildApplierOptions) {}
 
@@ -106,7 +100,7 @@ export class ChildApplier {
         if (live !== undefined) return { desired, action: 'exists', object: live };
         try {
           const created = await client.create(desired.resource, manifest, { fieldManager, signal });
-          this.remember(key, live, created);
+          this.remember(key, desired.resource, live, created);
           return { desired, action: 'created', object: created };
         } catch (error) {
           if (error instanceof KubeError && error.status === 409) return { desired, action: 'exists', object: manifest };
@@ -116,7 +110,7 @@ export class ChildApplier {
       const difference = live === undefined ? '(missing)' : firstDifference(manifest, live);
       if (live !== undefined && difference === undefined) return { desired, action: 'unchanged', object: live };
       const applied = await client.apply(desired.resource, manifest, { fieldManager, force, signal });
-      this.remember(key, live, applied);
+      this.remember(key, desired.resource, live, applied);
       if (live === undefined) return { desired, action: 'created', object: applied };
       const drifted = live.metadata?.annotations?.[TEMPLATE_HASH_ANNOTATION] === hash;
       if (drifted) this.options.onDrift?.(desired, difference ?? '');
@@ -130,14 +124,12 @@ export class ChildApplier {
 
   /**
    * Deletes the children of `owner` that are not in `keep` (a `when` turned false, a name changed). Only kinds that
-   * are watched (the kinds of the CRD's templates) and only children labelled for this owner are considered.
-   * Returns what was deleted.
+   * are watched (the kinds of the CRD's templates) and only children labelled for this owner are considered: those
+   * in the cache and those this applier wrote whose watch event has not arrived yet. Returns what was deleted.
    */
   async prune(owner: Owner, keep: readonly DesiredManifest[], signal: AbortSignal): Promise<ObservedChild[]> {
     const kept = new Set(keep.map((child) => childKey(child.resource, child.manifest.metadata?.namespace, child.manifest.metadata?.name ?? '')));
-    const stale = this.options.lookup
-      .ownedBy(owner)
-      .filter(({ resource, object }) => object.metadata?.deletionTimestamp === undefined && !kept.has(childKey(resource, object.metadata?.namespace, object.metadata?.name ?? '')));
+    const stale = this.owned(owner).filter(({ resource, object }) => object.metadata?.deletionTimestamp === undefined && !kept.has(childKey(resource, object.metadata?.namespace, object.metadata?.name ?? '')));
     for (const child of stale) await this.remove(child, signal);
     return stale;
   }
@@ -148,9 +140,7 @@ export class ChildApplier {
    * before the finalizers are removed.
    */
   async deleteUncollectable(owner: Owner, signal: AbortSignal): Promise<ObservedChild[]> {
-    const orphans = this.options.lookup
-      .ownedBy(owner)
-      .filter(({ object }) => object.metadata?.deletionTimestamp === undefined && !collectedWithOwner(object, owner));
+    const orphans = this.owned(owner).filter(({ object }) => object.metadata?.deletionTimestamp === undefined && !collectedWithOwner(object, owner));
     for (const child of orphans) await this.remove(child, signal);
     return orphans;
   }
@@ -168,6 +158,15 @@ export class ChildApplier {
     }
   }
 
+  /** The children of `owner`: the cached ones, and those written whose event has not reached the cache yet. */
+  private owned(owner: Owner): ObservedChild[] {
+    const cached = this.options.lookup.ownedBy(owner);
+    const unseen = this.memos.unseenOf(owner.label).filter(({ object }) => isOwnedBy(object, owner));
+    if (unseen.length === 0) return cached;
+    const seen = new Set(cached.map(({ resource, object }) => childKey(resource, object.metadata?.namespace, object.metadata?.name ?? '')));
+    return [...cached, ...unseen.filter(({ resource, object }) => !seen.has(childKey(resource, object.metadata?.namespace, object.metadata?.name ?? '')))];
+  }
+
   /** The live child: the cache, unless it still shows the state before one of our writes; a GET for unwatched kinds. */
   private async live(resource: ResourceRef, namespace: string | undefined, name: string, key: string, signal: AbortSignal): Promise<KubeObject | undefined> {
     const { lookup, client, clock } = this.options;
@@ -183,24 +182,25 @@ export class ChildApplier {
 
   /**
    * A child's watch event reached the cache: a memo of it that no longer stands in for the cache is dropped now,
-   * rather than at the parent's next reconcile (which, once everything converged, may be a resync away).
+   * rather than at the parent's next reconcile (which, once everything converged, may be a resync away). Returns
+   * true when the event only echoes this applier's own last write of the child (the resourceVersion its answer had).
    */
-  observed(child: KubeObject): void {
-    if (this.memos.size === 0) return;
+  observed(child: KubeObject): boolean {
+    if (this.memos.size === 0) return false;
     const apiVersion = child.apiVersion ?? '';
     const slash = apiVersion.indexOf('/');
     const resource = { group: slash < 0 ? '' : apiVersion.slice(0, slash), kind: child.kind ?? '' };
     const key = `${resourceKey(resource)}/${child.metadata?.namespace ?? ''}/${child.metadata?.name ?? ''}`;
     const memo = this.memos.get(key);
-    if (memo !== undefined && (child.metadata?.resourceVersion ?? '') !== memo.before) this.memos.delete(key);
+    if (memo === undefined) return false;
+    const version = child.metadata?.resourceVersion ?? '';
+    if (version !== memo.before) this.memos.delete(key);
+    return version !== '' && version === memo.object.metadata?.resourceVersion;
   }
 
-  private remember(key: string, before: KubeObject | undefined, after: KubeObject): void {
+  private remember(key: string, resource: ResourceRef, before: KubeObject | undefined, after: KubeObject): void {
     // Kept slim, as the cache keeps the same object once its event arrives (managedFields are most of an answer).
-    this.memos.set(key, { before: before?.metadata?.resourceVersion ?? '', object: slimForCache(after), at: this.options.clock.now() });
-    if (this.memos.size > 10_000) {
-      const cutoff = this.options.clock.now() - MEMO_MS;
-      for (const [memoKey, memo] of this.memos) if (memo.at < cutoff) this.memos.delete(memoKey);
-    }
+    const now = this.options.clock.now();
+    this.memos.set(key, { before: before?.metadata?.resourceVersion ?? '', object: slimForCache(after), resource, at: now }, now - MEMO_MS);
   }
 }

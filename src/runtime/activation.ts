@@ -28,6 +28,7 @@ import { resolveWatchEntries, WatchTriggers } from '../operatorbox/watch-trigger
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { RenderScheduler } from '../operatorbox/render-scheduler.js';
 import { bothFilters, namespaceGuardFilter } from './namespace-guard.js';
+import { needsChildEchoes } from './child-echoes.js';
 import { compileStatusFields } from '../operatorbox/status-fields.js';
 import { observedChildren, templateData } from '../operatorbox/template-data.js';
 import { compileTemplateSet, type TemplateSet } from '../operatorbox/template-set.js';
@@ -178,6 +179,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
   let box: OperatorBoxStage | undefined;
   let controller: Controller | undefined;
   let applier: ChildApplier | undefined;
+  const echoes = needsChildEchoes(crd, code);
   const children = new ChildWatches({
     client,
     clock: options.clock,
@@ -185,7 +187,9 @@ export async function buildController(input: ActivationInput): Promise<Activated
     resources: await childResources(set, resolver, logger),
     tuning: options.watch,
     onChange: (child) => {
-      applier?.observed(child);
+      // The echo of the runtime's own write carries nothing its reconcile did not know (child-echoes.ts); the prune
+      // sees children written whose event is still on its way (registry/write-memos.ts), so no reconcile waits on it.
+      if (applier?.observed(child) === true && !echoes) return;
       const key = parentKeyOf(child, crd.name, target.resource.namespaced);
       // Only parents that exist: the children of a deleted parent must not call onNotFound once each.
       if (key !== undefined && controller?.informer.get(key) !== undefined) controller.enqueue(key);

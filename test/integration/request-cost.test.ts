@@ -57,6 +57,8 @@ describe('what a new custom resource costs', () => {
     await runtime.start();
     try {
       await quiet(runtime);
+      const reconciles = new Map<string, number>();
+      runtime.on('reconciled', ({ key }: { key: string }) => void reconciles.set(key, (reconciles.get(key) ?? 0) + 1));
       for (const name of ['s1', 's2', 's3']) {
         server.requests.reset();
         server.create(customResource(GIZMO, name, { size: 1 }));
@@ -70,6 +72,8 @@ describe('what a new custom resource costs', () => {
           .filter((r) => r.verb !== 'watch')
           .map((r) => `${r.verb} ${r.resource}${r.subresource === '' ? '' : `/${r.subresource}`} ${r.status}`);
         assert.deepEqual(sent.sort(), ['patch configmaps 201', 'patch gizmos/status 200'], `the requests of creating ${name}`);
+        // The child's watch event that only echoes the runtime's own apply does not reconcile the parent again.
+        assert.equal(reconciles.get(`default/${name}`), 1, `reconciles of ${name}`);
       }
     } finally {
       await runtime.stop();
