@@ -12,6 +12,9 @@ import type { Clock, TimerHandle } from '../util/clock.js';
 import { defaultControllerRateLimiter, type DefaultControllerRateLimiterOptions } from './rate-limiter.js';
 import { WorkerPool } from './workers.js';
 import { Workqueue } from './workqueue.js';
+import { onlyStatusChanged } from './only-status-changed.js';
+
+export { onlyStatusChanged };
 
 /** What a controller reports, wired by the runtime to metrics, health and events. */
 export interface ControllerObserver {
@@ -237,22 +240,4 @@ export class Controller {
       this.scheduleResync();
     }, resyncMs);
   }
-}
-
-/** True when two states of an object differ only in `status` and in what every write changes. */
-export function onlyStatusChanged(old: KubeObject, next: KubeObject): boolean {
-  const strip = (object: KubeObject): string => {
-    const { status: _status, metadata, ...rest } = object;
-    const { resourceVersion: _rv, managedFields: _mf, ...meta } = metadata ?? {};
-    return stableJson({ ...rest, metadata: meta });
-  };
-  return strip(old) === strip(next);
-}
-
-function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
-  );
 }

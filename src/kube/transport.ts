@@ -4,8 +4,8 @@
  * TLS) connection for every request; this one reuses them.
  *
  * Credentials still come from client-node: every request asks the KubeConfig for its options
- * (`applyToHTTPSOptions`, public in client-node 1.x and 2.x), so tokens that exec plugins or OIDC refresh stay
- * current, and a change of TLS material (an exec plugin's rotated client certificate) opens a new pool. A cluster
+ * (`applyToHTTPSOptions`, public in client-node 1.x and 2.x; reused while they cannot change, see credentials.ts),
+ * so tokens that exec plugins or OIDC refresh stay current, and a change of TLS material (an exec plugin's rotated client certificate) opens a new pool. A cluster
  * with a `proxy-url` keeps the proxy agent client-node builds for it.
  *
  * HTTP/1.1 without pipelining: a watch holds its connection while it streams and hands it back to the pool when
@@ -14,6 +14,7 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { Credentials } from './credentials.js';
 
 /** Idle connections are closed after this long; servers usually keep them 5–90 s. */
 const IDLE_SOCKET_MS = 30_000;
@@ -50,8 +51,10 @@ export class Transport {
   private readonly secure: boolean;
   private readonly url: URL;
   private readonly proxied: boolean;
+  private readonly credentials: Credentials;
 
-  constructor(private readonly kubeConfig: KubeConfig) {
+  constructor(kubeConfig: KubeConfig) {
+    this.credentials = new Credentials(kubeConfig);
     const cluster = kubeConfig.getCurrentCluster();
     this.url = new URL(cluster?.server ?? 'http://localhost');
     this.secure = this.url.protocol === 'https:';
@@ -157,8 +160,7 @@ export class Transport {
     // fires after the answer was read, and the socket may then be serving another request from the pool.
     if (this.closed) throw new Error('the Kubernetes client is closed');
     signal?.throwIfAborted();
-    const given: HttpsRequestOptions = { headers: {} };
-    await this.kubeConfig.applyToHTTPSOptions(given);
+    const given = await this.credentials.options();
     if (this.closed) throw new Error('the Kubernetes client is closed');
     const options: RequestOptions = {
       protocol: this.url.protocol,

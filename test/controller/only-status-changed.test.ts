@@ -51,3 +51,22 @@ test('spec, labels, annotations, finalizers, generation and deletionTimestamp ar
   ];
   for (const [what, change] of cases) assert.equal(onlyStatusChanged(base, changed(change)), false, what);
 });
+
+test('compared as JSON: a key holding undefined is no key; null, missing and nested values still count', () => {
+  const withUndefined = changed((o) => void ((o['spec'] as Record<string, unknown>)['extra'] = undefined));
+  assert.equal(onlyStatusChanged(base, withUndefined), true, 'undefined key');
+  const cases: Array<[string, (object: KubeObject) => void]> = [
+    ['null instead of a value', (o) => void ((o['spec'] as Record<string, unknown>)['text'] = null)],
+    ['a key added', (o) => void ((o['spec'] as Record<string, unknown>)['extra'] = 0)],
+    ['a key removed', (o) => void delete (o['spec'] as Record<string, unknown>)['text']],
+    ['an array for an object', (o) => void ((o['spec'] as Record<string, unknown>)['list'] = { 0: 1, 1: 2 })],
+    ['a longer array', (o) => void ((o['spec'] as { list: number[] }).list = [1, 2, 3])],
+    ['a string for a number', (o) => void ((o['spec'] as { list: unknown[] }).list = ['1', 2])],
+    ['a nested object', (o) => void ((o['spec'] as Record<string, unknown>)['deep'] = { a: [{ b: 1 }] })],
+    ['a top-level field beside spec', (o) => void (o['data'] = { x: '1' })],
+  ];
+  for (const [what, change] of cases) assert.equal(onlyStatusChanged(base, changed(change)), false, what);
+  const deep = changed((o) => void ((o['spec'] as Record<string, unknown>)['deep'] = { a: [{ b: 1, c: 2 }] }));
+  const deepReordered = changed((o) => void ((o['spec'] as Record<string, unknown>)['deep'] = { a: [{ c: 2, b: 1 }] }));
+  assert.equal(onlyStatusChanged(deep, deepReordered), true, 'nested key order');
+});
