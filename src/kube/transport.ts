@@ -45,6 +45,8 @@ type TlsOptions = Pick<HttpsRequestOptions, (typeof TLS_FIELDS)[number]>;
 export class Transport {
   private agent: HttpAgent | undefined;
   private tls: TlsOptions = {};
+  /** The credentials the current pool was last checked against (reused ones need no second look). */
+  private checked: HttpsRequestOptions | undefined;
   private readonly retired: HttpAgent[] = [];
   private readonly streams = new Set<ClientRequest>();
   private closed = false;
@@ -176,7 +178,11 @@ export class Transport {
   }
 
   private pool(given: HttpsRequestOptions): HttpAgent {
-    if (this.agent !== undefined && sameTls(this.tls, given)) return this.agent;
+    if (this.agent !== undefined && (given === this.checked || sameTls(this.tls, given))) {
+      this.checked = given;
+      return this.agent;
+    }
+    this.checked = given;
     if (this.agent !== undefined) this.retired.push(this.agent);
     const tls: TlsOptions = {};
     for (const field of TLS_FIELDS) if (given[field] !== undefined) Object.assign(tls, { [field]: given[field] });
