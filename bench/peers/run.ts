@@ -1,10 +1,10 @@
 // bench/peers: katalog against the operators one would write by hand or with the other libraries on npm, each in
 // its own process against its own fresh test API server (in a process of its own), same job, same data.
-//   npm run bench:peers [-- count=2000 creates=50 reps=3 idle=10 only=katalog,handwritten bookmarks=60000 prof=DIR]
+//   npm run bench:peers [-- count=2000 creates=50 reps=3 idle=10 only=katalog,handwritten bookmarks=60000 prof=DIR serverprof=DIR]
 //   (positional arguments are read as count, creates, reps, idle: `npm run bench:peers -- 2000 50 3 10`)
 // `bookmarks` is the server's BOOKMARK period in ms: 60 s by default, kube-apiserver's (the test server's own default,
 // 1 s, is for tests and would make every operator that asks for bookmarks busy while idle). `prof=DIR` writes a CPU
-// profile of each operator process into DIR (node --cpu-prof).
+// profile of each operator process into DIR (node --cpu-prof); `serverprof=DIR` one of each operator's test API server.
 // The job: one child ConfigMap with drift correction and a Ready status per Widget, 2 workers, `count` Widgets
 // present at start, then `creates` single creates one after another. Peers are installed into bench/peers/node_modules
 // by `npm run bench:peers`; they are never dependencies of katalog.
@@ -31,6 +31,7 @@ const IDLE_S = Number(args['idle'] ?? 10);
 const WORKERS = 2;
 const BOOKMARK_MS = Number(args['bookmarks'] ?? 60_000);
 const PROF_DIR = args['prof'];
+const SERVER_PROF_DIR = args['serverprof'];
 
 const KATALOG_BUNDLE = 'node_modules/.cache/katalog-bench/katalog.mjs';
 await esbuild.build({ entryPoints: ['bench/peers/katalog.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: KATALOG_BUNDLE, logLevel: 'warning' });
@@ -127,7 +128,10 @@ async function waitFor(server: RemoteServer, children: number, ready: number, wh
 }
 
 async function runOnce(peer: Peer, dir: string): Promise<Run> {
-  const server = await startRemoteServer({ bookmarkIntervalMs: BOOKMARK_MS, requestLogSize: 10 * COUNT + 10_000 });
+  const server = await startRemoteServer(
+    { bookmarkIntervalMs: BOOKMARK_MS, requestLogSize: 10 * COUNT + 10_000 },
+    SERVER_PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${SERVER_PROF_DIR}`],
+  );
   try {
     await server.call({ crd: WIDGET_CRD });
     await server.call({ seed: { apiVersion: 'example.io/v1', kind: 'Widget', count: COUNT, prefix: 'w' } });
