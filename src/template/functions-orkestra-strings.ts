@@ -177,6 +177,16 @@ export const ORKESTRA_STRING_FUNCTIONS: Readonly<Record<string, TemplateFunction
     const text = noteText(value, c).trim();
     return text === '' ? [] : text.split(',').map((part) => part.trim());
   }),
+  /** Orkestra's toBool: Go's ParseBool words plus yes/no/on/off; "" is false; other texts are an error. */
+  toBool: fixed(1, ([value]) => {
+    if (typeof value === 'boolean') return value;
+    if (typeof value === 'number') return value !== 0;
+    if (value === undefined || value === null) return false;
+    const word = String(value as string).trim();
+    if (['1', 't', 'T', 'true', 'True', 'TRUE', 'yes', 'YES', 'Yes', 'on', 'ON', 'On'].includes(word)) return true;
+    if (['', '0', 'f', 'F', 'false', 'False', 'FALSE', 'no', 'NO', 'No', 'off', 'OFF', 'Off'].includes(word)) return false;
+    throw new FunctionFailure(`toBool: the text (${word.length} characters) is not a boolean`);
+  }),
   /** True division: `div 7 2` is 3.5 (Orkestra's notes compute in float64 and give a whole number when whole); Sprig's div truncates. */
   div: fixed(2, ([a, b]) => {
     const [x, y] = [numberOf('div', a), numberOf('div', b)];
