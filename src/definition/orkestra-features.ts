@@ -66,6 +66,9 @@ export const REFUSED_ENTRY_FIELDS: Readonly<Record<string, Refusal>> = {
   tls: { feature: 'generated TLS certificates (tls)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   forEach: { feature: 'forEach', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   profile: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  fromNetworkPolicy: { feature: 'copies of NetworkPolicies (fromNetworkPolicy)', reason: 'not implemented yet (only Secrets and ConfigMaps are copied); write the policy', anchor: 'template-kinds' },
+  fromLimitRange: { feature: 'copies of LimitRanges (fromLimitRange)', reason: 'not implemented yet (only Secrets and ConfigMaps are copied); write the limits', anchor: 'template-kinds' },
+  fromResourceQuota: { feature: 'copies of ResourceQuotas (fromResourceQuota)', reason: 'not implemented yet (only Secrets and ConfigMaps are copied); write the quota', anchor: 'template-kinds' },
 };
 
 /** Refused top-level blocks of a document. */
@@ -81,18 +84,17 @@ export const REFUSED_DOCUMENT_FIELDS: Readonly<Record<string, Refusal>> = {
   imports: { feature: 'Katalog-level imports (Motif notes and profiles)', reason: 'not implemented yet (notes and profiles are not)', anchor: 'not-yet-implemented' },
 };
 
-/** Orkestra template kinds katalog has no short form for yet. */
-export const REFUSED_TEMPLATE_KINDS: Readonly<Record<string, string>> = {
-  pods: 'Pod',
-  persistentVolumes: 'PersistentVolume',
-  persistentVolumeClaims: 'PersistentVolumeClaim',
-  networkPolicies: 'NetworkPolicy',
-  podDisruptionBudgets: 'PodDisruptionBudget',
-  limitRanges: 'LimitRange',
-  resourceQuotas: 'ResourceQuota',
-  priorityClasses: 'PriorityClass',
-  horizontalPodAutoscalers: 'HorizontalPodAutoscaler',
-  customResource: 'custom resource',
+/** Orkestra template kinds katalog has no short form for yet (none left: every kind of Orkestra's has one). */
+export const REFUSED_TEMPLATE_KINDS: Readonly<Record<string, string>> = {};
+
+/**
+ * Keys current Orkestra (`pkg/types/types_hook_templates.go`) uses for template kinds that katalog, like Orkestra's
+ * documentation and inspection API, names in full; the lift renames them.
+ */
+export const ORKESTRA_TEMPLATE_KIND_ALIASES: Readonly<Record<string, string>> = {
+  hpa: 'horizontalPodAutoscalers',
+  pdb: 'podDisruptionBudgets',
+  custom: 'customResource',
 };
 
 /** The message of a refusal. */

@@ -5,7 +5,7 @@
  */
 import type { Path } from './path.js';
 import { isMap } from './schema-check.js';
-import { REFUSED_ENTRY_FIELDS, REFUSED_TEMPLATE_KINDS } from './orkestra-features.js';
+import { ORKESTRA_TEMPLATE_KIND_ALIASES, REFUSED_ENTRY_FIELDS, REFUSED_TEMPLATE_KINDS } from './orkestra-features.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { CONDITION_OPERATOR_ALIASES, CONDITION_OPERATORS } from '../template/index.js';
 
@@ -16,6 +16,9 @@ const SHORTHAND: readonly string[] = [...Object.keys(CONDITION_OPERATOR_ALIASES)
 
 /** A phase (`onCreate`...) or a Motif's `resources`: refused kinds reported, every entry lifted. */
 export function liftPhase(lift: Lift, phase: Map, path: Path): void {
+  for (const [alias, kind] of Object.entries(ORKESTRA_TEMPLATE_KIND_ALIASES)) {
+    move(lift, phase, alias, path, phase, kind, path, `${alias} and ${kind} name the same template kind; keep one`);
+  }
   for (const [kind, list] of Object.entries(phase)) {
     const refusedKind = REFUSED_TEMPLATE_KINDS[kind];
     if (refusedKind !== undefined) {

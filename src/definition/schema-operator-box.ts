@@ -73,6 +73,16 @@ const phaseProperties = {
   jobs: entries,
   cronJobs: entries,
   ingresses: entries,
+  pods: entries,
+  persistentVolumes: entries,
+  persistentVolumeClaims: entries,
+  networkPolicies: entries,
+  podDisruptionBudgets: entries,
+  limitRanges: entries,
+  resourceQuotas: entries,
+  priorityClasses: entries,
+  horizontalPodAutoscalers: entries,
+  customResource: Type.Optional(Type.Array(ManifestEntrySchema)),
   resources: Type.Optional(Type.Array(ManifestEntrySchema)),
 } satisfies { [K in TemplateKind]: unknown };
 

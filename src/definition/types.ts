@@ -57,6 +57,16 @@ export const TEMPLATE_KINDS = [
   'jobs',
   'cronJobs',
   'ingresses',
+  'pods',
+  'persistentVolumes',
+  'persistentVolumeClaims',
+  'networkPolicies',
+  'podDisruptionBudgets',
+  'limitRanges',
+  'resourceQuotas',
+  'priorityClasses',
+  'horizontalPodAutoscalers',
+  'customResource',
   'resources',
 ] as const;
 export type TemplateKind = (typeof TEMPLATE_KINDS)[number];

@@ -87,3 +87,33 @@ export const daemonSetsBuilder: KindBuilder = {
     }));
   },
 };
+
+/**
+ * `pods` (Orkestra `pkg/types/types_pod.go`): one Pod with the pod fields of the other workloads; default name
+ * `<cr>-pod`. `protocol` (Orkestra) applies to the container port. The pod carries the workload labels, so the
+ * default Service selector reaches it too.
+ */
+export const podsBuilder: KindBuilder = {
+  produces: { apiVersion: 'v1', kind: 'Pod' },
+  fields: [...POD_FIELDS, 'protocol', 'spec'],
+  build(body, context) {
+    const form = new ShortForm(body);
+    const metadata = metadataOf(form, defaultName(context, 'pod'));
+    const name = metadata.name ?? '';
+    const podMetadata = podMetadataOf(form, selectorLabels(name, context)) as { labels?: Record<string, string>; annotations?: Record<string, string> };
+    metadata.labels = { ...podMetadata.labels, ...metadata.labels };
+    if (podMetadata.annotations !== undefined) metadata.annotations = { ...podMetadata.annotations, ...metadata.annotations };
+    let spec = podSpecOf(form, 'pods');
+    const protocol = form.string('protocol');
+    if (protocol !== undefined) {
+      const containers = spec['containers'] as Array<Record<string, unknown>>;
+      for (const container of containers) {
+        const ports = container['ports'] as Array<Record<string, unknown>> | undefined;
+        if (ports !== undefined) container['ports'] = ports.map((port) => ({ protocol, ...port }));
+      }
+    }
+    const override = form.map('spec');
+    if (override !== undefined) spec = deepMerge(spec, override);
+    return { apiVersion: 'v1', kind: 'Pod', metadata, spec };
+  },
+};

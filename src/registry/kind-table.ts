@@ -9,12 +9,18 @@ import { configMapsBuilder, namespacesBuilder, secretsBuilder, serviceAccountsBu
 import { resourcesBuilder } from './builders-manifest.js';
 import { ingressesBuilder, servicesBuilder } from './builders-network.js';
 import { clusterRoleBindingsBuilder, clusterRolesBuilder, roleBindingsBuilder, rolesBuilder } from './builders-rbac.js';
-import { daemonSetsBuilder, deploymentsBuilder, replicaSetsBuilder, statefulSetsBuilder } from './builders-workloads.js';
+import { horizontalPodAutoscalersBuilder } from './builders-autoscaling.js';
+import { customResourceBuilder } from './builders-custom.js';
+import { limitRangesBuilder, networkPoliciesBuilder, podDisruptionBudgetsBuilder, priorityClassesBuilder, resourceQuotasBuilder } from './builders-policy.js';
+import { persistentVolumeClaimsBuilder, persistentVolumesBuilder } from './builders-storage.js';
+import { daemonSetsBuilder, deploymentsBuilder, podsBuilder, replicaSetsBuilder, statefulSetsBuilder } from './builders-workloads.js';
 import type { KindBuilder } from './kind-builder.js';
 
 /**
  * Application order inside a phase (SPEC §4.1), by the child's Kubernetes kind: namespaces, secrets, configMaps,
- * serviceAccounts, RBAC, custom resources, workloads, services, jobs, cronJobs, ingresses. Kinds not listed
+ * namespace policies (network policies, quotas, limit ranges), serviceAccounts, priority classes, RBAC, custom
+ * resources, volumes and claims, workloads (pods too), services, jobs, cronJobs, ingresses, then autoscalers and
+ * disruption budgets (which point at workloads). Kinds not listed
  * (custom resources and other built-ins) take the custom-resources slot. Children of one rank keep their
  * declaration order.
  */
@@ -22,11 +28,17 @@ const APPLY_RANK: Readonly<Record<string, number>> = Object.freeze({
   Namespace: 0,
   Secret: 1,
   ConfigMap: 2,
+  NetworkPolicy: 2.5,
+  ResourceQuota: 2.5,
+  LimitRange: 2.5,
   ServiceAccount: 3,
+  PriorityClass: 3.5,
   ClusterRole: 4,
   ClusterRoleBinding: 4,
   Role: 4,
   RoleBinding: 4,
+  PersistentVolume: 5.5,
+  PersistentVolumeClaim: 5.6,
   Deployment: 6,
   StatefulSet: 6,
   DaemonSet: 6,
@@ -36,6 +48,8 @@ const APPLY_RANK: Readonly<Record<string, number>> = Object.freeze({
   Job: 8,
   CronJob: 9,
   Ingress: 10,
+  HorizontalPodAutoscaler: 11,
+  PodDisruptionBudget: 11,
 });
 const CUSTOM_RESOURCE_RANK = 5;
 
@@ -68,6 +82,16 @@ export class KindTable {
       jobs: jobsBuilder,
       cronJobs: cronJobsBuilder,
       ingresses: ingressesBuilder,
+      pods: podsBuilder,
+      persistentVolumes: persistentVolumesBuilder,
+      persistentVolumeClaims: persistentVolumeClaimsBuilder,
+      networkPolicies: networkPoliciesBuilder,
+      podDisruptionBudgets: podDisruptionBudgetsBuilder,
+      limitRanges: limitRangesBuilder,
+      resourceQuotas: resourceQuotasBuilder,
+      priorityClasses: priorityClassesBuilder,
+      horizontalPodAutoscalers: horizontalPodAutoscalersBuilder,
+      customResource: customResourceBuilder,
       resources: resourcesBuilder,
     };
     for (const [name, builder] of Object.entries(builtIn)) this.builders.set(name, builder);

@@ -5,7 +5,7 @@
  */
 import type { Command, Expression, ParsedTemplate, Pipeline, TemplateNode } from './ast.js';
 import { asTemplateError, FunctionFailure, templateError, type TemplateSourceInfo } from './failure.js';
-import { lookupFunction, suggestFunction } from './functions.js';
+import { lookupFunction, unknownFunctionHint } from './functions.js';
 import { formatWith, parseFormat } from './printf.js';
 import { CLOCK_EVERY_STEPS } from './limits.js';
 import type { RenderState } from './state.js';
@@ -229,8 +229,7 @@ class Linker {
   private call(name: string, pos: number, argExpressions: readonly Expression[], piped: boolean): CommandEvaluate {
     const fn = lookupFunction(name, this.info.dialect);
     if (fn === undefined) {
-      const suggestion = suggestFunction(name);
-      this.fail('E_TEMPLATE_FUNCTION', `function ${JSON.stringify(name)} not defined${suggestion === undefined ? '' : ` (did you mean ${JSON.stringify(suggestion)}?)`}`, pos);
+      this.fail('E_TEMPLATE_FUNCTION', `function ${JSON.stringify(name)} not defined${unknownFunctionHint(name, this.info.dialect)}`, pos);
     }
     const count = argExpressions.length + (piped ? 1 : 0);
     if (count < fn.minArgs || count > fn.maxArgs) {

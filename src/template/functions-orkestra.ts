@@ -11,7 +11,10 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { FunctionFailure } from './failure.js';
 import { fixed, variadic, type TemplateFunction } from './function-type.js';
+import { ORKESTRA_FORMAT_FUNCTIONS } from './functions-orkestra-formats.js';
 import { ORKESTRA_KUBE_FUNCTIONS } from './functions-orkestra-kube.js';
+import { ORKESTRA_OBJECT_FUNCTIONS } from './functions-orkestra-objects.js';
+import { ORKESTRA_STRING_FUNCTIONS } from './functions-orkestra-strings.js';
 import { getKey, isMap, kindOf, printValue } from './values.js';
 
 /** Orkestra's `empty`: missing, "", "<no value>", false, 0, an empty list or map. */
@@ -55,6 +58,9 @@ function wholeNumber(value: unknown): number | undefined {
 }
 
 export const ORKESTRA_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
+  ...ORKESTRA_STRING_FUNCTIONS,
+  ...ORKESTRA_FORMAT_FUNCTIONS,
+  ...ORKESTRA_OBJECT_FUNCTIONS,
   ...ORKESTRA_KUBE_FUNCTIONS,
   /** `default FALLBACK VALUE`: VALUE unless Orkestra-empty (a pipe passes VALUE last, as in Sprig). */
   default: fixed(2, ([fallback, value]) => (orkestraEmpty(value) ? fallback : value)),

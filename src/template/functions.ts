@@ -8,6 +8,7 @@ import { MATH_FUNCTIONS } from './functions-math.js';
 import { TEXT_FUNCTIONS } from './functions-text.js';
 import type { TemplateFunction } from './function-type.js';
 import { dialectFunction, type TemplateDialect } from './dialect.js';
+import { refusedOrkestraFunction } from './functions-orkestra-refused.js';
 
 const BUILTINS: Readonly<Record<string, TemplateFunction>> = Object.freeze(
   Object.assign(Object.create(null) as Record<string, TemplateFunction>, LOGIC_FUNCTIONS, MATH_FUNCTIONS, TEXT_FUNCTIONS, DATA_FUNCTIONS),
@@ -25,4 +26,15 @@ export function lookupFunction(name: string, dialect?: TemplateDialect): Templat
 export function suggestFunction(name: string): string | undefined {
   const lower = name.toLowerCase();
   return TEMPLATE_FUNCTION_NAMES.find((candidate) => candidate.toLowerCase() === lower);
+}
+
+/**
+ * What an "unknown function" message adds for `name`: in the Orkestra dialect, why katalog refuses an Orkestra
+ * note it does not define; else a near miss. Empty when there is nothing to add.
+ */
+export function unknownFunctionHint(name: string, dialect?: TemplateDialect): string {
+  const refused = dialect === 'orkestra' ? refusedOrkestraFunction(name) : undefined;
+  if (refused !== undefined) return ` (an Orkestra note katalog does not support: ${refused}; see docs/orkestra-compatibility.md#template-dialect)`;
+  const suggestion = suggestFunction(name);
+  return suggestion === undefined ? '' : ` (did you mean ${JSON.stringify(suggestion)}?)`;
 }

@@ -1,0 +1,41 @@
+/**
+ * Orkestra notes katalog does not define, by name, with the reason: a template that calls one fails to compile
+ * with that reason (never a bare "not defined"). Three reasons: the note reads data Orkestra's `enrich` adds to a
+ * child (its pods, events, owner, node, ReplicaSets, Endpoints, StorageClass), which katalog does not fetch; it reads
+ * the result of an `external` call (refused); or it reads the clock, which would make a render differ from one
+ * reconcile to the next while nothing changed.
+ */
+const ENRICH = "it reads what Orkestra's `enrich` fetches beside a child (pods, events, owners, nodes...), which katalog does not fetch; read the child's own fields, or use a hook";
+const EXTERNAL = 'it reads the result of an `external` call, which katalog does not make';
+const CLOCK = 'it reads the clock, so a render would change while nothing else does; use rotateAfter or requeue.after for time-based work';
+const NOT_YET = 'not implemented yet';
+
+const by = (reason: string, names: readonly string[]): Array<[string, string]> => names.map((name) => [name, reason]);
+
+const REFUSED: ReadonlyMap<string, string> = new Map([
+  ...by(ENRICH, [
+    'hasCrashingPod', 'podByOrdinal', 'podContainerReasons', 'podContainerState', 'podCount', 'podCrashLoopDetected',
+    'podCreateContainerErrorDetected', 'podErrImagePullDetected', 'podErrorDetected', 'podIPs', 'podImagePullBackOffDetected',
+    'podInvalidImageNameDetected', 'podMaxRestarts', 'podNames', 'podNodes', 'podOOMKilledDetected', 'podPhases',
+    'podPostStartHookErrorDetected', 'podPreStartHookErrorDetected', 'podRunContainerErrorDetected', 'readyPodCount',
+    'firstWarning', 'hasWarnings', 'warningCount', 'warningMessages', 'warningReasons',
+    'podNodeInstanceType', 'podNodeName', 'podNodeRegion', 'podNodeZone',
+    'deploymentReplicaSetCount', 'deploymentReplicaSets', 'oldDeploymentReplicaSets', 'replicaSetOwnerKind', 'replicaSetOwnerName',
+    'jobActivePodNames', 'jobFailedPodNames', 'jobFirstExitCode', 'jobSucceededPodNames',
+    'cronJobLastJobName', 'cronJobLastJobSucceeded', 'cronJobLastSuccessfulJobName',
+    'hpaMetricTypes', 'hpaScaleTargetKind', 'hpaScaleTargetName', 'ingressLoadBalancerIPs', 'ingressTLSSecretCount',
+    'pvcProvisioner', 'pvcStorageClassProvisioner', 'pvcStorageClassReclaimPolicy', 'pvcVolumeMode', 'statefulSetPVCCount',
+    'backingPodCount', 'backingPodNames', 'endpointsReady', 'hasEndpoints', 'serviceEndpointCount', 'serviceEndpoints', 'serviceFirstEndpoint',
+  ]),
+  ...by(EXTERNAL, ['promAboveThreshold', 'promBelowThreshold', 'promLabelValues', 'promMax', 'promSeriesCount', 'promSum', 'promValue']),
+  ...by(CLOCK, ['timeAgo', 'timeSince', 'timeUntil', 'isExpired', 'nextCron', 'timeInWindow', 'timeNotInWindow', 'weekday', 'weekend']),
+  ...by(NOT_YET, ['cronDescribe', 'timeFormat']),
+]);
+
+/** Why katalog refuses the Orkestra note `name`, or `undefined` when it does not. */
+export function refusedOrkestraFunction(name: string): string | undefined {
+  return REFUSED.get(name);
+}
+
+/** Every refused Orkestra note, sorted. */
+export const REFUSED_ORKESTRA_FUNCTION_NAMES: readonly string[] = Object.freeze([...REFUSED.keys()].sort());
