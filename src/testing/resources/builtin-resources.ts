@@ -62,6 +62,8 @@ const SPECS: readonly BuiltinSpec[] = [
   { group: 'batch', version: 'v1', plural: 'cronjobs', kind: 'CronJob', namespaced: true, shortNames: ['cj'], categories: ALL, status: true, generation: true },
   { group: 'networking.k8s.io', version: 'v1', plural: 'ingresses', kind: 'Ingress', namespaced: true, shortNames: ['ing'], status: true, generation: true },
   { group: 'networking.k8s.io', version: 'v1', plural: 'networkpolicies', kind: 'NetworkPolicy', namespaced: true, shortNames: ['netpol'], generation: true },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'], generation: true },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'], generation: true },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', kind: 'Role', namespaced: true, nameRule: 'path' },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path' },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path' },
@@ -106,3 +108,6 @@ export function builtinResourceTypes(): ResourceType[] {
 /** The resource key of Namespaces and of CustomResourceDefinitions, which have behaviour of their own. */
 export const NAMESPACES_KEY = '/namespaces';
 export const CRDS_KEY = 'apiextensions.k8s.io/customresourcedefinitions';
+/** The resource keys of the admission webhook configurations (src/testing/admission/). */
+export const VALIDATING_WEBHOOKS_KEY = 'admissionregistration.k8s.io/validatingwebhookconfigurations';
+export const MUTATING_WEBHOOKS_KEY = 'admissionregistration.k8s.io/mutatingwebhookconfigurations';
