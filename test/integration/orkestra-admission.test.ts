@@ -149,3 +149,36 @@ describe('Orkestra admission through the test API server', { skip: hasOpenssl ? 
     assert.ok(decisions.includes('validate DELETE false') && decisions.includes('validate DELETE true'));
   });
 });
+
+describe('the corpus: early/komposer-basic/namespace-katalog.yaml (a warn rule on Namespaces)', { skip: hasOpenssl ? false : 'openssl is not on PATH' }, () => {
+  let server: TestApiServer;
+  let webhook: ListeningServer;
+
+  before(async () => {
+    server = await startTestApiServer();
+    const definition = await loadDefinition('test/fixtures/orkestra/early/komposer-basic/namespace-katalog.yaml');
+    const tls = await selfSignedCertificate();
+    webhook = await listen(createAdmissionRouter(definition), { port: 0, hostname: '127.0.0.1', tls });
+    const configs = webhookConfigurations(definition, { url: webhook.url, caBundle: tls.cert });
+    assert.equal(configs.mutating, undefined, 'no mutation rules, no protection: no mutating webhook');
+    await server.kubeConfig.makeApiClient(AdmissionregistrationV1Api).createValidatingWebhookConfiguration({ body: configs.validating as V1ValidatingWebhookConfiguration });
+  });
+
+  after(async () => {
+    await webhook.close();
+    await server.stop();
+  });
+
+  test('a Namespace without a team label is created with Orkestra\'s warning; with the label, without one', async () => {
+    const post = (name: string, labels?: Record<string, string>) =>
+      fetch(`${server.url}/api/v1/namespaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, ...(labels === undefined ? {} : { labels }) } }) });
+    const unlabelled = await post('no-team');
+    assert.equal(unlabelled.status, 201);
+    assert.equal(unlabelled.headers.get('warning'), '299 - "orkestra: field \\"metadata.labels.team\\": all namespaces must declare a team owner"');
+    const labelled = await post('with-team', { team: 'platform' });
+    assert.equal(labelled.status, 201);
+    assert.equal(labelled.headers.get('warning'), null);
+    const core = server.kubeConfig.makeApiClient(CoreV1Api);
+    assert.equal((await core.readNamespace({ name: 'no-team' })).metadata?.name, 'no-team');
+  });
+});
