@@ -112,7 +112,7 @@ export { listen, type FetchApp, type ListeningServer } from './http/listen.js';
 export { createAdmissionRouter, ADMISSION_PATHS, type AdmissionRouterOptions, type AdmissionDecision } from './admission/router.js';
 export { webhookConfigurations, type WebhookConfigurationOptions, type WebhookConfigurations, type WebhookClient } from './admission/webhook-configuration.js';
 export { DELETION_PROTECTION_LABEL } from './admission/crd-rules.js';
-export type { AdmissionRequest, AdmissionResponse, AdmissionReview, AdmissionStatus, GroupVersionResource } from './admission/review.js';
+export { ADMISSION_API_VERSION, type AdmissionRequest, type AdmissionResponse, type AdmissionReview, type AdmissionStatus, type GroupVersionResource } from './admission/review.js';
 
 // Time and errors
 export { systemClock, type Clock, type TimerHandle } from './util/clock.js';
