@@ -29,6 +29,11 @@ export type {
   StatusField,
   StatusFieldType,
   NamespaceGuard,
+  AdmissionRules,
+  AdmissionOperation,
+  ValidationRule,
+  ValidationOperator,
+  MutationRule,
   Gate,
   PreReconcile,
   RequeueRule,
@@ -102,6 +107,12 @@ export { inspectionViewOf, type InspectionView, type LeaderView, type CrdView, t
 export type { KatalogList, CrdSummary, CrdDetail, ValueWithSourceBody, ErrorBody } from './http/bodies.js';
 export type { ReconcilerInfo, CodeInfo, TemplatePhaseName } from './http/reconciler-info.js';
 export { listen, type FetchApp, type ListeningServer } from './http/listen.js';
+
+// The admission webhook router (validation, mutation, deletion protection)
+export { createAdmissionRouter, ADMISSION_PATHS, type AdmissionRouterOptions, type AdmissionDecision } from './admission/router.js';
+export { webhookConfigurations, type WebhookConfigurationOptions, type WebhookConfigurations, type WebhookClient } from './admission/webhook-configuration.js';
+export { DELETION_PROTECTION_LABEL } from './admission/crd-rules.js';
+export { ADMISSION_API_VERSION, type AdmissionRequest, type AdmissionResponse, type AdmissionReview, type AdmissionStatus, type GroupVersionResource } from './admission/review.js';
 
 // Time and errors
 export { systemClock, type Clock, type TimerHandle } from './util/clock.js';

@@ -24,6 +24,7 @@ const rank: Record<string, number> = {
   'options.ts': 10,
   runtime: 10,
   http: 11,
+  admission: 11,
   'create-runtime.ts': 12,
   'index.ts': 13,
   testing: 13,
@@ -31,6 +32,9 @@ const rank: Record<string, number> = {
 };
 // The test API server is its own product: it stands on util and errors only.
 const testingMayImport = new Set(['util', 'errors.ts', 'testing']);
+// The admission webhook router reads the frozen definition and the template evaluator only: it must run without a
+// runtime (a webhook server scales apart from the operator), so it never reaches into runtime/, controller/ or kube/.
+const admissionMayImport = new Set(['util', 'errors.ts', 'template', 'definition', 'admission']);
 // The command line stands on the public surface only, like an example: the package's two entry points.
 const cliMayImport = new Set(['index.ts', 'testing/index.ts', 'cli']);
 
@@ -65,6 +69,8 @@ test('src/ imports point only downwards between layers', () => {
       const ok =
         from === 'testing'
           ? testingMayImport.has(to)
+          : from === 'admission'
+            ? admissionMayImport.has(to)
           : from === 'cli'
             ? cliMayImport.has(to === 'cli' ? 'cli' : entry)
             : toRank !== undefined && toRank <= fromRank && to !== 'testing' && to !== 'cli';

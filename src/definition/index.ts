@@ -34,5 +34,10 @@ export type {
   EntryCopy,
   TemplateKind,
   TemplatePhase,
+  AdmissionRules,
+  AdmissionOperation,
+  ValidationRule,
+  ValidationOperator,
+  MutationRule,
 } from './types.js';
 export type { TemplateDialect } from '../template/index.js';

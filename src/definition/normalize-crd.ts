@@ -15,6 +15,7 @@ import type { OperatorBoxInput } from './schema-operator-box.js';
 import { importMotifs } from './motif.js';
 import { isMap } from './schema-check.js';
 import { toPlain } from './freeze.js';
+import { normalizeAdmission } from './admission-rules.js';
 
 /** Normalises one entry. `topFinalizers` are the finalizers of the document being loaded (Katalog or Komposer). */
 export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], context: LoadContext): { crd: CrdDefinition; node: GraphNode } {
@@ -53,6 +54,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
   const enabled = get('enabled')?.value !== false;
   const dependsOn = readDependsOn(get('dependsOn'), problems);
   const mode = text('mode');
+  const admission = normalizeAdmission(get, problems);
 
   const crd: CrdDefinition = {
     name: raw.name,
@@ -85,6 +87,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
             setup: toPlain(setup?.value),
           },
         }),
+    ...(admission === undefined ? {} : { admission }),
   };
   return { crd, node: { name: raw.name, enabled, dependsOn } };
 }

@@ -27,17 +27,11 @@ export interface Refusal {
   readonly anchor: string;
 }
 
-const WEBHOOK = 'it needs an admission webhook; katalog does not serve one';
 const CLI = "it is an input of Orkestra's own command line (ork), which katalog does not replace";
 
 /** Refused fields of a CRD entry, by key. */
 export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
-  validation: { feature: 'validation rules', reason: WEBHOOK + ' (and reconcile-time validation is not implemented)', anchor: 'validation-and-mutation' },
-  mutation: { feature: 'mutation rules', reason: WEBHOOK, anchor: 'validation-and-mutation' },
-  admission: { feature: 'admission rules', reason: WEBHOOK, anchor: 'validation-and-mutation' },
-  webhooks: { feature: 'per-CRD webhooks', reason: WEBHOOK, anchor: 'validation-and-mutation' },
   conversion: { feature: 'conversion webhook', reason: 'it needs a conversion webhook served over TLS; katalog does not serve one', anchor: 'conversion' },
-  deletionProtection: { feature: 'deletion protection', reason: WEBHOOK, anchor: 'validation-and-mutation' },
   labels: { feature: 'CRD-level labels (written onto each custom resource)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   enrich: { feature: 'enrich', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   enrichAll: { feature: 'enrichAll', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
@@ -76,7 +70,6 @@ export const REFUSED_DOCUMENT_FIELDS: Readonly<Record<string, Refusal>> = {
   notes: { feature: 'user-defined notes', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   helm: { feature: 'Helm sources', reason: 'they need a Helm binary and chart repositories', anchor: 'komposer-sources' },
   registry: { feature: 'registry sources (OCI or git patterns)', reason: CLI + ' (ork pull)', anchor: 'komposer-sources' },
-  security: { feature: 'security (deletion and namespace protection webhooks)', reason: WEBHOOK, anchor: 'validation-and-mutation' },
   notification: { feature: 'notifications', reason: 'not implemented yet; subscribe to the runtime\'s "degraded" event', anchor: 'not-yet-implemented' },
   providers: { feature: 'providers', reason: 'Orkestra providers are Go plug-ins; write a hook instead', anchor: 'refused-runtime-services' },
   profiles: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },

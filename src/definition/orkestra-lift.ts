@@ -26,6 +26,7 @@ import {
 import { liftPhase, liftStatus } from './orkestra-lift-box.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { readCrdFileTypes } from './orkestra-crd-file.js';
+import { liftAdmission, liftSecurity } from './orkestra-lift-admission.js';
 
 type Map = Record<string, unknown>;
 
@@ -68,7 +69,8 @@ function liftSpec(lift: Lift, doc: Map, kind: DocumentKind): void {
   }
   const spec = doc.spec;
   if (!isMap(spec)) return;
-  for (const key of ['security', 'notification', 'providers', 'profiles', 'endpoints']) {
+  const protect = liftSecurity(spec);
+  for (const key of ['notification', 'providers', 'profiles', 'endpoints']) {
     if (Object.hasOwn(spec, key)) refuse(lift, spec, key, ['spec'], REFUSED_DOCUMENT_FIELDS[key] as Refusal);
   }
   if (kind === 'Katalog' && Object.hasOwn(spec, 'imports')) refuse(lift, spec, 'imports', ['spec'], REFUSED_DOCUMENT_FIELDS.imports as Refusal);
@@ -77,12 +79,14 @@ function liftSpec(lift: Lift, doc: Map, kind: DocumentKind): void {
   if (Array.isArray(crds)) {
     crds.forEach((entry: unknown, index) => {
       if (isMap(entry)) liftCrd(lift, entry, ['spec', 'crds', index], override);
+      if (isMap(entry)) protect(entry);
     });
   } else if (isMap(crds)) {
     for (const [name, entry] of Object.entries(crds)) {
       if (entry === null && override) crds[name] = {}; // `website:` with nothing under it: named, nothing overridden
       const item = crds[name];
       if (isMap(item)) liftCrd(lift, item, ['spec', 'crds', name], override);
+      if (isMap(item)) protect(item);
     }
   }
 }
@@ -108,6 +112,7 @@ function liftSources(lift: Lift, block: Map, path: Path): void {
 function liftCrd(lift: Lift, entry: Map, path: Path, override: boolean): void {
   move(lift, entry, 'reconciler', path, entry, 'operatorBox', path, 'both "reconciler" (early Orkestra) and "operatorBox" (documented and current Orkestra) are given; keep operatorBox');
   for (const [key, refusal] of Object.entries(REFUSED_CRD_FIELDS)) if (Object.hasOwn(entry, key)) refuse(lift, entry, key, path, refusal);
+  liftAdmission(lift, entry, path);
   liftEndpoints(lift, entry, path);
   liftApiTypes(lift, entry, path, override);
   liftQueue(lift, entry, path);

@@ -4,6 +4,7 @@
  * `x-check` names a check our checker runs instead of `pattern` (for a better message); editors use `pattern`.
  */
 import Type from 'typebox';
+import { DeletionProtectionSchema, MutationBlockSchema, ValidationBlockSchema, WebhooksSchema } from './schema-admission.js';
 import { OperatorBoxSchema, StatusBlockSchema, TemplatePhaseSchema } from './schema-operator-box.js';
 
 export const API_VERSIONS = ['katalog.dev/v1', 'orkestra.orkspace.io/v1'] as const;
@@ -102,6 +103,10 @@ function crdEntryProperties() {
     allowedNamespaces: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Reconcile only custom resources in these namespaces (wildcards kube-*, *-system); wins over restrictedNamespaces.' })),
     restrictedNamespaces: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Never reconcile custom resources in these namespaces (wildcards kube-*, *-system).' })),
     critical: Type.Optional(Type.Boolean({ description: 'When this CRD is degraded the runtime is not ready (/ready answers 503).' })),
+    validation: Type.Optional(ValidationBlockSchema),
+    mutation: Type.Optional(MutationBlockSchema),
+    webhooks: Type.Optional(WebhooksSchema),
+    deletionProtection: Type.Optional(DeletionProtectionSchema),
     crFiles: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Orkestra development input (custom resources for ork run); carried, never applied.' })),
     setup: Type.Optional(Type.Unknown({ description: 'Orkestra development input (prerequisites for ork run); carried, never applied.' })),
   };

@@ -7,11 +7,13 @@
  *   `"127.0.0.1"` to keep the API on loopback.
  * - Global `Request`/`Response` are left alone (`overrideGlobalObjects: false`): a library must not swap the
  *   host's globals.
+ * - `tls: { key, cert }` (PEM) serves https instead (an admission webhook must be served over TLS).
  * - `close()` stops accepting, drops idle and in-flight keep-alive connections, and resolves once the server is
  *   closed, so the process can exit. It is idempotent.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { serve } from '@hono/node-server';
 import { RuntimeError } from '../errors.js';
 
@@ -25,6 +27,8 @@ export interface ListenOptions {
   readonly port?: number;
   /** Address to bind; default: every interface. */
   readonly hostname?: string;
+  /** Serve https with this PEM key and certificate (chain); default plain http. */
+  readonly tls?: { readonly key: string; readonly cert: string };
 }
 
 export interface ListeningServer {
@@ -58,10 +62,11 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<List
           port,
           ...(hostname === undefined ? {} : { hostname }),
           overrideGlobalObjects: false,
+          ...(options.tls === undefined ? {} : { createServer: createHttpsServer, serverOptions: { key: options.tls.key, cert: options.tls.cert } }),
         },
         (info) => {
           server?.off('error', onError);
-          if (server !== undefined) resolve(listening(server, info));
+          if (server !== undefined) resolve(listening(server, info, options.tls === undefined ? 'http' : 'https'));
         },
       ) as Server;
     } catch (error) {
@@ -72,10 +77,10 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<List
   });
 }
 
-function listening(server: Server, info: AddressInfo): ListeningServer {
+function listening(server: Server, info: AddressInfo, scheme: 'http' | 'https'): ListeningServer {
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost(info)}:${info.port}`,
+    url: `${scheme}://${urlHost(info)}:${info.port}`,
     port: info.port,
     close: () => {
       closing ??= new Promise<void>((resolve) => {

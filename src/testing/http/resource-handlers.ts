@@ -22,6 +22,8 @@ import { sendJson, sendObject } from './respond.js';
 import { negotiate } from '../printing/accept.js';
 import { contentTypeOf, render } from '../printing/render.js';
 import { startWatch } from './watch-handler.js';
+import { admitWrite } from '../admission/admit.js';
+import type { KubeObject as Body } from '../store/record.js';
 
 /** A resolved resource request. */
 export interface ResourceRequest {
@@ -74,6 +76,14 @@ function deleteOptionsOf(query: URLSearchParams, body: string): DeleteOptions {
   return { ...fromBody, ...fromQuery, ...(dryRun(query, 'DeleteOptions') ? { dryRun: true } : {}) };
 }
 
+/** Adds the admission webhooks' warnings to the response headers as `Warning: 299` lines. */
+function withWarnings(headers: Record<string, string | string[]>, warnings: readonly string[]): Record<string, string | string[]> {
+  if (warnings.length === 0) return headers;
+  const existing = headers.Warning;
+  const lines = warnings.map((warning) => `299 - ${JSON.stringify(warning)}`);
+  return { ...headers, Warning: [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), ...lines] };
+}
+
 /** Serves one resource request (the route and faults are already handled). */
 export async function serveResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, r: ResourceRequest): Promise<void> {
   const { cluster } = ctx;
@@ -109,8 +119,16 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const text = await readBody(req);
       const body = asObject(parseJsonBody(text));
       const headers = checkBody(view, mode, text, body);
-      const record = createObject(cluster, view, body, r.namespace, { manager: fieldManager(req, query), dryRun: dryRun(query, 'CreateOptions') });
-      sendJson(res, 201, objectText(view, record), headers);
+      const manager = fieldManager(req, query);
+      const metadata = body.metadata;
+      const name = typeof metadata === 'object' && metadata !== null && typeof (metadata as Body).name === 'string' ? String((metadata as Body).name) : '';
+      const namespace = view.type.namespaced ? (r.namespace ?? (typeof (metadata as Body | undefined)?.namespace === 'string' ? String((metadata as Body).namespace) : '')) : '';
+      const admitted = await admitWrite(
+        cluster,
+        { operation: 'CREATE', view, namespace, name, subresource: undefined, object: body, oldObject: undefined, dryRun: dryRun(query, 'CreateOptions') },
+        (object, dry) => createObject(cluster, view, object ?? {}, r.namespace, { manager, dryRun: dry }),
+      );
+      sendJson(res, 201, objectText(view, admitted.record), withWarnings(headers, admitted.warnings));
       return;
     }
     case 'update': {
@@ -118,8 +136,15 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const text = await readBody(req);
       const body = asObject(parseJsonBody(text));
       const headers = checkBody(view, mode, text, body);
-      const record = updateObject(cluster, view, body, target, { manager: fieldManager(req, query), dryRun: dryRun(query, 'UpdateOptions') });
-      sendJson(res, 200, objectText(view, record), headers);
+      const manager = fieldManager(req, query);
+      const current = cluster.store.get(view.type.key, namespace, target.name);
+      const oldObject = current === undefined ? undefined : (JSON.parse(objectText(view, current)) as Body);
+      const admitted = await admitWrite(
+        cluster,
+        { operation: 'UPDATE', view, namespace, name: target.name, subresource: r.subresource, object: body, oldObject, dryRun: dryRun(query, 'UpdateOptions') },
+        (object, dry) => updateObject(cluster, view, object ?? {}, target, { manager, dryRun: dry }),
+      );
+      sendJson(res, 200, objectText(view, admitted.record), withWarnings(headers, admitted.warnings));
       return;
     }
     case 'patch': {
@@ -141,9 +166,28 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
     }
     case 'delete': {
       const options = deleteOptionsOf(query, await readBody(req));
-      const result = deleteObject(cluster, view, namespace, target.name, options);
-      if (result.removed && view.type.builtin) sendObject(res, 200, deletedStatus(view.type, result.record.name, result.record.uid));
-      else sendJson(res, 200, objectText(view, result.record));
+      const current = cluster.store.get(view.type.key, namespace, target.name);
+      let result: ReturnType<typeof deleteObject> | undefined;
+      const admitted = await admitWrite(
+        cluster,
+        {
+          operation: 'DELETE',
+          view,
+          namespace,
+          name: target.name,
+          subresource: undefined,
+          object: undefined,
+          oldObject: current === undefined ? undefined : (JSON.parse(objectText(view, current)) as Body),
+          dryRun: options.dryRun === true,
+        },
+        () => {
+          result = deleteObject(cluster, view, namespace, target.name, options);
+          return result.record;
+        },
+      );
+      const headers = withWarnings({}, admitted.warnings);
+      if (result?.removed === true && view.type.builtin) sendJson(res, 200, JSON.stringify(deletedStatus(view.type, admitted.record.name, admitted.record.uid)), headers);
+      else sendJson(res, 200, objectText(view, admitted.record), headers);
       return;
     }
     case 'deletecollection': {

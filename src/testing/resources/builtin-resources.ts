@@ -68,6 +68,8 @@ const SPECS: readonly BuiltinSpec[] = [
   { group: 'policy', version: 'v1', plural: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true, shortNames: ['pdb'], status: true, generation: true },
   { group: 'scheduling.k8s.io', version: 'v1', plural: 'priorityclasses', kind: 'PriorityClass', namespaced: false, shortNames: ['pc'] },
   { group: 'autoscaling', version: 'v2', plural: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true, shortNames: ['hpa'], categories: ALL, status: true, generation: true },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'], generation: true },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'], generation: true },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', kind: 'Role', namespaced: true, nameRule: 'path' },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path' },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path' },
@@ -112,3 +114,6 @@ export function builtinResourceTypes(): ResourceType[] {
 /** The resource key of Namespaces and of CustomResourceDefinitions, which have behaviour of their own. */
 export const NAMESPACES_KEY = '/namespaces';
 export const CRDS_KEY = 'apiextensions.k8s.io/customresourcedefinitions';
+/** The resource keys of the admission webhook configurations (src/testing/admission/). */
+export const VALIDATING_WEBHOOKS_KEY = 'admissionregistration.k8s.io/validatingwebhookconfigurations';
+export const MUTATING_WEBHOOKS_KEY = 'admissionregistration.k8s.io/mutatingwebhookconfigurations';

@@ -32,6 +32,8 @@ const BUILT_IN_FIELDS: Readonly<Record<string, readonly string[]>> = {
   Lease: ['spec'],
   NetworkPolicy: ['spec'],
   CustomResourceDefinition: ['spec', 'status'],
+  ValidatingWebhookConfiguration: ['webhooks'],
+  MutatingWebhookConfiguration: ['webhooks'],
 };
 const SPEC_AND_STATUS = ['spec', 'status'];
 

@@ -1,0 +1,36 @@
+/**
+ * The compiled admission rules of one definition, found by the resource an AdmissionReview names. Built once per
+ * router (or per tool): compiling the templates of every rule up front makes a bad template fail at creation.
+ */
+import type { CrdDefinition, Definition } from '../definition/index.js';
+import { compileMutation, type MutationResult } from './mutation.js';
+import { compileValidation, type Moment, type ValidationResult } from './validation.js';
+import type { GroupVersionResource } from './review.js';
+
+/** Label that marks a custom resource protected from deletion (Orkestra's). */
+export const DELETION_PROTECTION_LABEL = 'orkestra.io/deletion-protection';
+
+export interface CompiledCrdRules {
+  readonly crd: CrdDefinition;
+  readonly validate: (object: Record<string, unknown>, moment: Moment) => ValidationResult;
+  readonly mutate: (object: Record<string, unknown>, moment: Moment) => MutationResult;
+}
+
+/** Rules by `group/resource` of every enabled CRD that declares admission rules. */
+export function compileDefinitionRules(definition: Definition): ReadonlyMap<string, CompiledCrdRules> {
+  const byResource = new Map<string, CompiledCrdRules>();
+  for (const crd of definition.crds.values()) {
+    if (!crd.enabled || crd.admission === undefined) continue;
+    byResource.set(`${crd.apiTypes.group}/${crd.apiTypes.plural}`, {
+      crd,
+      validate: compileValidation(crd.admission.validation, crd.templateDialect),
+      mutate: compileMutation(crd.admission.mutation, crd.templateDialect),
+    });
+  }
+  return byResource;
+}
+
+/** The rules for the resource of a request (any version: the definition serves one version per CRD). */
+export function rulesFor(rules: ReadonlyMap<string, CompiledCrdRules>, resource: GroupVersionResource): CompiledCrdRules | undefined {
+  return rules.get(`${resource.group}/${resource.resource}`);
+}

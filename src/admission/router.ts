@@ -1,0 +1,101 @@
+/**
+ * The admission webhook router: a plain Hono sub-app (like the inspection router) serving AdmissionReview v1 for
+ * one loaded definition. It reads only the frozen definition and the template evaluator, so it runs without a
+ * runtime (a webhook server scales apart from the operator) and is mounted with `app.route('/admission', router)`.
+ *
+ * - `POST /validate`: validation rules and deletion protection (decide.ts).
+ * - `POST /mutate`: mutation rules and the deletion-protection label, as a base64 JSONPatch.
+ * - A body that is not an AdmissionReview v1 is a 400 JSON error; a resource the definition has no rules for is
+ *   allowed unchanged; any other path is a JSON 404, any other method on the two paths a 405.
+ * - Nothing of the object is logged or echoed beyond the kind, name, namespace and the rules' own messages.
+ *
+ * TLS is the host's: kube-apiserver calls webhooks over https only (docs/admission.md).
+ */
+import { Hono, type Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Definition } from '../definition/index.js';
+import { toError } from '../errors.js';
+import { compileDefinitionRules, rulesFor } from './crd-rules.js';
+import { decideMutation, decideValidation } from './decide.js';
+import { readReview, reviewOf, type AdmissionRequest, type AdmissionResponse } from './review.js';
+
+export interface AdmissionRouterOptions {
+  /** Told about an unexpected error while answering (the caller gets a 500 JSON body without its text). */
+  readonly onError?: (error: Error, request: { readonly method: string; readonly path: string }) => void;
+  /**
+   * Told about every decision: the operation, the resource, the object's namespace and name, whether it was
+   * allowed, and how many patch operations were sent. Never the object.
+   */
+  readonly onDecision?: (decision: AdmissionDecision) => void;
+}
+
+export interface AdmissionDecision {
+  readonly webhook: 'validate' | 'mutate';
+  readonly operation: AdmissionRequest['operation'];
+  readonly resource: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly allowed: boolean;
+  readonly warnings: number;
+}
+
+/** The paths, relative to the mount point. */
+export const ADMISSION_PATHS = Object.freeze(['/validate', '/mutate'] as const);
+
+const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
+
+function json(c: Context, status: ContentfulStatusCode, body: unknown): Response {
+  return c.body(JSON.stringify(body), status, JSON_HEADERS);
+}
+
+function errorBody(status: number, error: string, message: string): { error: string; message: string; status: number } {
+  return { error, message, status };
+}
+
+/**
+ * Builds the admission router for `definition`. Compiles every rule's templates now: a template that does not
+ * compile throws a TemplateError naming the rule, before anything is served.
+ */
+export function createAdmissionRouter(definition: Definition, options: AdmissionRouterOptions = {}): Hono {
+  const rules = compileDefinitionRules(definition);
+  const app = new Hono();
+
+  const serve = (webhook: 'validate' | 'mutate', decide: typeof decideValidation) => async (c: Context) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return json(c, 400, errorBody(400, 'bad_request', 'the body is not valid JSON'));
+    }
+    const request = readReview(body);
+    if (typeof request === 'string') return json(c, 400, errorBody(400, 'bad_request', `not an AdmissionReview: ${request}`));
+    const response: AdmissionResponse = decide(request, rulesFor(rules, request.resource));
+    options.onDecision?.({
+      webhook,
+      operation: request.operation,
+      resource: `${request.resource.resource}${request.resource.group === '' ? '' : `.${request.resource.group}`}`,
+      namespace: request.namespace ?? '',
+      name: request.name ?? '',
+      allowed: response.allowed,
+      warnings: response.warnings?.length ?? 0,
+    });
+    return json(c, 200, reviewOf(response));
+  };
+
+  app.post('/validate', serve('validate', decideValidation));
+  app.post('/mutate', serve('mutate', decideMutation));
+  for (const path of ADMISSION_PATHS) {
+    app.all(path, (c) => c.body(JSON.stringify(errorBody(405, 'method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use POST`)), 405, { ...JSON_HEADERS, allow: 'POST' }));
+  }
+  app.notFound((c) => json(c, 404, errorBody(404, 'not_found', `no admission route at ${c.req.path}`)));
+  app.onError((error, c) => {
+    const request = { method: c.req.method, path: c.req.path };
+    try {
+      options.onError?.(toError(error), request);
+    } catch {
+      // A failing error callback must not turn a 500 into an unhandled rejection.
+    }
+    return json(c, 500, errorBody(500, 'internal_error', `${request.method} ${request.path} failed; see the host's logs`));
+  });
+  return app;
+}

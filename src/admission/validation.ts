@@ -1,0 +1,143 @@
+/**
+ * Validation rules (Orkestra's `validation.rules`) compiled for one CRD, evaluated against an object: every rule
+ * whose conditions hold is checked, every violation is reported (denials and warnings), in declaration order.
+ * Pure: no I/O, no logging. Templates in `field`, `value` and `message` render against the object.
+ */
+import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateDialect } from '../template/index.js';
+import type { ValidationRule } from '../definition/index.js';
+import { readField } from './object-fields.js';
+
+/** One failed rule: the field as written and the rule's (rendered) message. Never the field's value. */
+export interface Violation {
+  readonly field: string;
+  readonly message: string;
+  readonly operator: ValidationRule['operator'];
+}
+
+export interface ValidationResult {
+  readonly denials: readonly Violation[];
+  readonly warnings: readonly Violation[];
+}
+
+export type Moment = 'admission' | 'reconcile';
+
+interface CompiledRule {
+  readonly rule: ValidationRule;
+  readonly conditions: CompiledConditions;
+  readonly field: CompiledTemplate | undefined;
+  readonly value: CompiledTemplate | undefined;
+  readonly message: CompiledTemplate | undefined;
+}
+
+function maybeTemplate(source: string, name: string, dialect: TemplateDialect | undefined): CompiledTemplate | undefined {
+  return source.includes('{{') ? compileTemplate(source, { name, ...(dialect === undefined ? {} : { dialect }) }) : undefined;
+}
+
+/** Compiles a CRD's rules once; throws a TemplateError naming the rule when a template does not compile. */
+export function compileValidation(rules: readonly ValidationRule[], dialect?: TemplateDialect): (object: Record<string, unknown>, moment: Moment) => ValidationResult {
+  const compiled: CompiledRule[] = rules.map((rule) => ({
+    rule,
+    conditions: compileConditions({ when: rule.when, anyOf: rule.anyOf }, { name: rule.path, ...(dialect === undefined ? {} : { dialect }) }),
+    field: maybeTemplate(rule.field, `${rule.path}.field`, dialect),
+    value: maybeTemplate(rule.value, `${rule.path}.value`, dialect),
+    message: maybeTemplate(rule.message, `${rule.path}.message`, dialect),
+  }));
+  return (object, moment) => {
+    const denials: Violation[] = [];
+    const warnings: Violation[] = [];
+    for (const item of compiled) {
+      const { rule } = item;
+      if (moment === 'admission' ? !rule.atAdmission : !rule.atReconcile) continue;
+      if (!item.conditions.evaluate(object).ok) continue;
+      const actual = item.field === undefined ? readField(object, rule.field) : nonEmpty(item.field.renderString(object));
+      const expected = item.value === undefined ? rule.value : item.value.renderString(object);
+      if (passes(rule.operator, actual, expected)) continue;
+      const violation = { field: rule.field, message: item.message === undefined ? rule.message : item.message.renderString(object), operator: rule.operator };
+      (rule.action === 'warn' ? warnings : denials).push(violation);
+    }
+    return { denials, warnings };
+  };
+}
+
+function nonEmpty(text: string): string | undefined {
+  return text === '' ? undefined : text;
+}
+
+function inList(value: string, list: string): boolean {
+  return list.split(',').some((item) => item.trim() === value);
+}
+
+function numberOf(text: string | undefined): number | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const value = Number(text.trim());
+  return Number.isFinite(value) ? value : undefined;
+}
+
+function range(text: string): [number, number] | undefined {
+  const parts = text.split(',').map((part) => numberOf(part));
+  const [low, high] = parts;
+  return parts.length === 2 && low !== undefined && high !== undefined ? [low, high] : undefined;
+}
+
+/**
+ * Orkestra's comparison table: a missing field fails every comparison except notExists and notEquals; a numeric
+ * comparison whose field is not a number fails; a rule whose own value is unusable (bad number, bad regex) passes.
+ */
+export function passes(operator: ValidationRule['operator'], actual: string | undefined, expected: string): boolean {
+  const found = actual !== undefined && actual !== '';
+  const text = actual ?? '';
+  switch (operator) {
+    case 'exists':
+      return found;
+    case 'notExists':
+      return !found;
+    case 'equals':
+      return actual !== undefined && text === expected;
+    case 'notEquals':
+      return actual === undefined || text !== expected;
+    case 'contains':
+      return actual !== undefined && text.includes(expected);
+    case 'notContains':
+      return actual !== undefined && !text.includes(expected);
+    case 'prefix':
+      return actual !== undefined && text.startsWith(expected);
+    case 'notPrefix':
+      return actual !== undefined && !text.startsWith(expected);
+    case 'suffix':
+      return actual !== undefined && text.endsWith(expected);
+    case 'notSuffix':
+      return actual !== undefined && !text.endsWith(expected);
+    case 'in':
+      return actual !== undefined && inList(text, expected);
+    case 'notIn':
+      return actual !== undefined && !inList(text, expected);
+    case 'regex': {
+      let pattern: RegExp;
+      try {
+        pattern = new RegExp(expected, 'u');
+      } catch {
+        return true;
+      }
+      return actual !== undefined && pattern.test(text);
+    }
+    case 'gt':
+    case 'lt':
+    case 'gte':
+    case 'lte': {
+      const bound = numberOf(expected);
+      if (bound === undefined) return true;
+      const value = numberOf(actual);
+      if (value === undefined) return false;
+      return operator === 'gt' ? value > bound : operator === 'lt' ? value < bound : operator === 'gte' ? value >= bound : value <= bound;
+    }
+    case 'between':
+    case 'notBetween': {
+      const bounds = range(expected);
+      if (bounds === undefined) return true;
+      const value = numberOf(actual);
+      if (value === undefined) return false;
+      const inside = value >= bounds[0] && value <= bounds[1];
+      return operator === 'between' ? inside : !inside;
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * One call of a webhook over real HTTP(S): POST the AdmissionReview, wait at most `timeoutSeconds` (sent as
+ * `?timeout=Ns` like kube-apiserver), read the answer, check it is an AdmissionReview for this uid. Every failure
+ * is a {@link WebhookCallError} whose message is what kube-apiserver puts after `failed calling webhook "x": `.
+ */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Webhook } from './webhooks.js';
+
+/** The call failed (transport, timeout, bad answer); the failure policy decides what happens. */
+export class WebhookCallError extends Error {}
+
+/** The `response` of an AdmissionReview answer. */
+export interface WebhookAnswer {
+  readonly uid: string;
+  readonly allowed: boolean;
+  readonly status?: Record<string, unknown>;
+  readonly patch?: string;
+  readonly patchType?: string;
+  readonly warnings?: readonly string[];
+}
+
+const MAX_ANSWER_BYTES = 3 * 1024 * 1024;
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The URL the webhook is called at, or a WebhookCallError (a Service cannot be resolved by the test server). */
+function urlOf(webhook: Webhook): URL {
+  if (webhook.url === undefined) {
+    const service = webhook.service;
+    const where = service === undefined ? 'no clientConfig url or service' : `service ${service.namespace}/${service.name}`;
+    throw new WebhookCallError(`failed to call webhook: the test API server cannot reach ${where} (it calls clientConfig.url only)`);
+  }
+  const url = new URL(webhook.url);
+  url.searchParams.set('timeout', `${webhook.timeoutSeconds}s`);
+  return url;
+}
+
+/** Calls `webhook` with `review`; resolves with the answer's `response`. */
+export function callWebhook(webhook: Webhook, review: Record<string, unknown>, uid: string): Promise<WebhookAnswer> {
+  let url: URL;
+  try {
+    url = urlOf(webhook);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const body = JSON.stringify(review);
+  const post = `Post "${url.toString()}"`;
+  return new Promise<WebhookAnswer>((resolve, reject) => {
+    const fail = (message: string): void => reject(new WebhookCallError(`failed to call webhook: ${post}: ${message}`));
+    const options = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(body) },
+      timeout: webhook.timeoutSeconds * 1000,
+      agent: false as const,
+    };
+    const req =
+      url.protocol === 'https:'
+        ? httpsRequest(url, { ...options, ...(webhook.caBundle === undefined ? {} : { ca: webhook.caBundle }) })
+        : httpRequest(url, options);
+    const deadline = setTimeout(() => {
+      req.destroy(new Error('context deadline exceeded'));
+    }, webhook.timeoutSeconds * 1000);
+    req.on('timeout', () => req.destroy(new Error('context deadline exceeded')));
+    req.on('error', (error) => {
+      clearTimeout(deadline);
+      fail(error.message);
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) req.destroy(new Error('the answer is too large'));
+        else chunks.push(chunk);
+      });
+      res.on('error', (error) => {
+        clearTimeout(deadline);
+        fail(error.message);
+      });
+      res.on('end', () => {
+        clearTimeout(deadline);
+        const text = Buffer.concat(chunks).toString('utf8');
+        if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) > 299) {
+          fail(`the server responded with status ${res.statusCode ?? 0}`);
+          return;
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          reject(new WebhookCallError('received invalid webhook response: the body is not JSON'));
+          return;
+        }
+        const response = isMap(parsed) ? parsed.response : undefined;
+        if (!isMap(parsed) || parsed.kind !== 'AdmissionReview' || !isMap(response)) {
+          reject(new WebhookCallError('received invalid webhook response: expected an admission.k8s.io/v1 AdmissionReview with a response'));
+          return;
+        }
+        if (response.uid !== uid) {
+          reject(new WebhookCallError(`expected response.uid="${uid}", got "${String(response.uid)}"`));
+          return;
+        }
+        resolve(response as unknown as WebhookAnswer);
+      });
+    });
+    req.end(body);
+  });
+}

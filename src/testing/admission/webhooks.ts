@@ -1,0 +1,157 @@
+/**
+ * The webhooks registered in the test API server: read from the stored ValidatingWebhookConfiguration and
+ * MutatingWebhookConfiguration objects each time (no cache to go stale), in kube-apiserver's order (configurations
+ * by name, webhooks in declared order), and matched against a request by their rules, namespaceSelector and
+ * objectSelector.
+ */
+import type { Cluster } from '../cluster.js';
+import { MUTATING_WEBHOOKS_KEY, NAMESPACES_KEY, VALIDATING_WEBHOOKS_KEY } from '../resources/builtin-resources.js';
+import type { KubeObject } from '../store/record.js';
+
+type Map = Record<string, unknown>;
+
+function isMap(value: unknown): value is Map {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/** One webhook as the server calls it. */
+export interface Webhook {
+  readonly name: string;
+  readonly configuration: string;
+  readonly url: string | undefined;
+  readonly service: { readonly name: string; readonly namespace: string; readonly path: string; readonly port: number } | undefined;
+  /** PEM text of `clientConfig.caBundle`, when given. */
+  readonly caBundle: string | undefined;
+  readonly failurePolicy: 'Fail' | 'Ignore';
+  readonly timeoutSeconds: number;
+  readonly rules: readonly Map[];
+  readonly namespaceSelector: Map | undefined;
+  readonly objectSelector: Map | undefined;
+}
+
+/** What a request is, for matching. */
+export interface AdmissionAttributes {
+  readonly operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly subresource: string | undefined;
+  readonly namespaced: boolean;
+  readonly namespace: string;
+  readonly object: KubeObject | undefined;
+  readonly oldObject: KubeObject | undefined;
+}
+
+function webhookOf(configuration: string, item: Map): Webhook {
+  const client = isMap(item.clientConfig) ? item.clientConfig : {};
+  const service = isMap(client.service) ? client.service : undefined;
+  const caBundle = typeof client.caBundle === 'string' && client.caBundle !== '' ? Buffer.from(client.caBundle, 'base64').toString('utf8') : undefined;
+  return {
+    name: typeof item.name === 'string' ? item.name : '',
+    configuration,
+    url: typeof client.url === 'string' ? client.url : undefined,
+    service:
+      service === undefined
+        ? undefined
+        : {
+            name: String(service.name ?? ''),
+            namespace: String(service.namespace ?? ''),
+            path: typeof service.path === 'string' ? service.path : '/',
+            port: typeof service.port === 'number' ? service.port : 443,
+          },
+    caBundle,
+    failurePolicy: item.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail',
+    timeoutSeconds: typeof item.timeoutSeconds === 'number' ? item.timeoutSeconds : 10,
+    rules: Array.isArray(item.rules) ? item.rules.filter(isMap) : [],
+    namespaceSelector: isMap(item.namespaceSelector) ? item.namespaceSelector : undefined,
+    objectSelector: isMap(item.objectSelector) ? item.objectSelector : undefined,
+  };
+}
+
+/** The registered webhooks of one type, in the order kube-apiserver calls them. */
+export function registeredWebhooks(cluster: Cluster, type: 'validating' | 'mutating'): Webhook[] {
+  const key = type === 'validating' ? VALIDATING_WEBHOOKS_KEY : MUTATING_WEBHOOKS_KEY;
+  const records = cluster.store.list(key).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return records.flatMap((record) => (Array.isArray(record.object.webhooks) ? record.object.webhooks.filter(isMap).map((item) => webhookOf(record.name, item)) : []));
+}
+
+/** Whether any webhook configuration is stored (the fast path of every write). */
+export function hasWebhooks(cluster: Cluster): boolean {
+  return cluster.store.count(VALIDATING_WEBHOOKS_KEY) + cluster.store.count(MUTATING_WEBHOOKS_KEY) > 0;
+}
+
+function matchesName(patterns: readonly string[], value: string): boolean {
+  return patterns.includes('*') || patterns.includes(value);
+}
+
+function matchesResource(patterns: readonly string[], resource: string, subresource: string | undefined): boolean {
+  const full = subresource === undefined ? resource : `${resource}/${subresource}`;
+  return patterns.some((pattern) => {
+    if (pattern === '*') return subresource === undefined;
+    if (pattern === '*/*') return true;
+    if (pattern === full) return true;
+    if (subresource !== undefined && pattern === `*/${subresource}`) return true;
+    return subresource === undefined ? false : pattern === `${resource}/*`;
+  });
+}
+
+function ruleMatches(rule: Map, attributes: AdmissionAttributes): boolean {
+  const operations = strings(rule.operations);
+  if (!operations.includes('*') && !operations.includes(attributes.operation)) return false;
+  if (!matchesName(strings(rule.apiGroups), attributes.group)) return false;
+  if (!matchesName(strings(rule.apiVersions), attributes.version)) return false;
+  if (!matchesResource(strings(rule.resources), attributes.resource, attributes.subresource)) return false;
+  const scope = typeof rule.scope === 'string' ? rule.scope : '*';
+  if (scope === 'Namespaced') return attributes.namespaced;
+  if (scope === 'Cluster') return !attributes.namespaced;
+  return true;
+}
+
+function labelsOf(object: KubeObject | undefined): Record<string, string> {
+  const metadata = object?.metadata;
+  return isMap(metadata) && isMap(metadata.labels) ? (metadata.labels as Record<string, string>) : {};
+}
+
+/** A metav1.LabelSelector object (matchLabels, matchExpressions) against labels; absent or empty matches all. */
+export function selectorMatches(selector: Map | undefined, labels: Readonly<Record<string, string>>): boolean {
+  if (selector === undefined) return true;
+  const matchLabels = isMap(selector.matchLabels) ? selector.matchLabels : {};
+  for (const [key, value] of Object.entries(matchLabels)) if (labels[key] !== value) return false;
+  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions.filter(isMap) : [];
+  return expressions.every((expression) => {
+    const key = String(expression.key ?? '');
+    const values = strings(expression.values);
+    const has = Object.hasOwn(labels, key);
+    switch (expression.operator) {
+      case 'In':
+        return has && values.includes(labels[key] ?? '');
+      case 'NotIn':
+        return !has || !values.includes(labels[key] ?? '');
+      case 'Exists':
+        return has;
+      case 'DoesNotExist':
+        return !has;
+      default:
+        return false;
+    }
+  });
+}
+
+/** Whether `webhook` is called for the request (kube-apiserver's rules, namespace and object selectors). */
+export function webhookMatches(cluster: Cluster, webhook: Webhook, attributes: AdmissionAttributes): boolean {
+  if (!webhook.rules.some((rule) => ruleMatches(rule, attributes))) return false;
+  if (webhook.objectSelector !== undefined) {
+    const objects = [attributes.object, attributes.oldObject].filter((object): object is KubeObject => object !== undefined);
+    const either = objects.some((object) => selectorMatches(webhook.objectSelector, labelsOf(object)));
+    if (!either) return false;
+  }
+  if (webhook.namespaceSelector !== undefined && attributes.namespaced) {
+    const namespace = cluster.store.get(NAMESPACES_KEY, '', attributes.namespace);
+    if (!selectorMatches(webhook.namespaceSelector, namespace?.labels ?? {})) return false;
+  }
+  return true;
+}

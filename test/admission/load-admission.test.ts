@@ -1,0 +1,110 @@
+// Loading admission rules: every generation's form normalises to one frozen AdmissionRules; bad rules are errors
+// at file:line:column; the webhook configurations follow the rules.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseDefinition } from '../../src/definition/index.js';
+import { DefinitionError } from '../../src/errors.js';
+import { webhookConfigurations } from '../../src/index.js';
+
+const entry = (body: string, apiVersion = 'orkestra.orkspace.io/v1') => `
+apiVersion: ${apiVersion}
+kind: Katalog
+metadata: { name: shop }
+spec:
+  crds:
+    store:
+      apiTypes: { group: shop.example.io, version: v1, kind: Store, plural: stores }
+${body}`;
+
+test('current (admission: {validation, mutation}), early (validation: {rules}) and katalog.dev forms give the same model', () => {
+  const current = parseDefinition(entry(`      admission:
+        validation:
+          rules:
+            - { field: spec.replicas, max: "10", message: too many }
+        mutation:
+          rules:
+            - { field: spec.replicas, default: 2 }`));
+  const early = parseDefinition(entry(`      validation:
+        rules:
+          - { field: spec.replicas, max: "10", message: too many }
+      mutation:
+        rules:
+          - { field: spec.replicas, default: 2 }`, 'orkestra.konductor.io/v1Alpha'));
+  const katalog = parseDefinition(entry(`      validation:
+        rules:
+          - { field: spec.replicas, operator: lte, value: "10", message: too many }
+      mutation:
+        rules:
+          - { field: spec.replicas, default: 2 }`, 'katalog.dev/v1'));
+  const rules = (d: ReturnType<typeof parseDefinition>) => d.crds.get('store')?.admission;
+  assert.deepEqual(rules(current), rules(early));
+  assert.deepEqual(rules(current), rules(katalog));
+  assert.deepEqual(rules(current)?.validation[0]?.operator, 'lte');
+  assert.ok(Object.isFrozen(rules(current)?.validation));
+});
+
+function problems(text: string): string[] {
+  try {
+    parseDefinition(text, { file: 'shop.yaml' });
+  } catch (error) {
+    assert.ok(error instanceof DefinitionError);
+    return error.problems.map((p) => `${p.line ?? '?'}:${p.column ?? '?'} ${p.message}`);
+  }
+  return assert.fail('expected problems');
+}
+
+test('bad rules are reported where they are written', () => {
+  const found = problems(entry(`      validation:
+        rules:
+          - { field: spec.tag, regex: "([", message: bad }
+          - { field: spec.n, between: "1", message: bad }
+          - { field: spec.n, greaterThan: many, message: bad }
+      mutation:
+        rules:
+          - { field: spec.x }`));
+  assert.ok(found.some((p) => /^11:\d+ not a valid regular expression/.test(p)), found.join('\n'));
+  assert.ok(found.some((p) => /^12:\d+ operator "between" needs "min,max"/.test(p)), found.join('\n'));
+  assert.ok(found.some((p) => /^16:\d+ a mutation rule needs default or override/.test(p)), found.join('\n'));
+  assert.ok(found.some((p) => /^13:\d+ operator "greaterThan" compares numbers/.test(p)), found.join('\n'));
+});
+
+test('operator unique and validation.external are refused by name', () => {
+  const found = problems(entry(`      validation:
+        external: []
+        rules:
+          - { field: spec.name, operator: unique, message: taken }`));
+  assert.ok(found.some((p) => p.includes('operator: unique')), found.join('\n'));
+  assert.ok(found.some((p) => p.includes('validation.external')), found.join('\n'));
+});
+
+test('spec.security.deletionProtection protects every CRD unless protectCRs is false; without it the entry setting does nothing', () => {
+  const on = parseDefinition(entry(`      deletionProtection: { protectCRs: false }
+    cart:
+      apiTypes: { group: shop.example.io, version: v1, kind: Cart, plural: carts }
+  security: { deletionProtection: { enabled: true } }`));
+  assert.equal(on.crds.get('store')?.admission?.protectDelete, false);
+  assert.equal(on.crds.get('cart')?.admission?.protectDelete, true);
+  const off = parseDefinition(entry(`      deletionProtection: { protectCRs: true }`));
+  assert.equal(off.crds.get('store')?.admission, undefined);
+});
+
+test('webhook configurations: a rule per CRD with its operations, https only, caBundle base64', () => {
+  const definition = parseDefinition(entry(`      webhooks: { operations: [CREATE] }
+      validation:
+        rules:
+          - { field: spec.image, message: required }
+  security: { deletionProtection: { enabled: true } }`));
+  const configs = webhookConfigurations(definition, { url: 'https://hooks.example.com/admission/', caBundle: 'PEM', failurePolicy: 'Ignore' });
+  const validating = configs.validating as { webhooks: Array<Record<string, unknown>> };
+  const hook = validating.webhooks[0] ?? {};
+  assert.deepEqual(hook.clientConfig, { url: 'https://hooks.example.com/admission/validate', caBundle: Buffer.from('PEM').toString('base64') });
+  assert.deepEqual(hook.rules, [{ operations: ['CREATE', 'DELETE'], apiGroups: ['shop.example.io'], apiVersions: ['v1'], resources: ['stores'], scope: 'Namespaced' }]);
+  assert.equal(hook.failurePolicy, 'Ignore');
+  assert.equal(hook.sideEffects, 'None');
+  assert.deepEqual(hook.admissionReviewVersions, ['v1']);
+  const mutating = configs.mutating as { webhooks: Array<{ rules: unknown }> };
+  assert.deepEqual(mutating.webhooks[0]?.rules, [{ operations: ['CREATE'], apiGroups: ['shop.example.io'], apiVersions: ['v1'], resources: ['stores'], scope: 'Namespaced' }]);
+  assert.throws(() => webhookConfigurations(definition, { url: 'http://insecure' }), /must start with https:\/\//);
+  const service = webhookConfigurations(definition, { service: { name: 'shop-webhook', namespace: 'shop', port: 8443, path: '/admission' } });
+  assert.deepEqual((service.validating as { webhooks: Array<{ clientConfig: unknown }> }).webhooks[0]?.clientConfig, { service: { name: 'shop-webhook', namespace: 'shop', path: '/admission/validate', port: 8443 } });
+});

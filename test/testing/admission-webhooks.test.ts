@@ -1,0 +1,193 @@
+// The test API server calls admission webhooks registered in it (admissionregistration.k8s.io/v1), over real
+// HTTPS with the configuration's caBundle: a denial is worded as kube-apiserver words it, a JSONPatch answer is
+// applied before the object is stored, warnings become Warning headers, an unreachable or slow webhook fails the
+// write under failurePolicy Fail and is skipped under Ignore, and writes to other resources are not sent.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { AdmissionregistrationV1Api, CoreV1Api } from '@kubernetes/client-node';
+import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { selfSignedCertificate } from '../../src/testing/tls.js';
+
+const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
+
+type Answer = (request: Record<string, unknown>) => Record<string, unknown> | 'hang';
+
+interface FakeWebhook {
+  readonly url: string;
+  readonly seen: Record<string, unknown>[];
+  answer: Answer;
+  close(): Promise<void>;
+}
+
+/** A webhook server of the test's own: answers with `answer(request)` (or never, for 'hang'). */
+async function webhookServer(tls: { key: string; cert: string }): Promise<FakeWebhook> {
+  const seen: Record<string, unknown>[] = [];
+  const hanging: Array<() => void> = [];
+  const state: FakeWebhook = {
+    url: '',
+    seen,
+    answer: () => ({}),
+    close: async () => {
+      for (const end of hanging) end();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server: Server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: Record<string, unknown> };
+      seen.push(review.request);
+      const answer = state.answer(review.request);
+      if (answer === 'hang') {
+        hanging.push(() => res.destroy());
+        return;
+      }
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, ...answer } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return Object.assign(state, { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` });
+}
+
+function configuration(kind: 'validating' | 'mutating', url: string, caBundle: string | undefined, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    metadata: { name: `${kind}-test` },
+    webhooks: [
+      {
+        name: `${kind}.test.example.com`,
+        clientConfig: { url: `${url}/${kind}`, ...(caBundle === undefined ? {} : { caBundle: Buffer.from(caBundle).toString('base64') }) },
+        rules: [{ operations: ['CREATE', 'UPDATE', 'DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+        ...extra,
+      },
+    ],
+  };
+}
+
+function statusOf(error: unknown): { code: number; message: string; reason?: string; details?: unknown } {
+  const body = (error as { body?: unknown }).body;
+  return (typeof body === 'string' ? JSON.parse(body) : body) as { code: number; message: string; reason?: string };
+}
+
+describe('admission webhooks in the test API server', { skip: hasOpenssl ? false : 'openssl is not on PATH' }, () => {
+  let server: TestApiServer;
+  let webhook: FakeWebhook;
+  let tls: { key: string; cert: string };
+  let admission: AdmissionregistrationV1Api;
+  let core: CoreV1Api;
+
+  before(async () => {
+    tls = await selfSignedCertificate();
+    server = await startTestApiServer();
+    webhook = await webhookServer(tls);
+    admission = server.kubeConfig.makeApiClient(AdmissionregistrationV1Api);
+    core = server.kubeConfig.makeApiClient(CoreV1Api);
+  });
+  after(async () => {
+    await webhook.close();
+    await server.stop();
+  });
+
+  const clear = async (): Promise<void> => {
+    for (const item of (await admission.listValidatingWebhookConfiguration()).items) await admission.deleteValidatingWebhookConfiguration({ name: item.metadata?.name ?? '' });
+    for (const item of (await admission.listMutatingWebhookConfiguration()).items) await admission.deleteMutatingWebhookConfiguration({ name: item.metadata?.name ?? '' });
+    webhook.seen.length = 0;
+  };
+
+  test('a denial without a code is 403 Forbidden, worded as kube-apiserver words it; nothing is stored', async () => {
+    await clear();
+    webhook.answer = () => ({ allowed: false, status: { message: 'no thanks' } });
+    await admission.createValidatingWebhookConfiguration({ body: configuration('validating', webhook.url, tls.cert) });
+    const error = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'refused' } } }).then(
+      () => assert.fail('expected a refusal'),
+      (e: unknown) => e,
+    );
+    const status = statusOf(error);
+    assert.equal(status.code, 403);
+    assert.equal(status.reason, 'Forbidden');
+    assert.equal(status.message, 'configmaps "refused" is forbidden: admission webhook "validating.test.example.com" denied the request: no thanks');
+    assert.deepEqual(status.details, { kind: 'configmaps', name: 'refused' });
+    const request = webhook.seen[0] as { operation: string; resource: unknown; object: { metadata: { name: string } }; name: string; namespace: string };
+    assert.equal(request.operation, 'CREATE');
+    assert.deepEqual(request.resource, { group: '', version: 'v1', resource: 'configmaps' });
+    assert.equal(request.object.metadata.name, 'refused');
+    await assert.rejects(() => core.readNamespacedConfigMap({ namespace: 'default', name: 'refused' }));
+  });
+
+  test('a mutating answer is applied before the validating webhook sees the object, and stored', async () => {
+    await clear();
+    const patch = Buffer.from(JSON.stringify([{ op: 'add', path: '/data', value: { added: 'yes' } }])).toString('base64');
+    webhook.answer = (request) => (request.object !== null && (request.object as { data?: unknown }).data === undefined ? { allowed: true, patchType: 'JSONPatch', patch } : { allowed: true, warnings: ['looked at it'] });
+    await admission.createMutatingWebhookConfiguration({ body: configuration('mutating', webhook.url, tls.cert) });
+    await admission.createValidatingWebhookConfiguration({ body: configuration('validating', webhook.url, tls.cert) });
+    const response = await fetch(`${server.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'patched' } }) });
+    assert.equal(response.status, 201);
+    assert.equal(response.headers.get('warning'), '299 - "looked at it"');
+    const stored = await core.readNamespacedConfigMap({ namespace: 'default', name: 'patched' });
+    assert.deepEqual(stored.data, { added: 'yes' });
+    assert.deepEqual(
+      webhook.seen.map((r) => (r.object as { data?: unknown }).data),
+      [undefined, { added: 'yes' }],
+      'mutating first, then validating on the mutated object',
+    );
+  });
+
+  test('DELETE sends the stored object as oldObject; a denial keeps it', async () => {
+    await clear();
+    webhook.answer = (request) => (request.operation === 'DELETE' ? { allowed: false, status: { code: 409, message: 'keep it' } } : { allowed: true });
+    await admission.createValidatingWebhookConfiguration({ body: configuration('validating', webhook.url, tls.cert) });
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'kept' } } });
+    const status = statusOf(await core.deleteNamespacedConfigMap({ namespace: 'default', name: 'kept' }).then(() => assert.fail('expected a refusal'), (e: unknown) => e));
+    assert.equal(status.code, 409);
+    const request = webhook.seen.at(-1) as { object: unknown; oldObject: { metadata: { name: string } } };
+    assert.equal(request.object, null);
+    assert.equal(request.oldObject.metadata.name, 'kept');
+    await core.readNamespacedConfigMap({ namespace: 'default', name: 'kept' });
+  });
+
+  test('an unreachable webhook fails the write under Fail (500 InternalError) and is skipped under Ignore', async () => {
+    await clear();
+    await admission.createValidatingWebhookConfiguration({ body: configuration('validating', 'https://127.0.0.1:1', tls.cert) });
+    const status = statusOf(await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'unreachable' } } }).then(() => assert.fail('expected a failure'), (e: unknown) => e));
+    assert.equal(status.code, 500);
+    assert.equal(status.reason, 'InternalError');
+    assert.match(status.message, /^Internal error occurred: failed calling webhook "validating\.test\.example\.com": failed to call webhook: Post "https:\/\/127\.0\.0\.1:1\/validating\?timeout=10s": /);
+    await clear();
+    await admission.createValidatingWebhookConfiguration({ body: configuration('validating', 'https://127.0.0.1:1', tls.cert, { failurePolicy: 'Ignore' }) });
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'ignored' } } });
+  });
+
+  test('a certificate the caBundle does not vouch for is a failed call', async () => {
+    await clear();
+    await admission.createValidatingWebhookConfiguration({ body: configuration('validating', webhook.url, undefined) });
+    const status = statusOf(await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'untrusted' } } }).then(() => assert.fail('expected a failure'), (e: unknown) => e));
+    assert.equal(status.code, 500);
+    assert.match(status.message, /failed calling webhook/);
+  });
+
+  test('timeoutSeconds bounds the wait: a webhook that never answers fails the write after it', async () => {
+    await clear();
+    webhook.answer = () => 'hang';
+    await admission.createValidatingWebhookConfiguration({ body: configuration('validating', webhook.url, tls.cert, { timeoutSeconds: 1 }) });
+    const started = Date.now();
+    const status = statusOf(await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'slow' } } }).then(() => assert.fail('expected a failure'), (e: unknown) => e));
+    assert.equal(status.code, 500);
+    assert.match(status.message, /\?timeout=1s": context deadline exceeded/);
+    assert.ok(Date.now() - started >= 900, 'waited for the timeout');
+  });
+
+  test('other resources and other operations are not sent to the webhook', async () => {
+    await clear();
+    webhook.answer = () => ({ allowed: false });
+    await admission.createValidatingWebhookConfiguration({ body: configuration('validating', webhook.url, tls.cert) });
+    await core.createNamespacedSecret({ namespace: 'default', body: { metadata: { name: 'not-matched' } } });
+    assert.equal(webhook.seen.length, 0);
+  });
+});
