@@ -63,7 +63,6 @@ export const REFUSED_BOX_FIELDS: Readonly<Record<string, Refusal>> = {
 
 /** Refused fields of a template entry, by key. */
 export const REFUSED_ENTRY_FIELDS: Readonly<Record<string, Refusal>> = {
-  tls: { feature: 'generated TLS certificates (tls)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   forEach: { feature: 'forEach', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   profile: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
 };

@@ -9,6 +9,7 @@ import { TEMPLATE_KINDS } from './types.js';
 import { formatDuration } from '../util/duration.js';
 import { toPlain } from './freeze.js';
 import { copyToInput } from './entry-copy.js';
+import { tlsToInput } from './entry-tls.js';
 
 type Json = Record<string, unknown>;
 
@@ -102,6 +103,7 @@ function entryToInput(entry: TemplateEntry): Json {
     ...(toPlain(entry.body) as Json),
     ...(copyToInput(entry.kind, entry.copy) as Json),
     ...(entry.rotateAfter === undefined ? {} : { rotateAfter: entry.rotateAfter }),
+    ...(tlsToInput(entry.tls) as Json),
     ...(entry.reconcile ? { reconcile: true } : {}),
     ...conditionsToInput(entry),
   };

@@ -25,6 +25,8 @@ export interface CompiledEntry {
   readonly copy?: CompiledValue;
   /** `entry.rotateAfter`, compiled (rotation.ts carries it out). */
   readonly rotateAfter?: CompiledValue;
+  /** `entry.tls`, compiled (tls.ts carries it out). */
+  readonly tls?: CompiledValue;
 }
 
 export interface TemplateSet {
@@ -83,6 +85,7 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
           const inputs = dialect === 'orkestra' && hasTemplateInputs(entry.inputs) ? compileValue(entry.inputs, { name: `${entry.path}.inputs`, dialect, ...withLimits }) : undefined;
           const copy = entry.copy === undefined ? undefined : compileValue(entry.copy, { name: entry.path, dialect, ...withLimits });
           const rotateAfter = entry.rotateAfter === undefined ? undefined : compileValue(entry.rotateAfter, { name: `${entry.path}.rotateAfter`, dialect, ...withLimits });
+          const tls = entry.tls === undefined ? undefined : compileValue(entry.tls, { name: `${entry.path}.tls`, dialect, ...withLimits });
           out.push({
             entry,
             builder,
@@ -92,6 +95,7 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
             ...(inputs === undefined ? {} : { inputs }),
             ...(copy === undefined ? {} : { copy }),
             ...(rotateAfter === undefined ? {} : { rotateAfter }),
+            ...(tls === undefined ? {} : { tls }),
           });
         } catch (error) {
           problems.push(error instanceof Error ? error.message : String(error));

@@ -24,6 +24,7 @@ import type { CompiledEntry, TemplateSet } from './template-set.js';
 import type { HookContext } from './types.js';
 import { carryOutCopy, renderedCopy, type SourceReader } from './copies.js';
 import { planRotation } from './rotation.js';
+import { planTls, type RenderedTls } from './tls.js';
 import { soonest } from './result.js';
 
 export interface TemplatesPhaseOptions {
@@ -129,6 +130,7 @@ export class TemplatesPhase implements TemplatesStage {
             body: verdict.ok ? compiled.body.render(entryData) : undefined,
             copy: verdict.ok && compiled.copy !== undefined ? renderedCopy(compiled.copy.render(entryData), entry) : undefined,
             rotateAfter: verdict.ok ? compiled.rotateAfter?.render(entryData) : undefined,
+            tls: verdict.ok ? (compiled.tls?.render(entryData) as RenderedTls | undefined) : undefined,
           };
         },
         signal,
@@ -147,8 +149,16 @@ export class TemplatesPhase implements TemplatesStage {
       for (const one of manifests) {
         const placed = await this.place(one, compiled, owner, seen, signal);
         let child = placed.child;
+        let due = false;
         if (compiled.rotateAfter !== undefined) {
           const plan = await planRotation(child.manifest, rendered.rotateAfter, entry.path, this.options.read, this.options.now(), signal);
+          requeueAfterMs = soonest(requeueAfterMs, plan.requeueAfterMs);
+          due = plan.regenerate;
+          if (plan.regenerate) child = { ...child, reconcile: true };
+        }
+        if (rendered.tls !== undefined) {
+          const { read, now } = this.options;
+          const plan = await planTls(child.manifest, { rendered: rendered.tls, rotateAfter: rendered.rotateAfter, force: due, source: entry.path, read, now: now() }, signal);
           requeueAfterMs = soonest(requeueAfterMs, plan.requeueAfterMs);
           if (plan.regenerate) child = { ...child, reconcile: true };
         }

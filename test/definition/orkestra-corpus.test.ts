@@ -39,7 +39,7 @@ const CORPUS: Readonly<Record<string, Expected>> = {
   'documented/public/cluster-02/katalog.yaml': { loads: ['website'] },
   'documented/public/cluster-03/katalog.yaml': { loads: ['secret-distribution'] },
   'documented/public/cluster-04/katalog.yaml': { loads: ['application', 'app-service', 'route', 'config-bundle', 'scale-policy'] },
-  'documented/public/cluster-06/katalog.yaml': { refused: ['generated TLS certificates'] },
+  'documented/public/cluster-06/katalog.yaml': { loads: ['traffic-policy', 'virtual-service', 'backend', 'health-check', 'rate-limit', 'circuit-breaker', 'tls-policy'] },
   'current/02-with-serviceaccount/katalog.yaml': { loads: ['website'] },
   'current/03b-configmap-copy/katalog.yaml': { loads: ['configmap-distribution'] },
   'current/05-when-conditions/katalog.yaml': { loads: ['platform'] },
