@@ -32,6 +32,7 @@ export type {
   WatchEvent,
   TemplateEntry,
   EntryCopy,
+  EntryTls,
   TemplateKind,
   TemplatePhase,
 } from './types.js';
