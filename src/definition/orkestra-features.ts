@@ -38,7 +38,6 @@ export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
   webhooks: { feature: 'per-CRD webhooks', reason: WEBHOOK, anchor: 'validation-and-mutation' },
   conversion: { feature: 'conversion webhook', reason: 'it needs a conversion webhook served over TLS; katalog does not serve one', anchor: 'conversion' },
   deletionProtection: { feature: 'deletion protection', reason: WEBHOOK, anchor: 'validation-and-mutation' },
-  labels: { feature: 'CRD-level labels (written onto each custom resource)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   enrich: { feature: 'enrich', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   enrichAll: { feature: 'enrichAll', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   normalize: { feature: 'normalize', reason: 'not implemented yet', anchor: 'not-yet-implemented' },

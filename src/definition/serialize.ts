@@ -44,6 +44,7 @@ function crdToInput(crd: CrdDefinition, katalogFinalizers: readonly string[]): J
     ...optional('namespace', crd.namespace),
     ...optional('labelSelector', crd.labelSelector),
     ...optional('fieldSelector', crd.fieldSelector),
+    ...(crd.labels === undefined ? {} : { labels: { ...crd.labels } }),
     ...optional('workers', settings.workers?.value),
     ...optional('resync', settings.resync === undefined ? undefined : formatDuration(settings.resync.value)),
     ...(Object.keys(queue).length > 0 ? { queue } : {}),

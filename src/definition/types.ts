@@ -271,6 +271,11 @@ export interface CrdDefinition {
    * paths. Carried for tools and tests; the runtime never applies them.
    */
   readonly devInputs?: { readonly crFiles: readonly string[]; readonly setup: unknown };
+  /**
+   * Labels written onto each custom resource at every reconcile when they differ (Orkestra's CRD-level `labels`,
+   * docs/orkestra-compatibility.md#crd-labels): static keys, values that may be templates. Absent when not declared.
+   */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /** A loaded, validated, normalised and frozen definition. */

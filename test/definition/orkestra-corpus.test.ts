@@ -55,7 +55,7 @@ const CORPUS: Readonly<Record<string, Expected>> = {
   'current/ctrlruntime/katalog.yaml': { loads: ['webapp'] },
   'current/e2e-probe/katalog.yaml': { loads: ['e2e-probe'] },
   'current/include-katalog/include-katalog.yaml': { refused: ['admission rules', 'emit'] },
-  'current/informer-watch/katalog.yaml': { refused: ['CRD-level labels'] },
+  'current/informer-watch/katalog.yaml': { loads: ['watch-probe'] },
   // Not valid YAML (unescaped quotes inside a quoted string): Orkestra's YAML decoder refuses it too.
   'current/status-update/status-katalog.yaml': { refused: ['YAML syntax error'] },
   'current/watch-entries/valid/watch-entries.yaml': { loads: ['widget'] },

@@ -177,3 +177,27 @@ describe('tls: renewed two thirds into its lifetime, by a reconcile the runtime 
     assert.ok(Date.parse(cert.validTo) > Date.parse(old.validTo));
   });
 });
+
+describe('Orkestra corpus, run: current/informer-watch (CRD-level labels, watch by keyFrom.name)', () => {
+  const state = running(() => loadDefinition('test/fixtures/orkestra/current/informer-watch/katalog.yaml'));
+
+  test('the label is written onto the custom resource, others are kept, a removed one comes back', async () => {
+    const { server, definition } = state();
+    const crd = definition.crds.get('watch-probe');
+    assert.ok(crd);
+    const apiVersion = `${crd.apiTypes.group}/${crd.apiTypes.version}`;
+    const kind = crd.apiTypes.kind;
+    server.create({ apiVersion, kind, metadata: { name: 'probe-alpha', namespace: 'default', labels: { team: 'a' } }, spec: {} });
+    const labelled = await waitFor('label', () => {
+      const probe = server.get(apiVersion, kind, 'probe-alpha', 'default') as (Obj & { metadata?: { labels?: Record<string, string> } }) | undefined;
+      return probe?.metadata?.labels?.['watchprobe-tester'] === 'probe-alpha' ? probe : undefined;
+    });
+    assert.deepEqual(labelled.metadata?.labels, { team: 'a', 'watchprobe-tester': 'probe-alpha' });
+    const output = await waitFor('output ConfigMap', () => server.get('v1', 'ConfigMap', 'probe-alpha-output', 'default') as Obj | undefined);
+    assert.deepEqual(output.data, { observed: 'probe-alpha', phase: 'active' });
+    await waitFor('status', () => (server.get(apiVersion, kind, 'probe-alpha', 'default') as Obj | undefined)?.status?.['phase'] === 'Watching' || undefined);
+
+    server.patch(apiVersion, kind, 'probe-alpha', { metadata: { labels: { 'watchprobe-tester': null } }, spec: { touched: true } }, { namespace: 'default' });
+    await waitFor('label restored', () => (server.get(apiVersion, kind, 'probe-alpha', 'default') as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels?.['watchprobe-tester'] === 'probe-alpha' || undefined);
+  });
+});
