@@ -24,6 +24,7 @@ export type {
   OperatorBox,
   TemplateEntry,
   EntryCopy,
+  EntryTls,
   TemplatePhase,
   TemplateKind,
   StatusField,

@@ -32,6 +32,7 @@ export type {
   WatchEvent,
   TemplateEntry,
   EntryCopy,
+  EntryTls,
   TemplateKind,
   TemplatePhase,
   AdmissionRules,

@@ -16,6 +16,7 @@ import { importMotifs } from './motif.js';
 import { isMap } from './schema-check.js';
 import { toPlain } from './freeze.js';
 import { normalizeAdmission } from './admission-rules.js';
+import { checkTemplates } from './template-check.js';
 
 /** Normalises one entry. `topFinalizers` are the finalizers of the document being loaded (Katalog or Komposer). */
 export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], context: LoadContext): { crd: CrdDefinition; node: GraphNode } {
@@ -44,6 +45,12 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
   const allowed = strings(get('allowedNamespaces')?.value);
   const restricted = strings(get('restrictedNamespaces')?.value);
   const crFiles = get('crFiles');
+  const labelsField = get('labels');
+  const labels: Record<string, string> = {};
+  if (labelsField !== undefined && isMap(labelsField.value)) {
+    checkTemplates(labelsField.value, labelsField.path, labelsField.origin, problems);
+    for (const [key, value] of Object.entries(labelsField.value)) if (typeof value === 'string') labels[key] = value;
+  }
   const setup = get('setup');
 
   const crdFile = get('crdFile');
@@ -79,6 +86,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
     ...((boxField?.origin ?? raw.origin).dialect === 'orkestra' ? { templateDialect: 'orkestra' as const } : {}),
     ...(allowed.length + restricted.length === 0 ? {} : { namespaceGuard: { allowed, restricted } }),
     ...(get('critical')?.value === true ? { critical: true } : {}),
+    ...(Object.keys(labels).length === 0 ? {} : { labels }),
     ...(crFiles === undefined && setup === undefined
       ? {}
       : {

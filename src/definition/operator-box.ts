@@ -11,6 +11,7 @@ import { checkTemplates } from './template-check.js';
 import { toPlain } from './freeze.js';
 import { normalizePreReconcile, normalizeRequeue, normalizeWatch } from './box-flow.js';
 import { takeCopy, takeRotateAfter } from './entry-copy.js';
+import { takeTls } from './entry-tls.js';
 
 export const PHASES = ['onCreate', 'onReconcile', 'onDelete'] as const;
 export type PhaseName = (typeof PHASES)[number];
@@ -37,6 +38,7 @@ export function entryShape(kind: TemplateKind, entry: Loose<TemplateEntryInput>,
   }
   const copy = takeCopy(kind, body, origin, path, problems);
   const rotateAfter = takeRotateAfter(kind, body, origin, path, problems);
+  const tls = takeTls(kind, body, origin, path, problems);
   return {
     kind,
     reconcile: entry.reconcile ?? false,
@@ -45,6 +47,7 @@ export function entryShape(kind: TemplateKind, entry: Loose<TemplateEntryInput>,
     body,
     ...(copy === undefined ? {} : { copy }),
     ...(rotateAfter === undefined ? {} : { rotateAfter }),
+    ...(tls === undefined ? {} : { tls }),
   };
 }
 

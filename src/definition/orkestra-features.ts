@@ -32,7 +32,6 @@ const CLI = "it is an input of Orkestra's own command line (ork), which katalog 
 /** Refused fields of a CRD entry, by key. */
 export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
   conversion: { feature: 'conversion webhook', reason: 'it needs a conversion webhook served over TLS; katalog does not serve one', anchor: 'conversion' },
-  labels: { feature: 'CRD-level labels (written onto each custom resource)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   enrich: { feature: 'enrich', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   enrichAll: { feature: 'enrichAll', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   normalize: { feature: 'normalize', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
@@ -57,7 +56,6 @@ export const REFUSED_BOX_FIELDS: Readonly<Record<string, Refusal>> = {
 
 /** Refused fields of a template entry, by key. */
 export const REFUSED_ENTRY_FIELDS: Readonly<Record<string, Refusal>> = {
-  tls: { feature: 'generated TLS certificates (tls)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   forEach: { feature: 'forEach', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   profile: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   fromNetworkPolicy: { feature: 'copies of NetworkPolicies (fromNetworkPolicy)', reason: 'not implemented yet (only Secrets and ConfigMaps are copied); write the policy', anchor: 'template-kinds' },

@@ -93,6 +93,7 @@ function crdEntryProperties() {
     mode: Type.Optional(Type.Enum(['dynamic', 'typed'])),
     namespace: Type.Optional(Type.String({ minLength: 1, description: 'Watch only this namespace (default: all).' })),
     labelSelector: Type.Optional(SelectorSchema),
+    labels: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.String(), { description: 'Labels written onto each custom resource every cycle (Orkestra); values may be templates.' })),
     fieldSelector: Type.Optional(SelectorSchema),
     workers: Type.Optional(Type.Integer({ minimum: 1 })),
     resync: Type.Optional(DurationSchema),

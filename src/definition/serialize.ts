@@ -9,6 +9,7 @@ import { TEMPLATE_KINDS } from './types.js';
 import { formatDuration } from '../util/duration.js';
 import { toPlain } from './freeze.js';
 import { copyToInput } from './entry-copy.js';
+import { tlsToInput } from './entry-tls.js';
 
 type Json = Record<string, unknown>;
 
@@ -43,6 +44,7 @@ function crdToInput(crd: CrdDefinition, katalogFinalizers: readonly string[]): J
     ...optional('namespace', crd.namespace),
     ...optional('labelSelector', crd.labelSelector),
     ...optional('fieldSelector', crd.fieldSelector),
+    ...(crd.labels === undefined ? {} : { labels: { ...crd.labels } }),
     ...optional('workers', settings.workers?.value),
     ...optional('resync', settings.resync === undefined ? undefined : formatDuration(settings.resync.value)),
     ...(Object.keys(queue).length > 0 ? { queue } : {}),
@@ -102,6 +104,7 @@ function entryToInput(entry: TemplateEntry): Json {
     ...(toPlain(entry.body) as Json),
     ...(copyToInput(entry.kind, entry.copy) as Json),
     ...(entry.rotateAfter === undefined ? {} : { rotateAfter: entry.rotateAfter }),
+    ...(tlsToInput(entry.tls) as Json),
     ...(entry.reconcile ? { reconcile: true } : {}),
     ...conditionsToInput(entry),
   };

@@ -96,6 +96,21 @@ export interface TemplateEntry {
    * rendered afresh and rewritten (docs/orkestra-compatibility.md#rotation).
    */
   readonly rotateAfter?: string;
+  /**
+   * `secrets` only: generate a key, a CA and a server certificate into a `kubernetes.io/tls` Secret
+   * (docs/orkestra-compatibility.md#tls). Strings may be templates.
+   */
+  readonly tls?: EntryTls;
+}
+
+/** A generated certificate (see {@link TemplateEntry.tls}); strings are uncompiled templates. */
+export interface EntryTls {
+  /** Subject common name; default `<secret name>.<namespace>.svc`. */
+  readonly commonName?: string;
+  /** Subject alternative names; an item that renders empty is left out, one that is an IP address is an IP entry. */
+  readonly dnsNames: readonly string[];
+  /** The certificate's lifetime (`90d`, `2160h`, `1y`); default the entry's `rotateAfter`, else one year. */
+  readonly validFor?: string;
 }
 
 /** What a `secrets` / `configMaps` entry copies (see {@link TemplateEntry.copy}); strings are uncompiled templates. */
@@ -268,6 +283,11 @@ export interface CrdDefinition {
   readonly devInputs?: { readonly crFiles: readonly string[]; readonly setup: unknown };
   /** Validation, mutation and deletion protection, served by the admission webhook router; absent when none. */
   readonly admission?: AdmissionRules;
+  /**
+   * Labels written onto each custom resource at every reconcile when they differ (Orkestra's CRD-level `labels`,
+   * docs/orkestra-compatibility.md#crd-labels): static keys, values that may be templates. Absent when not declared.
+   */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';

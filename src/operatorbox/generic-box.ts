@@ -46,7 +46,7 @@ export interface TemplatesStage {
     object: KubeObject,
     signal: AbortSignal,
     beforeApply?: (uncollectable: boolean) => Promise<void>,
-  ): Promise<{ children: () => HookContext['children']; requeueAfterMs?: number | undefined }>;
+  ): Promise<{ children: () => HookContext['children']; requeueAfterMs?: number | undefined; object?: KubeObject | undefined }>;
   /** The children observed now (a private copy), for hooks that run before the templates. */
   observed(object: KubeObject): HookContext['children'];
   /** Whether there are onDelete templates (their deletion work needs the finalizer). */
@@ -113,6 +113,11 @@ export class GenericBox implements OperatorBoxStage {
       // Only hooks read the children: without hooks no copy of them is made.
       if (hooks !== undefined) children = result.children();
       requeueAfterMs = soonest(requeueAfterMs, result.requeueAfterMs); // rotations due later
+      if (result.object?.metadata !== undefined) {
+        // The CRD's labels were written: later writes start from the answer's metadata (resourceVersion).
+        object = { ...object, metadata: result.object.metadata };
+        wrote = true;
+      }
     };
     const runHooks = async (): Promise<void> => {
       if (hooks === undefined) return;

@@ -25,6 +25,8 @@ export interface CompiledEntry {
   readonly copy?: CompiledValue;
   /** `entry.rotateAfter`, compiled (rotation.ts carries it out). */
   readonly rotateAfter?: CompiledValue;
+  /** `entry.tls`, compiled (tls.ts carries it out). */
+  readonly tls?: CompiledValue;
 }
 
 export interface TemplateSet {
@@ -33,8 +35,10 @@ export interface TemplateSet {
   readonly onDelete: readonly CompiledEntry[];
   /** `apiVersion` + `kind` of every child kind known without rendering (built-in short forms, literal manifests). */
   readonly staticKinds: ReadonlyArray<{ readonly apiVersion: string; readonly kind: string }>;
-  /** Whether any phase has an entry. */
+  /** Whether any phase has an entry and no labels are written onto the custom resource. */
   readonly empty: boolean;
+  /** The CRD's `labels` (written onto each custom resource), compiled; absent when not declared. */
+  readonly crLabels?: CompiledValue;
   /** The function table and data shape the templates use (the CRD's templateDialect). */
   readonly dialect: TemplateDialect;
 }
@@ -83,6 +87,7 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
           const inputs = dialect === 'orkestra' && hasTemplateInputs(entry.inputs) ? compileValue(entry.inputs, { name: `${entry.path}.inputs`, dialect, ...withLimits }) : undefined;
           const copy = entry.copy === undefined ? undefined : compileValue(entry.copy, { name: entry.path, dialect, ...withLimits });
           const rotateAfter = entry.rotateAfter === undefined ? undefined : compileValue(entry.rotateAfter, { name: `${entry.path}.rotateAfter`, dialect, ...withLimits });
+          const tls = entry.tls === undefined ? undefined : compileValue(entry.tls, { name: `${entry.path}.tls`, dialect, ...withLimits });
           out.push({
             entry,
             builder,
@@ -92,6 +97,7 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
             ...(inputs === undefined ? {} : { inputs }),
             ...(copy === undefined ? {} : { copy }),
             ...(rotateAfter === undefined ? {} : { rotateAfter }),
+            ...(tls === undefined ? {} : { tls }),
           });
         } catch (error) {
           problems.push(error instanceof Error ? error.message : String(error));
@@ -111,7 +117,14 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
   if (problems.length > 0) {
     throw new RuntimeError('E_TEMPLATES', `CRD ${crd.name}: templates cannot be used:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
   }
-  return { onCreate, onReconcile, onDelete, staticKinds: [...staticKinds.values()], empty: onCreate.length + onReconcile.length + onDelete.length === 0, dialect };
+  let crLabels: CompiledValue | undefined;
+  try {
+    crLabels = crd.labels === undefined ? undefined : compileValue(crd.labels, { name: `spec.crds.${crd.name}.labels`, dialect, ...(limits === undefined ? {} : { limits }) });
+  } catch (error) {
+    throw new RuntimeError('E_TEMPLATES', `CRD ${crd.name}: labels cannot be used: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const empty = onCreate.length + onReconcile.length + onDelete.length === 0 && crLabels === undefined;
+  return { onCreate, onReconcile, onDelete, staticKinds: [...staticKinds.values()], empty, dialect, ...(crLabels === undefined ? {} : { crLabels }) };
 }
 
 /** Whether some Motif input is a template string. */

@@ -24,7 +24,9 @@ import type { CompiledEntry, TemplateSet } from './template-set.js';
 import type { HookContext } from './types.js';
 import { carryOutCopy, renderedCopy, type SourceReader } from './copies.js';
 import { planRotation } from './rotation.js';
+import { planTls, type RenderedTls } from './tls.js';
 import { soonest } from './result.js';
+import { crLabelsToWrite, type LabelWriter } from './cr-labels.js';
 
 export interface TemplatesPhaseOptions {
   /** The CRD's name in the Katalog. */
@@ -41,6 +43,8 @@ export interface TemplatesPhaseOptions {
   readonly read: SourceReader;
   /** The runtime's clock (milliseconds since the epoch), for rotations. */
   readonly now: () => number;
+  /** Merges labels into the custom resource's metadata (the CRD's `labels`); returns the object as written. */
+  readonly labelObject?: LabelWriter;
 }
 
 export class TemplatesPhase implements TemplatesStage {
@@ -58,7 +62,11 @@ export class TemplatesPhase implements TemplatesStage {
    * Renders onCreate and onReconcile, tells `beforeApply` whether a rendered child is out of reach of the garbage
    * collector (cluster-scoped, or in another namespace), applies the children in order, prunes the undeclared ones.
    */
-  async reconcile(object: KubeObject, signal: AbortSignal, beforeApply?: (uncollectable: boolean) => Promise<void>): Promise<{ children: () => HookContext['children']; requeueAfterMs?: number | undefined }> {
+  async reconcile(
+    object: KubeObject,
+    signal: AbortSignal,
+    beforeApply?: (uncollectable: boolean) => Promise<void>,
+  ): Promise<{ children: () => HookContext['children']; requeueAfterMs?: number | undefined; object?: KubeObject }> {
     const { set, applier, lookup, kinds } = this.options;
     const owner = ownerOf(this.options.crd, object);
     const before = observedChildren(lookup, kinds, owner);
@@ -70,7 +78,18 @@ export class TemplatesPhase implements TemplatesStage {
     const after = observedChildren(lookup, kinds, owner);
     for (const { resource, object: gone } of pruned) removeChild(after, kinds, resource.plural, gone);
     for (const child of applied) addChild(after, kinds, child.desired.resource.plural, child.object);
-    return { children: () => copyView(after), requeueAfterMs };
+    const labelled = await this.writeLabels(object, after, signal);
+    return { children: () => copyView(after), requeueAfterMs, ...(labelled === undefined ? {} : { object: labelled }) };
+  }
+
+  /** Renders the CRD's `labels` (with this cycle's children) and merges the ones that differ into the object. */
+  private async writeLabels(object: KubeObject, children: ChildrenView, signal: AbortSignal): Promise<KubeObject | undefined> {
+    const { crLabels, dialect } = this.options.set;
+    if (crLabels === undefined || this.options.labelObject === undefined) return undefined;
+    const data = templateData(object, children, {}, dialect);
+    const rendered = await this.options.renders.run(this.options.crd, () => crLabels.render(data), signal);
+    const changes = crLabelsToWrite(rendered, object, `spec.crds.${this.options.crd}.labels`);
+    return changes === undefined ? undefined : this.options.labelObject(object, changes, signal);
   }
 
   /**
@@ -129,6 +148,7 @@ export class TemplatesPhase implements TemplatesStage {
             body: verdict.ok ? compiled.body.render(entryData) : undefined,
             copy: verdict.ok && compiled.copy !== undefined ? renderedCopy(compiled.copy.render(entryData), entry) : undefined,
             rotateAfter: verdict.ok ? compiled.rotateAfter?.render(entryData) : undefined,
+            tls: verdict.ok ? (compiled.tls?.render(entryData) as RenderedTls | undefined) : undefined,
           };
         },
         signal,
@@ -147,8 +167,16 @@ export class TemplatesPhase implements TemplatesStage {
       for (const one of manifests) {
         const placed = await this.place(one, compiled, owner, seen, signal);
         let child = placed.child;
+        let due = false;
         if (compiled.rotateAfter !== undefined) {
           const plan = await planRotation(child.manifest, rendered.rotateAfter, entry.path, this.options.read, this.options.now(), signal);
+          requeueAfterMs = soonest(requeueAfterMs, plan.requeueAfterMs);
+          due = plan.regenerate;
+          if (plan.regenerate) child = { ...child, reconcile: true };
+        }
+        if (rendered.tls !== undefined) {
+          const { read, now } = this.options;
+          const plan = await planTls(child.manifest, { rendered: rendered.tls, rotateAfter: rendered.rotateAfter, force: due, source: entry.path, read, now: now() }, signal);
           requeueAfterMs = soonest(requeueAfterMs, plan.requeueAfterMs);
           if (plan.regenerate) child = { ...child, reconcile: true };
         }

@@ -262,7 +262,21 @@ export async function buildController(input: ActivationInput): Promise<Activated
       },
     });
     const templates =
-      set === undefined || set.empty ? undefined : new TemplatesPhase({ crd: crd.name, set, kinds, resolver, applier, lookup: children, logger, renders: input.renders ?? new RenderScheduler(), read: (ref, name, namespace, signal) => client.get(ref, name, namespace, signal), now: () => options.clock.now() });
+      set === undefined || set.empty
+        ? undefined
+        : new TemplatesPhase({
+            crd: crd.name,
+            set,
+            kinds,
+            resolver,
+            applier,
+            lookup: children,
+            logger,
+            renders: input.renders ?? new RenderScheduler(),
+            read: (ref, name, namespace, signal) => client.get(ref, name, namespace, signal),
+            now: () => options.clock.now(),
+            labelObject: (object, labels, signal) => client.patch(info.resource, object.metadata?.name ?? '', object.metadata?.namespace, { metadata: { labels } }, { type: 'merge', signal }),
+          });
     box = new GenericBox({
       deps,
       hooks: code.hooks?.value,

@@ -39,7 +39,7 @@ const CORPUS: Readonly<Record<string, Expected>> = {
   'documented/public/cluster-02/katalog.yaml': { loads: ['website'] },
   'documented/public/cluster-03/katalog.yaml': { loads: ['secret-distribution'] },
   'documented/public/cluster-04/katalog.yaml': { loads: ['application', 'app-service', 'route', 'config-bundle', 'scale-policy'] },
-  'documented/public/cluster-06/katalog.yaml': { refused: ['generated TLS certificates'] },
+  'documented/public/cluster-06/katalog.yaml': { loads: ['traffic-policy', 'virtual-service', 'backend', 'health-check', 'rate-limit', 'circuit-breaker', 'tls-policy'] },
   'current/02-with-serviceaccount/katalog.yaml': { loads: ['website'] },
   'current/03b-configmap-copy/katalog.yaml': { loads: ['configmap-distribution'] },
   'current/05-when-conditions/katalog.yaml': { loads: ['platform'] },
@@ -55,7 +55,7 @@ const CORPUS: Readonly<Record<string, Expected>> = {
   'current/ctrlruntime/katalog.yaml': { loads: ['webapp'] },
   'current/e2e-probe/katalog.yaml': { loads: ['e2e-probe'] },
   'current/include-katalog/include-katalog.yaml': { refused: ['include (fragments from other files)', 'emit'] },
-  'current/informer-watch/katalog.yaml': { refused: ['CRD-level labels'] },
+  'current/informer-watch/katalog.yaml': { loads: ['watch-probe'] },
   // Not valid YAML (unescaped quotes inside a quoted string): Orkestra's YAML decoder refuses it too.
   'current/status-update/status-katalog.yaml': { refused: ['YAML syntax error'] },
   'current/watch-entries/valid/watch-entries.yaml': { loads: ['widget'] },
