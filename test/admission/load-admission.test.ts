@@ -45,7 +45,7 @@ test('current (admission: {validation, mutation}), early (validation: {rules}) a
 
 function problems(text: string): string[] {
   try {
-    parseDefinition(text, { file: 'shop.yaml' });
+    parseDefinition(text, { source: 'shop.yaml' });
   } catch (error) {
     assert.ok(error instanceof DefinitionError);
     return error.problems.map((p) => `${p.line ?? '?'}:${p.column ?? '?'} ${p.message}`);
