@@ -55,7 +55,7 @@ const allocationProfile =
       })();
 
 const crds = Object.fromEntries(Array.from({ length: CRDS }, (_, i) => [`scale${i}`, scaleCrd(i)]));
-const runtime = createRuntime({ apiVersion: 'katalog.dev/v1', kind: 'Katalog', metadata: { name: 'scale' }, spec: { crds } }, { kubeConfig, defaults: { maxDepth: Number(maxDepthArg) } });
+const runtime = createRuntime({ apiVersion: 'katalog.dev/v1', kind: 'Katalog', metadata: { name: 'scale' }, spec: { crds } }, { kubeConfig, defaults: { maxDepth: Number(maxDepthArg), ...(process.env['SCALE_WORKERS'] === undefined ? {} : { workers: Number(process.env['SCALE_WORKERS']) }) } });
 
 process.on('message', async (raw: unknown) => {
   const message = raw as { id: number; go?: boolean; memory?: boolean; exit?: boolean };
