@@ -169,7 +169,7 @@ async function runPhase(crds: number, dir: string): Promise<Phase> {
     const kubeconfig = join(dir, `scale-${crds}.yaml`);
     writeFileSync(kubeconfig, kubeconfigYaml(server.url, undefined));
     await server.call({ resetRequests: true });
-    const child = spawn(process.execPath, ['--expose-gc', OPERATOR, kubeconfig, String(crds), String(TOTAL + 1000)], {
+    const child = spawn(process.execPath, [...(process.env['SCALE_NODE_FLAGS']?.split(' ').filter(Boolean) ?? []), '--expose-gc', OPERATOR, kubeconfig, String(crds), String(TOTAL + 1000)], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const operator = new Operator(child);

@@ -6,6 +6,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import { RuntimeError, TemplateError } from './errors.js';
+import { DEFAULT_MAX_CONCURRENT_RECONCILES } from './controller/reconcile-slots.js';
 import type { Logger } from './observe/logger.js';
 import { silentLogger } from './observe/logger.js';
 import type { ConstructorFactory, Hooks } from './operatorbox/types.js';
@@ -55,6 +56,11 @@ export interface RuntimeOptions {
   readonly installCrds?: boolean;
   /** How long `stop()` waits for in-flight reconciles before aborting them. Default 30s. */
   readonly drainTimeout?: DurationInput;
+  /**
+   * Reconciles in flight at once across every CRD (each CRD's `workers` still apply). A worker that took a key
+   * waits for a free slot, first come first served. Default 64; `Infinity` for no limit. See docs/scaling.md.
+   */
+  readonly maxConcurrentReconciles?: number;
   /** Time-out of one reconcile (its AbortSignal fires then). Default 5m. */
   readonly reconcileTimeout?: DurationInput;
   /** Per-key backoff and global token bucket of the requeue rate limiter. */
@@ -112,6 +118,8 @@ export interface ResolvedOptions {
   readonly installCrds: boolean;
   readonly drainTimeoutMs: number;
   readonly reconcileTimeoutMs: number;
+  /** A positive integer or `Infinity`. */
+  readonly maxConcurrentReconciles: number;
   readonly rateLimiter: { baseDelayMs?: number; maxDelayMs?: number; qps?: number; burst?: number };
   readonly fieldManager: string;
   readonly forceApply: boolean;
@@ -156,6 +164,10 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
     if (initial !== undefined) watch.backoff.initialMs = initial;
     if (maxBackoff !== undefined) watch.backoff.maxMs = maxBackoff;
   }
+  const maxConcurrentReconciles = options.maxConcurrentReconciles ?? DEFAULT_MAX_CONCURRENT_RECONCILES;
+  if (!(maxConcurrentReconciles === Infinity || (Number.isInteger(maxConcurrentReconciles) && maxConcurrentReconciles >= 1))) {
+    problems.push(`maxConcurrentReconciles: must be an integer >= 1 or Infinity, got ${JSON.stringify(options.maxConcurrentReconciles)}`);
+  }
   const fieldManager = options.fieldManager ?? 'katalog';
   if (fieldManager === '' || fieldManager.length > 128) problems.push(`fieldManager: must be 1 to 128 characters, got ${JSON.stringify(fieldManager)}`);
   const limit = options.clientRateLimit;
@@ -191,6 +203,7 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
     installCrds: options.installCrds ?? false,
     drainTimeoutMs,
     reconcileTimeoutMs,
+    maxConcurrentReconciles,
     rateLimiter,
     fieldManager,
     forceApply: options.forceApply ?? true,

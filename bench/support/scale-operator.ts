@@ -4,8 +4,10 @@
 // start) and heap after a full GC; { exit } stops the runtime and exits. Message 0 reports the heap and RSS measured
 // after a GC before anything was created, the baseline of "heap per cached resource".
 import { KubeConfig } from '@kubernetes/client-node';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
-import { writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { createRuntime } from '../../src/create-runtime.js';
 import { scaleCrd } from './scale-definition.js';
 
@@ -23,14 +25,48 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
 }, 25);
 sampler.unref();
+// Development aid: V8's heap spaces (used / committed, MiB) every 500 ms on stderr (SCALE_TRACE_SPACES=1).
+if (process.env['SCALE_TRACE_SPACES'] !== undefined) {
+  const t0 = performance.now();
+  const mib = (bytes: number): string => (bytes / 1048576).toFixed(0);
+  setInterval(() => {
+    const spaces = getHeapSpaceStatistics()
+      .filter((space) => space.space_size > 1048576)
+      .map((space) => `${space.space_name.replace('_space', '')} ${mib(space.space_used_size)}/${mib(space.space_size)}`);
+    console.error(`[spaces ${((performance.now() - t0) / 1000).toFixed(1)} s] rss ${mib(process.memoryUsage.rss())} ${spaces.join(', ')}`);
+  }, 500).unref();
+}
+
+// Development aid: every allocation of start() and convergence, garbage included, sampled by V8's heap profiler
+// (SCALE_ALLOCATIONS=file.heapprofile; open it in Chrome's DevTools). Without SCALE_ALLOCATIONS_YOUNG=1, objects that
+// die young are left out: what remains is what was promoted to the old generation (kept, or garbage that a major GC
+// collects), the allocations that make V8 grow the old generation.
+const allocationsFile = process.env['SCALE_ALLOCATIONS'];
+const allocationProfile =
+  allocationsFile === undefined
+    ? undefined
+    : (() => {
+        const session = new Session();
+        session.connect();
+        return {
+          start: () => session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env['SCALE_ALLOCATIONS_YOUNG'] !== undefined } as never),
+          stop: async () => writeFileSync(allocationsFile, JSON.stringify((await session.post('HeapProfiler.stopSampling')).profile)),
+        };
+      })();
 
 const crds = Object.fromEntries(Array.from({ length: CRDS }, (_, i) => [`scale${i}`, scaleCrd(i)]));
-const runtime = createRuntime({ apiVersion: 'katalog.dev/v1', kind: 'Katalog', metadata: { name: 'scale' }, spec: { crds } }, { kubeConfig, defaults: { maxDepth: Number(maxDepthArg) } });
+// SCALE_WORKERS and SCALE_MAX_RECONCILES (development): workers per CRD and the runtime's reconcile cap.
+const runtime = createRuntime({ apiVersion: 'katalog.dev/v1', kind: 'Katalog', metadata: { name: 'scale' }, spec: { crds } }, { kubeConfig, ...(process.env['SCALE_MAX_RECONCILES'] === undefined ? {} : { maxConcurrentReconciles: Number(process.env['SCALE_MAX_RECONCILES']) }), defaults: { maxDepth: Number(maxDepthArg), ...(process.env['SCALE_WORKERS'] === undefined ? {} : { workers: Number(process.env['SCALE_WORKERS']) }) } });
 
-process.on('message', (raw: unknown) => {
+process.on('message', async (raw: unknown) => {
   const message = raw as { id: number; go?: boolean; memory?: boolean; exit?: boolean };
   if (message.go === true) {
     const began = performance.now();
+    if (allocationProfile !== undefined) await allocationProfile.start();
+    // Development aid: what in-flight reconciles hold, in a heap snapshot taken during convergence
+    // (SCALE_MID_SNAPSHOT=file.heapsnapshot, SCALE_MID_SNAPSHOT_MS after start(), default 10 s).
+    const midSnapshot = process.env['SCALE_MID_SNAPSHOT'];
+    if (midSnapshot !== undefined) setTimeout(() => writeHeapSnapshot(midSnapshot), Number(process.env['SCALE_MID_SNAPSHOT_MS'] ?? 10_000)).unref();
     runtime.start().then(
       () => send(message.id, performance.now() - began),
       (error: unknown) => {
@@ -39,6 +75,7 @@ process.on('message', (raw: unknown) => {
       },
     );
   } else if (message.memory === true) {
+    if (allocationProfile !== undefined) await allocationProfile.stop();
     gc();
     const rss = process.memoryUsage.rss();
     peakRss = Math.max(peakRss, rss);

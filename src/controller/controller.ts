@@ -10,6 +10,7 @@ import type { KubeObject, ResourceRef } from '../kube/resource.js';
 import type { ReconcileOutcome } from '../reconcile/outcome.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
 import { defaultControllerRateLimiter, type DefaultControllerRateLimiterOptions } from './rate-limiter.js';
+import type { ReconcileSlots } from './reconcile-slots.js';
 import { WorkerPool } from './workers.js';
 import { Workqueue } from './workqueue.js';
 import { onlyStatusChanged } from './only-status-changed.js';
@@ -48,6 +49,8 @@ export interface ControllerOptions {
   readonly accepts?: ((key: string) => boolean) | undefined;
   readonly reconcile: (key: string, signal: AbortSignal) => Promise<ReconcileOutcome>;
   readonly observer: ControllerObserver;
+  /** The runtime-wide limit of reconciles in flight, shared by every controller; default none. */
+  readonly slots?: ReconcileSlots | undefined;
 }
 
 export class Controller {
@@ -156,6 +159,7 @@ export class Controller {
       reconcile: this.options.reconcile,
       onReconciled: (key, outcome, ms) => observer.reconciled(key, outcome, ms),
       onActive: (active) => observer.workersActive(active),
+      slots: this.options.slots,
     });
     this.workers = pool;
     // A new term starts from the whole cache: level-based, so whatever happened while not leading is covered.

@@ -10,6 +10,7 @@
 import { toError } from '../errors.js';
 import { decideRequeue, type ReconcileOutcome } from '../reconcile/outcome.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
+import type { ReconcileSlots } from './reconcile-slots.js';
 import type { Workqueue } from './workqueue.js';
 
 /** How long a timed-out reconcile may take to honour its signal before its worker gives up waiting for it. */
@@ -27,6 +28,8 @@ export interface WorkerPoolOptions {
   readonly onReconciled: (key: string, outcome: ReconcileOutcome, durationMs: number) => void;
   /** Told how many workers are reconciling right now. */
   readonly onActive: (active: number) => void;
+  /** The runtime-wide limit of reconciles in flight, shared with the other CRDs' pools; default none. */
+  readonly slots?: ReconcileSlots | undefined;
 }
 
 export class WorkerPool {
@@ -72,6 +75,13 @@ export class WorkerPool {
       if (this.abortAll.signal.aborted) return;
       const key = await queue.get(this.abortAll.signal);
       if (key === undefined) return;
+      const { slots } = this.options;
+      if (slots !== undefined && !slots.tryAcquire() && !(await slots.acquire(this.abortAll.signal))) {
+        // Halted while waiting for a slot: the key was taken but not reconciled; it goes back to the queue.
+        queue.add(key);
+        queue.done(key);
+        return;
+      }
       this.setActive(this.active + 1);
       let settled: Promise<void> | undefined;
       try {
@@ -81,6 +91,7 @@ export class WorkerPool {
         if (settled === undefined) queue.done(key);
         else void settled.then(() => queue.done(key));
         this.setActive(this.active - 1);
+        slots?.release();
       }
     }
   }

@@ -7,6 +7,7 @@ import type { TSchema } from 'typebox';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Controller, ControllerObserver, ControllerOptions } from '../controller/controller.js';
 import { Controller as ControllerClass } from '../controller/controller.js';
+import type { ReconcileSlots } from '../controller/reconcile-slots.js';
 import type { InstalledCrd } from '../controller/crd-watcher.js';
 import type { CrdDefinition } from '../definition/types.js';
 import { RuntimeError } from '../errors.js';
@@ -114,6 +115,8 @@ export interface ActivationInput {
   readonly schema?: TSchema | undefined;
   /** The runtime's render scheduler, shared by every CRD; default: one of this CRD's own (no fairness between CRDs). */
   readonly renders?: RenderScheduler | undefined;
+  /** The runtime's limit of reconciles in flight, shared by every CRD; default: none. */
+  readonly slots?: ReconcileSlots | undefined;
 }
 
 export interface Activated {
@@ -234,6 +237,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
         return reconcileKey(stages, key, signal);
       },
       observer: input.observer,
+      slots: input.slots,
     },
     triggers === undefined ? children : bothWatches(children, triggers),
   );

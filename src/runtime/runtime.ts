@@ -9,6 +9,7 @@ import type { TSchema } from 'typebox';
 import type { Registry } from 'prom-client';
 import type { Controller } from '../controller/controller.js';
 import { CrdWatcher } from '../controller/crd-watcher.js';
+import { ReconcileSlots } from '../controller/reconcile-slots.js';
 import type { Definition } from '../definition/types.js';
 import { RuntimeError, toError } from '../errors.js';
 import { KubeClient } from '../kube/client.js';
@@ -45,6 +46,8 @@ export class Runtime {
   private readonly kinds = new KindTable();
   /** Takes turns between the template renders of every CRD (fairness under expensive templates). */
   private readonly renders = new RenderScheduler();
+  /** The limit of reconciles in flight across every CRD (`maxConcurrentReconciles`). */
+  private readonly reconcileSlots: ReconcileSlots;
   private readonly converters = new ConverterRegistry();
   private readonly schemas = new Map<string, TSchema>();
   private readonly slots = new Map<string, CrdSlot>();
@@ -63,6 +66,7 @@ export class Runtime {
     this.definition = definition;
     this.httpFactory = http;
     this.options = options;
+    this.reconcileSlots = new ReconcileSlots(options.maxConcurrentReconciles);
     this.logger = options.logger;
     this.events = new LifecycleEmitter({ logger: options.logger });
     this.health = new RuntimeHealth(options.clock);
@@ -136,6 +140,7 @@ export class Runtime {
           converters: this.converters,
           schema: this.schemas.get(slot.crd.name),
           renders: this.renders,
+          slots: this.reconcileSlots,
         };
       },
     });
