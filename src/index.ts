@@ -34,6 +34,7 @@ export type {
   RequeueRule,
   Sentinel,
   WatchEntry,
+  CrossEntry,
   WatchEvent,
   TemplateDialect,
   Condition,

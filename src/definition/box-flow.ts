@@ -1,13 +1,14 @@
 /**
- * The control-flow blocks of an operatorBox: `preReconcile` (gates and their sentinels) and `watch` (other kinds
- * whose changes reconcile the custom resources again), checked and normalised into the model. What can be checked
- * offline is: a gate's sentinels are declared under `preReconcile.sentinels` (as Orkestra requires), a watch names
- * a literal kind, `keyFrom` has exactly one of `label` and `name`.
+ * The control-flow blocks of an operatorBox: `preReconcile` (gates and their sentinels), `watch` (other kinds
+ * whose changes reconcile the custom resources again) and `cross` (other CRDs' custom resources read into the
+ * template data), checked and normalised into the model. What can be checked offline is: a gate's sentinels are
+ * declared under `preReconcile.sentinels` (as Orkestra requires), a watch names a literal kind, `keyFrom` has
+ * exactly one of `label` and `name`, a cross entry has exactly one selector and its own `.cross` key.
  */
-import type { Gate, PreReconcile, RequeueRule, Sentinel, WatchEntry, WatchEvent } from './types.js';
+import type { CrossEntry, Gate, PreReconcile, RequeueRule, Sentinel, WatchEntry, WatchEvent } from './types.js';
 import { formatPath, type Path } from './path.js';
 import type { Origin, ProblemList } from './problems.js';
-import type { GateInput, OperatorBoxInput, PreReconcileInput, WatchEntryInput } from './schema-operator-box.js';
+import type { CrossEntryInput, GateInput, OperatorBoxInput, PreReconcileInput, WatchEntryInput } from './schema-operator-box.js';
 import { parseDuration } from '../util/duration.js';
 import type { Loose } from './operator-box.js';
 import { normalizeConditions } from './conditions.js';
@@ -100,4 +101,59 @@ export function normalizeRequeue(input: Loose<OperatorBoxInput['requeue']> | und
     when: normalizeConditions(input.when, origin, [...path, 'when'], problems),
     anyOf: normalizeConditions(input.anyOf, origin, [...path, 'anyOf'], problems),
   };
+}
+
+/** A cross entry before its target is resolved (that needs every CRD of the definition), with where it is written. */
+export interface CrossDraft {
+  readonly entry: Omit<CrossEntry, 'apiVersion' | 'kind'>;
+  readonly origin: Origin;
+  readonly path: Path;
+}
+
+/** `operatorBox.cross` → drafts (see {@link resolveCross}); a selector is required, by name or by labels. */
+export function normalizeCross(
+  list: readonly (Loose<CrossEntryInput> | undefined)[] | undefined,
+  origin: Origin,
+  path: Path,
+  canonical: Path,
+  problems: ProblemList,
+): CrossDraft[] {
+  const drafts: CrossDraft[] = [];
+  (list ?? []).forEach((input, index) => {
+    if (input?.crd === undefined) return;
+    const at = [...path, index];
+    checkTemplates(input, at, origin, problems);
+    const selector = input.selector ?? {};
+    const labels = selector.matchLabels === undefined ? undefined : definedEntries(selector.matchLabels);
+    const byLabels = labels !== undefined && Object.keys(labels).length > 0;
+    if (byLabels === (selector.name !== undefined)) {
+      problems.add(origin, input.selector === undefined ? at : [...at, 'selector'], 'invalid-value', 'a cross entry needs exactly one of selector.name and selector.matchLabels');
+      return;
+    }
+    const as = input.as ?? input.crd;
+    if (drafts.some((draft) => draft.entry.as === as)) {
+      problems.add(origin, [...at, input.as === undefined ? 'crd' : 'as'], 'invalid-value', `two cross entries read into .cross.${as}; give one of them another "as"`);
+      return;
+    }
+    drafts.push({
+      entry: {
+        crd: input.crd,
+        as,
+        name: byLabels ? undefined : selector.name,
+        namespace: selector.namespace,
+        matchLabels: byLabels ? labels : undefined,
+        strategy: input.strategy ?? 'first',
+        path: formatPath([...canonical, index]),
+      },
+      origin,
+      path: at,
+    });
+  });
+  return drafts;
+}
+
+function definedEntries(map: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(map)) if (value !== undefined) out[key] = value;
+  return out;
 }

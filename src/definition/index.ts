@@ -29,6 +29,7 @@ export type {
   RequeueRule,
   Sentinel,
   WatchEntry,
+  CrossEntry,
   WatchEvent,
   TemplateEntry,
   EntryCopy,

@@ -1,7 +1,8 @@
 /**
  * Orkestra's control-flow blocks into katalog's shape: `preReconcile` (gates: `or` → `anyOf`, condition
  * shorthand, `eventAware` and `failPolicy` dropped as katalog has nothing they change) and `watch` /
- * `observe.watch` (`index` dropped: Go cache indexers). What katalog does not run is refused by name.
+ * `observe.watch` (`index` dropped: Go cache indexers) and `cross` (`kind:` read as `crd:`). What katalog does not
+ * run is refused by name.
  */
 import type { Path } from './path.js';
 import { isMap } from './schema-check.js';
@@ -25,6 +26,25 @@ export function liftFlow(lift: Lift, box: Map, path: Path): void {
   if (isMap(box.preReconcile)) liftPreReconcile(lift, box.preReconcile, [...path, 'preReconcile']);
   if (isMap(box.requeue)) liftConditionBlocks(lift, box.requeue, [...path, 'requeue']);
   if (Array.isArray(box.watch)) box.watch.forEach((entry: unknown, index) => isMap(entry) && liftWatchEntry(lift, entry, [...path, 'watch', index]));
+  if (Array.isArray(box.cross)) box.cross.forEach((entry: unknown, index) => isMap(entry) && liftCrossEntry(lift, entry, [...path, 'cross', index]));
+}
+
+/**
+ * A `cross` entry: the older `kind:` key names the CRD as `crd:` does now. Reading another process over HTTP
+ * (`source`) and finding the informer by a CRD entry's labelSelector are refused by name.
+ */
+function liftCrossEntry(lift: Lift, entry: Map, path: Path): void {
+  move(lift, entry, 'kind', path, entry, 'crd', path, 'both "kind" (older Orkestra) and "crd" are given; keep "crd"');
+  if (Object.hasOwn(entry, 'source')) {
+    refuse(lift, entry, 'source', path, {
+      feature: 'cross[].source (reading another Orkestra process over HTTP)',
+      reason: "katalog reads cross CRDs from its own informers, and its inspection API serves no custom-resource data; declare the CRD in the same definition and drop source",
+      anchor: 'cross',
+    });
+  }
+  if (Object.hasOwn(entry, 'labelSelector')) {
+    refuse(lift, entry, 'labelSelector', path, { feature: "cross[].labelSelector (finding the CRD by its entry's labelSelector)", reason: 'name the CRD with crd and select custom resources with selector.matchLabels', anchor: 'cross' });
+  }
 }
 
 function liftPreReconcile(lift: Lift, pre: Map, path: Path): void {

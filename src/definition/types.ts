@@ -189,6 +189,30 @@ export interface WatchEntry {
   readonly path: string;
 }
 
+/**
+ * `operatorBox.cross[]`: custom resources of another CRD of the same definition, read from an informer of that
+ * kind into the template data as `.cross.<as>`; their changes reconcile the custom resources that read them.
+ */
+export interface CrossEntry {
+  /** The other CRD's name in this definition. */
+  readonly crd: string;
+  /** The other CRD's apiVersion and kind (resolved at load from its entry). */
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** The key under `.cross` (default: the CRD's name). */
+  readonly as: string;
+  /** The custom resource's name (a template); absent when `matchLabels` selects. */
+  readonly name: string | undefined;
+  /** Its namespace (a template); absent = the reading custom resource's namespace. */
+  readonly namespace: string | undefined;
+  /** Label selection (values are templates): every custom resource of the kind whose labels hold all of them. */
+  readonly matchLabels: Readonly<Record<string, string>> | undefined;
+  /** `first`: `.cross.<as>` is one result; `all`: a list of every match (name order). */
+  readonly strategy: 'first' | 'all';
+  /** The document path of the entry, for messages. */
+  readonly path: string;
+}
+
 export interface OperatorBox {
   /** false = a custom constructor owns reconcile entirely. */
   readonly default: boolean;
@@ -206,6 +230,8 @@ export interface OperatorBox {
   readonly watch?: readonly WatchEntry[];
   /** Reconcile again after a successful cycle (Orkestra's `requeue`); absent when not declared. */
   readonly requeue?: RequeueRule;
+  /** Custom resources of other CRDs read into `.cross`; absent when none are declared. */
+  readonly cross?: readonly CrossEntry[];
 }
 
 /**

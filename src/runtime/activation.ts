@@ -13,6 +13,7 @@ import { RuntimeError } from '../errors.js';
 import type { KubeClient } from '../kube/client.js';
 import type { Informer } from '../kube/informer.js';
 import type { KubeObject, ResourceRef } from '../kube/resource.js';
+import type { TemplateData } from '../template/index.js';
 import { apiVersionOf } from '../kube/resource.js';
 import { resolveInternalVersion } from '../kube/versions.js';
 import type { Logger } from '../observe/logger.js';
@@ -25,6 +26,7 @@ import { GenericBox } from '../operatorbox/generic-box.js';
 import { GatedBox } from '../operatorbox/gated-box.js';
 import { RequeueBox } from '../operatorbox/requeue-box.js';
 import { resolveWatchEntries, WatchTriggers } from '../operatorbox/watch-triggers.js';
+import { CrossReads, forgetOnNotFound, resolveCrossEntries } from '../operatorbox/cross-reads.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { RenderScheduler } from '../operatorbox/render-scheduler.js';
 import { bothFilters, namespaceGuardFilter } from './namespace-guard.js';
@@ -209,6 +211,34 @@ export async function buildController(input: ActivationInput): Promise<Activated
           onRestart: (reason) => input.observer.watchRestarted(reason),
           onError: (error) => input.observer.informerError(error),
         });
+  // operatorBox.cross: informers on other CRDs' kinds, read into .cross; started and stopped with the children's.
+  const crossed = await resolveCrossEntries(crd.name, crd.operatorBox.cross ?? [], resolver);
+  const cross =
+    crossed.length === 0
+      ? undefined
+      : new CrossReads({
+          client,
+          clock: options.clock,
+          crd: crd.name,
+          entries: crossed,
+          dialect: crd.templateDialect,
+          primary: { has: (key) => controller?.informer.get(key) !== undefined },
+          enqueue: (key) => controller?.enqueue(key),
+          tuning: options.watch,
+          onRestart: (reason) => input.observer.watchRestarted(reason),
+          onError: (error) => input.observer.informerError(error),
+        });
+  // Status fields see .cross too. When the cycle already failed (a selector that does not render, say), the failed
+  // status is written without .cross: the same error must not also block the Ready=False that reports it.
+  const withCross = (data: TemplateData, object: KubeObject, failed: boolean): TemplateData => {
+    if (cross === undefined) return data;
+    try {
+      return { ...data, ...cross.data(object, data) };
+    } catch (error) {
+      if (failed) return data;
+      throw error;
+    }
+  };
   const created: Controller = new ParentController(
     {
       name: crd.name,
@@ -231,7 +261,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       },
       observer: input.observer,
     },
-    triggers === undefined ? children : bothWatches(children, triggers),
+    allWatches(children, [triggers, cross]),
   );
   controller = created;
   const cache = cacheReaderOf(created.informer);
@@ -258,7 +288,19 @@ export async function buildController(input: ActivationInput): Promise<Activated
       },
     });
     const templates =
-      set === undefined || set.empty ? undefined : new TemplatesPhase({ crd: crd.name, set, kinds, resolver, applier, lookup: children, logger, renders: input.renders ?? new RenderScheduler(), read: (ref, name, namespace, signal) => client.get(ref, name, namespace, signal), now: () => options.clock.now() });
+      set === undefined || set.empty ? undefined : new TemplatesPhase({
+            crd: crd.name,
+            set,
+            kinds,
+            resolver,
+            applier,
+            lookup: children,
+            logger,
+            renders: input.renders ?? new RenderScheduler(),
+            read: (ref, name, namespace, signal) => client.get(ref, name, namespace, signal),
+            now: () => options.clock.now(),
+            extra: cross === undefined ? undefined : (object, data) => cross.data(object, data),
+          });
     box = new GenericBox({
       deps,
       hooks: code.hooks?.value,
@@ -268,6 +310,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       templates,
     });
   }
+  if (cross !== undefined) box = forgetOnNotFound(box, cross);
   if (crd.operatorBox.requeue !== undefined) {
     box = new RequeueBox(box, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, logger });
   }
@@ -297,7 +340,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
                 const fields =
                   statusFields.count === 0
                     ? {}
-                    : statusFields.evaluate(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object))), outcome, warn);
+                    : statusFields.evaluate(withCross(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object))), object, !outcome.ok), outcome, warn);
                 return desiredStatus(fresh, outcome, now, fields, { conditions, generation: object.metadata?.generation });
               },
               signal,
@@ -312,23 +355,27 @@ export async function buildController(input: ActivationInput): Promise<Activated
   return { controller: created, target };
 }
 
-/** The children's watches and the watch entries' informers, as one. */
-function bothWatches(children: ChildWatches, triggers: WatchTriggers): Pick<ChildWatches, 'start' | 'stop' | 'synced'> {
+type Watches = Pick<ChildWatches, 'start' | 'stop' | 'synced'>;
+
+/** The children's watches and the informers of the watch and cross entries, as one: the children's first. */
+function allWatches(children: ChildWatches, others: ReadonlyArray<Watches | undefined>): Watches {
+  const extra = others.filter((watches): watches is Watches => watches !== undefined);
+  if (extra.length === 0) return children;
   return {
     start: async () => {
       await children.start();
-      try {
-        await triggers.start();
-      } catch (error) {
-        await children.stop();
-        throw error;
+      const results = await Promise.allSettled(extra.map((watches) => watches.start()));
+      const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failed !== undefined) {
+        await Promise.all([children.stop(), ...extra.map((watches) => watches.stop())]);
+        throw failed.reason;
       }
     },
     stop: async () => {
-      await Promise.all([children.stop(), triggers.stop()]);
+      await Promise.all([children.stop(), ...extra.map((watches) => watches.stop())]);
     },
     get synced() {
-      return children.synced && triggers.synced;
+      return children.synced && extra.every((watches) => watches.synced);
     },
   };
 }
