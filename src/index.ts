@@ -35,6 +35,7 @@ export type {
   Sentinel,
   WatchEntry,
   CrossEntry,
+  AutoscaleRule,
   WatchEvent,
   TemplateDialect,
   Condition,

@@ -34,9 +34,29 @@ export class WorkerPool {
   private readonly abortAll = new AbortController();
   private loops: Array<Promise<void>> = [];
   private active = 0;
+  /** Worker loops wanted, and running: a loop above the target exits before it takes another key. */
+  private target: number;
+  private running = 0;
 
   constructor(options: WorkerPoolOptions) {
     this.options = options;
+    this.target = options.count;
+  }
+
+  /** Workers wanted now (see {@link WorkerPool.resize}). */
+  get count(): number {
+    return this.target;
+  }
+
+  /** More workers start at once; fewer stop as they finish their current key (an idle worker on its next key). */
+  resize(count: number): void {
+    this.target = count;
+    while (this.running < this.target && !this.abortAll.signal.aborted && this.loops.length > 0) this.spawn();
+  }
+
+  private spawn(): void {
+    this.running++;
+    this.loops.push(this.loop());
   }
 
   get activeCount(): number {
@@ -44,7 +64,7 @@ export class WorkerPool {
   }
 
   start(): void {
-    for (let i = 0; i < this.options.count; i++) this.loops.push(this.loop());
+    for (let i = 0; i < this.target; i++) this.spawn();
   }
 
   /** Fires the signal of every reconcile in flight (after the drain time-out). */
@@ -66,12 +86,20 @@ export class WorkerPool {
     this.loops = [];
   }
 
+  /** One worker: takes keys until the queue shuts down, the pool is halted, or the pool has more workers than wanted. */
   private async loop(): Promise<void> {
     const { queue } = this.options;
     for (;;) {
-      if (this.abortAll.signal.aborted) return;
+      if (this.abortAll.signal.aborted || this.running > this.target) {
+        // Counted down in the same turn as the check, so that several loops never leave for the same surplus.
+        this.running--;
+        return;
+      }
       const key = await queue.get(this.abortAll.signal);
-      if (key === undefined) return;
+      if (key === undefined) {
+        this.running--;
+        return;
+      }
       this.setActive(this.active + 1);
       let settled: Promise<void> | undefined;
       try {

@@ -5,10 +5,10 @@
  * declared under `preReconcile.sentinels` (as Orkestra requires), a watch names a literal kind, `keyFrom` has
  * exactly one of `label` and `name`, a cross entry has exactly one selector and its own `.cross` key.
  */
-import type { CrossEntry, Gate, PreReconcile, RequeueRule, Sentinel, WatchEntry, WatchEvent } from './types.js';
+import type { AutoscaleRule, CrossEntry, Gate, PreReconcile, RequeueRule, Sentinel, WatchEntry, WatchEvent } from './types.js';
 import { formatPath, type Path } from './path.js';
 import type { Origin, ProblemList } from './problems.js';
-import type { CrossEntryInput, GateInput, OperatorBoxInput, PreReconcileInput, WatchEntryInput } from './schema-operator-box.js';
+import type { AutoscaleInput, CrossEntryInput, GateInput, OperatorBoxInput, PreReconcileInput, WatchEntryInput } from './schema-operator-box.js';
 import { parseDuration } from '../util/duration.js';
 import type { Loose } from './operator-box.js';
 import { normalizeConditions } from './conditions.js';
@@ -156,4 +156,42 @@ function definedEntries(map: Readonly<Record<string, string | undefined>>): Reco
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(map)) if (value !== undefined) out[key] = value;
   return out;
+}
+
+/** The figures an autoscale condition may read (`metrics.<name>`). */
+export const AUTOSCALE_METRICS = ['queueDepth', 'workers', 'workersBusyPercent', 'workersIdlePercent', 'errorRatePercent', 'reconcileDurationP95Ms'] as const;
+
+/** `operatorBox.autoscale` → the model's rule; durations checked, conditions must read `metrics.<figure>`. */
+export function normalizeAutoscale(input: Loose<AutoscaleInput> | undefined, origin: Origin, path: Path, problems: ProblemList): AutoscaleRule | undefined {
+  if (input === undefined) return undefined;
+  const duration = (value: string | undefined, key: string, at: Path, fallback: number): number => {
+    if (value === undefined) return fallback;
+    const ms = parseDuration(value);
+    if (ms === undefined || ms <= 0) problems.add(origin, [...at, key], 'invalid-value', `autoscale ${key} "${value}" is not a positive duration (such as 15s, 2m)`);
+    return ms ?? fallback;
+  };
+  const conditions = input.conditions ?? {};
+  for (const block of ['when', 'anyOf'] as const) {
+    (conditions[block] ?? []).forEach((condition, index) => {
+      const field = condition?.field;
+      if (field === undefined || field.includes('{{')) return;
+      const name = field.startsWith('metrics.') ? field.slice('metrics.'.length) : undefined;
+      if (name === undefined || !(AUTOSCALE_METRICS as readonly string[]).includes(name)) {
+        problems.add(origin, [...path, 'conditions', block, index, 'field'], 'invalid-value', `autoscale conditions read metrics.<figure>, one of ${AUTOSCALE_METRICS.join(', ')}; "${field}" is not one`);
+      }
+    });
+  }
+  const todo = input.do ?? {};
+  const resync = todo.resync === undefined ? undefined : duration(todo.resync, 'resync', [...path, 'do'], 0);
+  return {
+    intervalMs: duration(input.interval, 'interval', path, 15_000),
+    cooldownMs: duration(input.cooldown, 'cooldown', path, 120_000),
+    when: normalizeConditions(conditions.when, origin, [...path, 'conditions', 'when'], problems),
+    anyOf: normalizeConditions(conditions.anyOf, origin, [...path, 'conditions', 'anyOf'], problems),
+    do: {
+      ...(todo.workers === undefined ? {} : { workers: todo.workers }),
+      ...(todo.queueDepth === undefined ? {} : { maxDepth: todo.queueDepth }),
+      ...(resync === undefined ? {} : { resyncMs: resync }),
+    },
+  };
 }

@@ -30,6 +30,7 @@ export type {
   Sentinel,
   WatchEntry,
   CrossEntry,
+  AutoscaleRule,
   WatchEvent,
   TemplateEntry,
   EntryCopy,

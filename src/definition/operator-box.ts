@@ -9,7 +9,7 @@ import type { OperatorBoxInput, TemplateEntryInput, TemplatePhaseInput, StatusFi
 import { normalizeConditions } from './conditions.js';
 import { checkTemplates } from './template-check.js';
 import { toPlain } from './freeze.js';
-import { normalizeCross, normalizePreReconcile, normalizeRequeue, normalizeWatch, type CrossDraft } from './box-flow.js';
+import { normalizeAutoscale, normalizeCross, normalizePreReconcile, normalizeRequeue, normalizeWatch, type CrossDraft } from './box-flow.js';
 import { takeCopy, takeRotateAfter } from './entry-copy.js';
 
 export const PHASES = ['onCreate', 'onReconcile', 'onDelete'] as const;
@@ -131,6 +131,7 @@ export function normalizeOperatorBox(
   const watch = normalizeWatch(box.watch, origin, [...path, 'watch'], [...canonical, 'watch'], problems);
   const requeue = normalizeRequeue(box.requeue, origin, [...path, 'requeue'], problems);
   const cross = normalizeCross(box.cross, origin, [...path, 'cross'], [...canonical, 'cross'], problems);
+  const autoscale = normalizeAutoscale(box.autoscale, origin, [...path, 'autoscale'], problems);
   return {
     phases,
     cross,
@@ -146,6 +147,7 @@ export function normalizeOperatorBox(
       ...(preReconcile === undefined ? {} : { preReconcile }),
       ...(watch === undefined || watch.length === 0 ? {} : { watch }),
       ...(requeue === undefined ? {} : { requeue }),
+      ...(autoscale === undefined ? {} : { autoscale }),
     },
   };
 }

@@ -27,6 +27,40 @@ export function liftFlow(lift: Lift, box: Map, path: Path): void {
   if (isMap(box.requeue)) liftConditionBlocks(lift, box.requeue, [...path, 'requeue']);
   if (Array.isArray(box.watch)) box.watch.forEach((entry: unknown, index) => isMap(entry) && liftWatchEntry(lift, entry, [...path, 'watch', index]));
   if (Array.isArray(box.cross)) box.cross.forEach((entry: unknown, index) => isMap(entry) && liftCrossEntry(lift, entry, [...path, 'cross', index]));
+  if (isMap(box.autoscale)) liftAutoscale(lift, box.autoscale, [...path, 'autoscale']);
+}
+
+/**
+ * `autoscale`: `conditions.or` → `anyOf` and the condition shorthand. Time windows (`time`, `dayOfWeek`, `cron`)
+ * and another CRD's figures (`cross.<crd>.metrics.*`, read over HTTP or from Orkestra's process-wide registry) are
+ * refused by name.
+ */
+function liftAutoscale(lift: Lift, autoscale: Map, path: Path): void {
+  const conditions = autoscale.conditions;
+  if (!isMap(conditions)) return;
+  const at = [...path, 'conditions'];
+  move(lift, conditions, 'or', at, conditions, 'anyOf', at, 'both "or" and "anyOf" are given; keep one');
+  for (const block of ['when', 'anyOf']) {
+    const list = conditions[block];
+    if (!Array.isArray(list)) continue;
+    // A condition with a refused part is dropped whole (the refusal is the error), so that no half condition is left.
+    const dropped = new Set<number>();
+    list.forEach((condition: unknown, index) => {
+      if (!isMap(condition)) return;
+      const where = [...at, block, index];
+      const before = lift.problems.items.length;
+      for (const key of ['time', 'dayOfWeek', 'cron', 'duration']) {
+        if (Object.hasOwn(condition, key)) refuse(lift, condition, key, where, { feature: `autoscale time windows (${key})`, reason: 'not implemented yet; autoscale on the CRD\'s own load figures', anchor: 'autoscale' });
+      }
+      if (typeof condition.field === 'string' && condition.field.startsWith('cross.')) {
+        refuse(lift, condition, 'field', where, { feature: "autoscale on another CRD's figures (cross.<crd>.metrics)", reason: "katalog's autoscaler reads the CRD's own load figures; give the other CRD its own autoscale rule", anchor: 'autoscale' });
+      }
+      if (Object.hasOwn(condition, 'source')) refuse(lift, condition, 'source', where, { feature: 'autoscale condition source (figures over HTTP)', reason: "katalog's autoscaler reads the CRD's own load figures", anchor: 'autoscale' });
+      if (lift.problems.items.length > before) dropped.add(index);
+    });
+    if (dropped.size > 0) conditions[block] = list.filter((_item: unknown, index) => !dropped.has(index));
+  }
+  liftConditionBlocks(lift, conditions, at);
 }
 
 /**

@@ -232,6 +232,21 @@ export interface OperatorBox {
   readonly requeue?: RequeueRule;
   /** Custom resources of other CRDs read into `.cross`; absent when none are declared. */
   readonly cross?: readonly CrossEntry[];
+  /** Workers, queue bound and resync overridden while the CRD's load figures meet conditions; absent when not declared. */
+  readonly autoscale?: AutoscaleRule;
+}
+
+/**
+ * `operatorBox.autoscale` (Orkestra's autoscaler): every `intervalMs` the conditions are evaluated over
+ * `.metrics.*` (the CRD's own load figures); while they hold, `do` replaces the declared settings; once they have
+ * not held for `cooldownMs`, the declared settings come back.
+ */
+export interface AutoscaleRule {
+  readonly intervalMs: number;
+  readonly cooldownMs: number;
+  readonly when: readonly Condition[];
+  readonly anyOf: readonly Condition[];
+  readonly do: { readonly workers?: number; readonly maxDepth?: number; readonly resyncMs?: number };
 }
 
 /**

@@ -27,6 +27,7 @@ import { GatedBox } from '../operatorbox/gated-box.js';
 import { RequeueBox } from '../operatorbox/requeue-box.js';
 import { resolveWatchEntries, WatchTriggers } from '../operatorbox/watch-triggers.js';
 import { CrossReads, forgetOnNotFound, resolveCrossEntries } from '../operatorbox/cross-reads.js';
+import { Autoscaler } from '../controller/autoscaler.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { RenderScheduler } from '../operatorbox/render-scheduler.js';
 import { bothFilters, namespaceGuardFilter } from './namespace-guard.js';
@@ -127,6 +128,9 @@ export interface Activated {
  * the workers start (so the first reconciles see the children) and stopped with the informers.
  */
 class ParentController extends ControllerClass {
+  /** The CRD's autoscaler (`operatorBox.autoscale`): evaluates while the controller runs, restores on stop. */
+  autoscaler: Autoscaler | undefined;
+
   constructor(
     options: ControllerOptions,
     private readonly children: Pick<ChildWatches, 'start' | 'stop' | 'synced'>,
@@ -142,9 +146,16 @@ class ParentController extends ControllerClass {
       await this.children.stop();
       throw error;
     }
+    this.autoscaler?.start();
+  }
+
+  override async drain(drainSignal: AbortSignal): Promise<void> {
+    this.autoscaler?.stop();
+    await super.drain(drainSignal);
   }
 
   override async stopInformers(): Promise<void> {
+    this.autoscaler?.stop();
     await super.stopInformers();
     await this.children.stop();
   }
@@ -239,7 +250,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       throw error;
     }
   };
-  const created: Controller = new ParentController(
+  const created: ParentController = new ParentController(
     {
       name: crd.name,
       client,
@@ -259,11 +270,23 @@ export async function buildController(input: ActivationInput): Promise<Activated
         if (box === undefined) return Promise.resolve({ result: 'error', error: new RuntimeError('E_STATE', 'controller not ready') });
         return reconcileKey(stages, key, signal);
       },
-      observer: input.observer,
+      observer: autoscaled(input.observer, () => created.autoscaler),
     },
     allWatches(children, [triggers, cross]),
   );
   controller = created;
+  const rule = crd.operatorBox.autoscale;
+  if (rule !== undefined) {
+    created.autoscaler = new Autoscaler({
+      crd: crd.name,
+      rule,
+      clock: options.clock,
+      target: created,
+      dialect: crd.templateDialect,
+      onChange: (active, tuning) => logger.info(active ? 'autoscale: override applied' : 'autoscale: declared settings restored', { crd: crd.name, workers: tuning.workers, maxDepth: tuning.maxDepth, resyncMs: tuning.resyncMs }),
+      onWarning: (warning) => logger.warn('autoscale condition', { crd: crd.name, warning }),
+    });
+  }
   const cache = cacheReaderOf(created.informer);
   const deps: ContextDeps = { crd: info, client, kubeConfig: input.kubeConfig, cache, logger, now: () => options.clock.now() };
   if (!generic) {
@@ -353,6 +376,23 @@ export async function buildController(input: ActivationInput): Promise<Activated
     onStatusError: (error) => logger.warn('could not write the failed status (the reconcile is retried with backoff)', { error }),
   };
   return { controller: created, target };
+}
+
+/** The controller's observer, also telling the autoscaler (once there is one) about each finished reconcile. */
+function autoscaled(observer: ControllerObserver, autoscaler: () => Autoscaler | undefined): ControllerObserver {
+  return {
+    reconciled: (key, outcome, ms) => {
+      autoscaler()?.reconciled(outcome.result !== 'error', ms);
+      observer.reconciled(key, outcome, ms);
+    },
+    workersActive: (active) => observer.workersActive(active),
+    queueDepth: (depth) => observer.queueDepth(depth),
+    dropped: (key) => observer.dropped(key),
+    waited: (seconds) => observer.waited(seconds),
+    resourceCount: (count) => observer.resourceCount(count),
+    watchRestarted: (reason) => observer.watchRestarted(reason),
+    informerError: (error) => observer.informerError(error),
+  };
 }
 
 type Watches = Pick<ChildWatches, 'start' | 'stop' | 'synced'>;
