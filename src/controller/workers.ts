@@ -37,6 +37,8 @@ export class WorkerPool {
   /** Worker loops wanted, and running: a loop above the target exits before it takes another key. */
   private target: number;
   private running = 0;
+  /** Wake-up switches of the workers waiting for a key. */
+  private readonly idle = new Set<AbortController>();
 
   constructor(options: WorkerPoolOptions) {
     this.options = options;
@@ -48,9 +50,14 @@ export class WorkerPool {
     return this.target;
   }
 
-  /** More workers start at once; fewer stop as they finish their current key (an idle worker on its next key). */
+  /** More workers start at once; fewer: idle workers leave at once, busy ones when they finish their current key. */
   resize(count: number): void {
     this.target = count;
+    let surplus = this.running - this.target;
+    for (const wake of this.idle) {
+      if (surplus-- <= 0) break;
+      wake.abort();
+    }
     while (this.running < this.target && !this.abortAll.signal.aborted && this.loops.length > 0) this.spawn();
   }
 
@@ -95,8 +102,14 @@ export class WorkerPool {
         this.running--;
         return;
       }
-      const key = await queue.get(this.abortAll.signal);
+      // Waiting for a key, a worker can be woken to leave when the pool shrinks (resize).
+      const wake = new AbortController();
+      this.idle.add(wake);
+      const key = await queue.get(AbortSignal.any([this.abortAll.signal, wake.signal]));
+      this.idle.delete(wake);
       if (key === undefined) {
+        // Woken by a shrink that a grow has since undone: keep working.
+        if (wake.signal.aborted && !this.abortAll.signal.aborted && this.running <= this.target) continue;
         this.running--;
         return;
       }
