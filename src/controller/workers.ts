@@ -43,6 +43,10 @@ export class WorkerPool {
   constructor(options: WorkerPoolOptions) {
     this.options = options;
     this.target = options.count;
+    // Halting wakes the waiting workers too (they wait on their own switch, not on this signal).
+    this.abortAll.signal.addEventListener('abort', () => {
+      for (const wake of this.idle) wake.abort();
+    }, { once: true });
   }
 
   /** Workers wanted now (see {@link WorkerPool.resize}). */
@@ -105,7 +109,7 @@ export class WorkerPool {
       // Waiting for a key, a worker can be woken to leave when the pool shrinks (resize).
       const wake = new AbortController();
       this.idle.add(wake);
-      const key = await queue.get(AbortSignal.any([this.abortAll.signal, wake.signal]));
+      const key = await queue.get(wake.signal);
       this.idle.delete(wake);
       if (key === undefined) {
         // Woken by a shrink that a grow has since undone: keep working.
