@@ -283,7 +283,10 @@ export async function buildController(input: ActivationInput): Promise<Activated
       clock: options.clock,
       target: created,
       dialect: crd.templateDialect,
-      onChange: (active, tuning) => logger.info(active ? 'autoscale: override applied' : 'autoscale: declared settings restored', { crd: crd.name, workers: tuning.workers, maxDepth: tuning.maxDepth, resyncMs: tuning.resyncMs }),
+      onChange: (active, tuning) => {
+        metrics.workersMax(crd.name, tuning.workers);
+        logger.info(active ? 'autoscale: override applied' : 'autoscale: declared settings restored', { crd: crd.name, workers: tuning.workers, maxDepth: tuning.maxDepth, resyncMs: tuning.resyncMs });
+      },
       onWarning: (warning) => logger.warn('autoscale condition', { crd: crd.name, warning }),
     });
   }

@@ -76,12 +76,14 @@ describe('autoscale: workers follow the queue between the declared count and the
     for (let i = 0; i < 12; i++) server.create(task(`t${i}`));
     await waitFor('the rule applied and four hooks running at once', () => running === 4);
     assert.ok(logs.includes('autoscale: override applied'));
+    assert.match(await runtime.registry.metrics(), /controller_workers_max\{crd="task"\} 4/, 'the saturation gauge follows the override');
     // Drain the backlog: release whatever runs until every task has had its cycle.
     await waitFor('the backlog drained', () => {
       releaseAll();
       return running === 0 && logs.includes('autoscale: declared settings restored');
     });
     assert.equal(peak, 4, 'never more than the rule asked for');
+    assert.match(await runtime.registry.metrics(), /controller_workers_max\{crd="task"\} 1/);
     peak = 0;
     for (let i = 0; i < 3; i++) server.create(task(`small${i}`));
     await waitFor('the small batch started', () => running === 1);
