@@ -40,6 +40,8 @@ export type {
   RequeueRule,
   Sentinel,
   WatchEntry,
+  CrossEntry,
+  AutoscaleRule,
   WatchEvent,
   TemplateDialect,
   Condition,

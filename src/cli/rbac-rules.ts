@@ -6,7 +6,7 @@
  *   Ready condition and status fields); `<plural>/finalizers`: update (owner references with blockOwnerDeletion);
  * - each child kind a template of an enabled CRD can create: get, list, watch (child informers), create, patch
  *   (server-side apply), delete (prune, cleanup);
- * - each kind of an enabled CRD's `operatorBox.watch`: get, list, watch (its informer);
+ * - each kind of an enabled CRD's `operatorBox.watch` and `operatorBox.cross`: get, list, watch (its informer);
  * - Events: create; Leases in the Lease's namespace, only with leader election: create, and get/update/list/watch on its name (standbys watch the Lease with a metadata.name field selector).
  * Pure: the same definition and options give the same rules, in a stable order.
  */
@@ -120,7 +120,7 @@ export function rbacRequirements(definition: Definition, input: RbacInput = {}):
     if (code.length > 0 || !crd.operatorBox.default) {
       notes.push(`CRD ${name} runs code (${code.join(', ') || 'a constructor'}): add the permissions of whatever it calls through ctx.client`);
     }
-    for (const watch of crd.operatorBox.watch ?? []) {
+    for (const watch of [...(crd.operatorBox.watch ?? []), ...(crd.operatorBox.cross ?? [])]) {
       const found = childResource(watch.apiVersion, watch.kind, definition);
       if (typeof found === 'string') {
         notes.push(`${watch.path} ${found}: add a rule for it by hand`);

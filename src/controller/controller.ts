@@ -29,6 +29,14 @@ export interface ControllerObserver {
   informerError(error: Error): void;
 }
 
+/** What {@link Controller.retune} may change while the controller runs. */
+export interface ControllerTuning {
+  readonly workers: number;
+  readonly maxDepth: number;
+  /** 0 = no resync. */
+  readonly resyncMs: number;
+}
+
 export interface ControllerOptions {
   readonly name: string;
   readonly client: KubeClient;
@@ -67,9 +75,12 @@ export class Controller {
   private readonly backlog = new Set<string>();
   private refillScheduled = false;
   private state: 'new' | 'starting' | 'running' | 'stopping' | 'stopped' = 'new';
+  /** Workers, queue bound and resync as they are now: the options, unless {@link Controller.retune} changed them. */
+  private current: ControllerTuning;
 
   constructor(options: ControllerOptions) {
     this.options = options;
+    this.current = { workers: options.workers, maxDepth: options.maxDepth, resyncMs: options.resyncMs };
     this.name = options.name;
     const { clock, observer } = options;
     this.queue = new Workqueue({
@@ -79,7 +90,7 @@ export class Controller {
       observer: {
         depth: (n) => {
           observer.queueDepth(n);
-          if (this.backlog.size > 0 && n <= options.maxDepth / 2) this.scheduleRefill();
+          if (this.backlog.size > 0 && n <= this.current.maxDepth / 2) this.scheduleRefill();
         },
         dropped: (key) => {
           this.backlog.add(key);
@@ -101,6 +112,33 @@ export class Controller {
       onRestart: (reason) => observer.watchRestarted(reason),
       onError: (error) => observer.informerError(error),
     });
+  }
+
+  /** Workers, queue bound and resync as they are now. */
+  get tuning(): ControllerTuning {
+    return { ...this.current };
+  }
+
+  /** Workers reconciling right now. */
+  get activeWorkers(): number {
+    return this.workers?.activeCount ?? 0;
+  }
+
+  /**
+   * Changes workers, queue bound or resync while running (the autoscaler): more workers start at once, fewer stop
+   * as they finish their current key; a smaller bound refuses new keys until the queue drains below it; a new resync
+   * interval starts counting now.
+   */
+  retune(next: Partial<ControllerTuning>): void {
+    const before = this.current;
+    this.current = { ...before, ...next };
+    if (next.workers !== undefined && next.workers !== before.workers) this.workers?.resize(next.workers);
+    if (next.maxDepth !== undefined && next.maxDepth !== before.maxDepth) this.queue.setMaxDepth(next.maxDepth);
+    if (next.resyncMs !== undefined && next.resyncMs !== before.resyncMs && this.state === 'running') {
+      if (this.resyncTimer !== undefined) this.options.clock.clearTimeout(this.resyncTimer);
+      this.resyncTimer = undefined;
+      this.scheduleResync();
+    }
   }
 
   /** Objects in the primary cache. */
@@ -153,7 +191,7 @@ export class Controller {
     const { observer } = this.options;
     const pool = new WorkerPool({
       queue: this.queue,
-      count: this.options.workers,
+      count: this.current.workers,
       clock: this.options.clock,
       timeoutMs: this.options.reconcileTimeoutMs,
       reconcile: this.options.reconcile,
@@ -224,7 +262,7 @@ export class Controller {
     queueMicrotask(() => {
       this.refillScheduled = false;
       if (this.state !== 'running') return;
-      const room = this.options.maxDepth - this.queue.length;
+      const room = this.current.maxDepth - this.queue.length;
       let moved = 0;
       for (const key of this.backlog) {
         if (moved >= room) break;
@@ -236,7 +274,8 @@ export class Controller {
   }
 
   private scheduleResync(): void {
-    const { resyncMs, clock } = this.options;
+    const { clock } = this.options;
+    const { resyncMs } = this.current;
     if (resyncMs <= 0) return;
     this.resyncTimer = clock.setTimeout(() => {
       if (this.state !== 'running') return;

@@ -37,9 +37,40 @@ export class WorkerPool {
   private readonly abortAll = new AbortController();
   private loops: Array<Promise<void>> = [];
   private active = 0;
+  /** Worker loops wanted, and running: a loop above the target exits before it takes another key. */
+  private target: number;
+  private running = 0;
+  /** Wake-up switches of the workers waiting for a key. */
+  private readonly idle = new Set<AbortController>();
 
   constructor(options: WorkerPoolOptions) {
     this.options = options;
+    this.target = options.count;
+    // Halting wakes the waiting workers too (they wait on their own switch, not on this signal).
+    this.abortAll.signal.addEventListener('abort', () => {
+      for (const wake of this.idle) wake.abort();
+    }, { once: true });
+  }
+
+  /** Workers wanted now (see {@link WorkerPool.resize}). */
+  get count(): number {
+    return this.target;
+  }
+
+  /** More workers start at once; fewer: idle workers leave at once, busy ones when they finish their current key. */
+  resize(count: number): void {
+    this.target = count;
+    let surplus = this.running - this.target;
+    for (const wake of this.idle) {
+      if (surplus-- <= 0) break;
+      wake.abort();
+    }
+    while (this.running < this.target && !this.abortAll.signal.aborted && this.loops.length > 0) this.spawn();
+  }
+
+  private spawn(): void {
+    this.running++;
+    this.loops.push(this.loop());
   }
 
   get activeCount(): number {
@@ -47,7 +78,7 @@ export class WorkerPool {
   }
 
   start(): void {
-    for (let i = 0; i < this.options.count; i++) this.loops.push(this.loop());
+    for (let i = 0; i < this.target; i++) this.spawn();
   }
 
   /** Fires the signal of every reconcile in flight (after the drain time-out). */
@@ -69,17 +100,32 @@ export class WorkerPool {
     this.loops = [];
   }
 
+  /** One worker: takes keys until the queue shuts down, the pool is halted, or the pool has more workers than wanted. */
   private async loop(): Promise<void> {
     const { queue } = this.options;
     for (;;) {
-      if (this.abortAll.signal.aborted) return;
-      const key = await queue.get(this.abortAll.signal);
-      if (key === undefined) return;
+      if (this.abortAll.signal.aborted || this.running > this.target) {
+        // Counted down in the same turn as the check, so that several loops never leave for the same surplus.
+        this.running--;
+        return;
+      }
+      // Waiting for a key, a worker can be woken to leave when the pool shrinks (resize).
+      const wake = new AbortController();
+      this.idle.add(wake);
+      const key = await queue.get(wake.signal);
+      this.idle.delete(wake);
+      if (key === undefined) {
+        // Woken by a shrink that a grow has since undone: keep working.
+        if (wake.signal.aborted && !this.abortAll.signal.aborted && this.running <= this.target) continue;
+        this.running--;
+        return;
+      }
       const { slots } = this.options;
       if (slots !== undefined && !slots.tryAcquire() && !(await slots.acquire(this.abortAll.signal))) {
         // Halted while waiting for a slot: the key was taken but not reconciled; it goes back to the queue.
         queue.add(key);
         queue.done(key);
+        this.running--;
         return;
       }
       this.setActive(this.active + 1);

@@ -68,7 +68,7 @@ interface Waiter {
  */
 export class Workqueue {
   private readonly clock: Clock;
-  private readonly maxDepth: number;
+  private maxDepth: number;
   private readonly rateLimiter: RateLimiter;
   private readonly observer: WorkqueueObserver;
   private readonly ready = new Fifo<string>();
@@ -179,6 +179,12 @@ export class Workqueue {
   }
 
   /** Keys ready to be handed out (not processing, not delayed). */
+  /** Changes the bound (>= 1); keys already waiting stay, new ones are refused while the queue is at or above it. */
+  setMaxDepth(maxDepth: number): void {
+    if (!(maxDepth >= 1)) throw new RuntimeError('E_OPTIONS', `workqueue: maxDepth must be >= 1, got ${maxDepth}`);
+    this.maxDepth = maxDepth;
+  }
+
   get length(): number {
     return this.ready.size;
   }

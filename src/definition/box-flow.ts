@@ -1,13 +1,14 @@
 /**
- * The control-flow blocks of an operatorBox: `preReconcile` (gates and their sentinels) and `watch` (other kinds
- * whose changes reconcile the custom resources again), checked and normalised into the model. What can be checked
- * offline is: a gate's sentinels are declared under `preReconcile.sentinels` (as Orkestra requires), a watch names
- * a literal kind, `keyFrom` has exactly one of `label` and `name`.
+ * The control-flow blocks of an operatorBox: `preReconcile` (gates and their sentinels), `watch` (other kinds
+ * whose changes reconcile the custom resources again) and `cross` (other CRDs' custom resources read into the
+ * template data), checked and normalised into the model. What can be checked offline is: a gate's sentinels are
+ * declared under `preReconcile.sentinels` (as Orkestra requires), a watch names a literal kind, `keyFrom` has
+ * exactly one of `label` and `name`, a cross entry has exactly one selector and its own `.cross` key.
  */
-import type { Gate, PreReconcile, RequeueRule, Sentinel, WatchEntry, WatchEvent } from './types.js';
+import type { AutoscaleRule, CrossEntry, Gate, PreReconcile, RequeueRule, Sentinel, WatchEntry, WatchEvent } from './types.js';
 import { formatPath, type Path } from './path.js';
 import type { Origin, ProblemList } from './problems.js';
-import type { GateInput, OperatorBoxInput, PreReconcileInput, WatchEntryInput } from './schema-operator-box.js';
+import type { AutoscaleInput, CrossEntryInput, GateInput, OperatorBoxInput, PreReconcileInput, WatchEntryInput } from './schema-operator-box.js';
 import { parseDuration } from '../util/duration.js';
 import type { Loose } from './operator-box.js';
 import { normalizeConditions } from './conditions.js';
@@ -99,5 +100,98 @@ export function normalizeRequeue(input: Loose<OperatorBoxInput['requeue']> | und
     after: input.after,
     when: normalizeConditions(input.when, origin, [...path, 'when'], problems),
     anyOf: normalizeConditions(input.anyOf, origin, [...path, 'anyOf'], problems),
+  };
+}
+
+/** A cross entry before its target is resolved (that needs every CRD of the definition), with where it is written. */
+export interface CrossDraft {
+  readonly entry: Omit<CrossEntry, 'apiVersion' | 'kind'>;
+  readonly origin: Origin;
+  readonly path: Path;
+}
+
+/** `operatorBox.cross` → drafts (see {@link resolveCross}); a selector is required, by name or by labels. */
+export function normalizeCross(
+  list: readonly (Loose<CrossEntryInput> | undefined)[] | undefined,
+  origin: Origin,
+  path: Path,
+  canonical: Path,
+  problems: ProblemList,
+): CrossDraft[] {
+  const drafts: CrossDraft[] = [];
+  (list ?? []).forEach((input, index) => {
+    if (input?.crd === undefined) return;
+    const at = [...path, index];
+    checkTemplates(input, at, origin, problems);
+    const selector = input.selector ?? {};
+    const labels = selector.matchLabels === undefined ? undefined : definedEntries(selector.matchLabels);
+    const byLabels = labels !== undefined && Object.keys(labels).length > 0;
+    if (byLabels === (selector.name !== undefined)) {
+      problems.add(origin, input.selector === undefined ? at : [...at, 'selector'], 'invalid-value', 'a cross entry needs exactly one of selector.name and selector.matchLabels');
+      return;
+    }
+    const as = input.as ?? input.crd;
+    if (drafts.some((draft) => draft.entry.as === as)) {
+      problems.add(origin, [...at, input.as === undefined ? 'crd' : 'as'], 'invalid-value', `two cross entries read into .cross.${as}; give one of them another "as"`);
+      return;
+    }
+    drafts.push({
+      entry: {
+        crd: input.crd,
+        as,
+        name: byLabels ? undefined : selector.name,
+        namespace: selector.namespace,
+        matchLabels: byLabels ? labels : undefined,
+        strategy: input.strategy ?? 'first',
+        path: formatPath([...canonical, index]),
+      },
+      origin,
+      path: at,
+    });
+  });
+  return drafts;
+}
+
+function definedEntries(map: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(map)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+/** The figures an autoscale condition may read (`metrics.<name>`). */
+export const AUTOSCALE_METRICS = ['queueDepth', 'workers', 'workersBusyPercent', 'workersIdlePercent', 'errorRatePercent', 'reconcileDurationP95Ms'] as const;
+
+/** `operatorBox.autoscale` → the model's rule; durations checked, conditions must read `metrics.<figure>`. */
+export function normalizeAutoscale(input: Loose<AutoscaleInput> | undefined, origin: Origin, path: Path, problems: ProblemList): AutoscaleRule | undefined {
+  if (input === undefined) return undefined;
+  const duration = (value: string | undefined, key: string, at: Path, fallback: number): number => {
+    if (value === undefined) return fallback;
+    const ms = parseDuration(value);
+    if (ms === undefined || ms <= 0) problems.add(origin, [...at, key], 'invalid-value', `autoscale ${key} "${value}" is not a positive duration (such as 15s, 2m)`);
+    return ms ?? fallback;
+  };
+  const conditions = input.conditions ?? {};
+  for (const block of ['when', 'anyOf'] as const) {
+    (conditions[block] ?? []).forEach((condition, index) => {
+      const field = condition?.field;
+      if (field === undefined || field.includes('{{')) return;
+      const name = field.startsWith('metrics.') ? field.slice('metrics.'.length) : undefined;
+      if (name === undefined || !(AUTOSCALE_METRICS as readonly string[]).includes(name)) {
+        problems.add(origin, [...path, 'conditions', block, index, 'field'], 'invalid-value', `autoscale conditions read metrics.<figure>, one of ${AUTOSCALE_METRICS.join(', ')}; "${field}" is not one`);
+      }
+    });
+  }
+  const todo = input.do ?? {};
+  const resync = todo.resync === undefined ? undefined : duration(todo.resync, 'resync', [...path, 'do'], 0);
+  return {
+    intervalMs: duration(input.interval, 'interval', path, 15_000),
+    cooldownMs: duration(input.cooldown, 'cooldown', path, 120_000),
+    when: normalizeConditions(conditions.when, origin, [...path, 'conditions', 'when'], problems),
+    anyOf: normalizeConditions(conditions.anyOf, origin, [...path, 'conditions', 'anyOf'], problems),
+    do: {
+      ...(todo.workers === undefined ? {} : { workers: todo.workers }),
+      ...(todo.queueDepth === undefined ? {} : { maxDepth: todo.queueDepth }),
+      ...(resync === undefined ? {} : { resyncMs: resync }),
+    },
   };
 }

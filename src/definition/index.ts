@@ -29,6 +29,8 @@ export type {
   RequeueRule,
   Sentinel,
   WatchEntry,
+  CrossEntry,
+  AutoscaleRule,
   WatchEvent,
   TemplateEntry,
   EntryCopy,

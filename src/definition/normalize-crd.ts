@@ -13,13 +13,14 @@ import { readDependsOn, type GraphNode } from './dependencies.js';
 import { addToPhase, normalizeOperatorBox, orderedPhase, unique, PHASES, type Loose } from './operator-box.js';
 import type { OperatorBoxInput } from './schema-operator-box.js';
 import { importMotifs } from './motif.js';
+import type { CrossDraft } from './box-flow.js';
 import { isMap } from './schema-check.js';
 import { toPlain } from './freeze.js';
 import { normalizeAdmission } from './admission-rules.js';
 import { checkTemplates } from './template-check.js';
 
 /** Normalises one entry. `topFinalizers` are the finalizers of the document being loaded (Katalog or Komposer). */
-export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], context: LoadContext): { crd: CrdDefinition; node: GraphNode } {
+export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], context: LoadContext): { crd: CrdDefinition; node: GraphNode; cross: readonly CrossDraft[] } {
   const { problems } = context;
   const get = (name: string): Field | undefined => raw.fields.get(name);
   const text = (name: string): string | undefined => {
@@ -36,7 +37,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
   const boxField = get('operatorBox');
   const boxPath = boxField?.path ?? [...raw.path, 'operatorBox'];
   const canonical = ['spec', 'crds', raw.name, 'operatorBox'];
-  const { box, phases } = normalizeOperatorBox(boxField?.value as Loose<OperatorBoxInput> | undefined, boxField?.origin ?? raw.origin, boxPath, canonical, problems);
+  const { box, phases, cross } = normalizeOperatorBox(boxField?.value as Loose<OperatorBoxInput> | undefined, boxField?.origin ?? raw.origin, boxPath, canonical, problems);
   const motifs = importMotifs(get('imports'), raw.name, context);
   for (const { phase, entry } of motifs.entries) addToPhase(phases[phase], [entry]);
   const imported = motifs.entries.map(({ entry }) => entry);
@@ -97,7 +98,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
         }),
     ...(admission === undefined ? {} : { admission }),
   };
-  return { crd, node: { name: raw.name, enabled, dependsOn } };
+  return { crd, node: { name: raw.name, enabled, dependsOn }, cross };
 }
 
 function strings(value: unknown): string[] {

@@ -1,7 +1,7 @@
 /**
  * A whole document (Katalog or Komposer) → the normalised {@link Definition}, with every problem collected.
  * Steps: kind → schema check → CRD entries (map or list; Komposer imports and overrides) → each CRD normalised
- * (Motifs merged, templates checked) → dependency checks and start order.
+ * (Motifs merged, templates checked) → cross targets resolved → dependency checks and start order.
  */
 import type { CrdDefinition, Definition } from './types.js';
 import type { Origin } from './problems.js';
@@ -14,6 +14,8 @@ import { normalizeCrd } from './normalize-crd.js';
 import { checkGraph, type GraphNode } from './dependencies.js';
 import { unique, type Loose } from './operator-box.js';
 import { liftDocument } from './orkestra-lift.js';
+import { resolveCross } from './cross-targets.js';
+import type { CrossDraft } from './box-flow.js';
 
 /** Normalises a document; the result is meaningful only when `context.problems` stayed empty. */
 export function normalizeDocument(input: unknown, written: Origin, context: LoadContext): Definition | undefined {
@@ -33,13 +35,16 @@ export function normalizeDocument(input: unknown, written: Origin, context: Load
     kind === 'Katalog'
       ? collectCrds(checked.spec?.crds, origin, ['spec', 'crds'], { problems, fileFinalizers: finalizers, complete: true })
       : composeCrds(checked as Loose<KomposerInput>, origin, context);
-  const crds: Array<[string, CrdDefinition]> = [];
+  const normalized: Array<[string, CrdDefinition]> = [];
   const nodes: GraphNode[] = [];
+  const drafts = new Map<string, readonly CrossDraft[]>();
   for (const raw of raws) {
-    const { crd, node } = normalizeCrd(raw, finalizers, context);
-    crds.push([crd.name, crd]);
+    const { crd, node, cross } = normalizeCrd(raw, finalizers, context);
+    normalized.push([crd.name, crd]);
     nodes.push(node);
+    drafts.set(crd.name, cross);
   }
+  const crds = resolveCross(normalized, drafts, problems);
   const order = checkGraph(nodes, problems) ?? [];
   const apiVersion = checked.apiVersion === 'orkestra.orkspace.io/v1' ? 'orkestra.orkspace.io/v1' : 'katalog.dev/v1';
   return {

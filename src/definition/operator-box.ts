@@ -9,7 +9,7 @@ import type { OperatorBoxInput, TemplateEntryInput, TemplatePhaseInput, StatusFi
 import { normalizeConditions } from './conditions.js';
 import { checkTemplates } from './template-check.js';
 import { toPlain } from './freeze.js';
-import { normalizePreReconcile, normalizeRequeue, normalizeWatch } from './box-flow.js';
+import { normalizeAutoscale, normalizeCross, normalizePreReconcile, normalizeRequeue, normalizeWatch, type CrossDraft } from './box-flow.js';
 import { takeCopy, takeRotateAfter } from './entry-copy.js';
 import { takeTls } from './entry-tls.js';
 
@@ -103,6 +103,8 @@ export interface OperatorBoxResult {
   readonly box: OperatorBox;
   /** Mutable phases, so that Motif imports can append to onCreate before the box is frozen. */
   readonly phases: Record<PhaseName, Partial<Record<TemplateKind, TemplateEntry[]>>>;
+  /** `cross` entries, resolved once every CRD is known (cross-targets.ts). */
+  readonly cross: readonly CrossDraft[];
 }
 
 /**
@@ -131,8 +133,11 @@ export function normalizeOperatorBox(
   const preReconcile = normalizePreReconcile(box.preReconcile, origin, [...path, 'preReconcile'], problems);
   const watch = normalizeWatch(box.watch, origin, [...path, 'watch'], [...canonical, 'watch'], problems);
   const requeue = normalizeRequeue(box.requeue, origin, [...path, 'requeue'], problems);
+  const cross = normalizeCross(box.cross, origin, [...path, 'cross'], [...canonical, 'cross'], problems);
+  const autoscale = normalizeAutoscale(box.autoscale, origin, [...path, 'autoscale'], problems);
   return {
     phases,
+    cross,
     box: {
       default: box.default ?? true,
       finalizers: unique((box.finalizers ?? []).filter((f): f is string => f !== undefined)),
@@ -145,6 +150,7 @@ export function normalizeOperatorBox(
       ...(preReconcile === undefined ? {} : { preReconcile }),
       ...(watch === undefined || watch.length === 0 ? {} : { watch }),
       ...(requeue === undefined ? {} : { requeue }),
+      ...(autoscale === undefined ? {} : { autoscale }),
     },
   };
 }

@@ -44,8 +44,6 @@ export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
 
 /** Refused fields of an operatorBox (or of its reconciler block), by key. */
 export const REFUSED_BOX_FIELDS: Readonly<Record<string, Refusal>> = {
-  cross: { feature: 'cross (reading other CRDs and other runtimes over HTTP)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
-  autoscale: { feature: 'autoscale', reason: "katalog's workers are fixed per CRD; see docs/scaling.md", anchor: 'refused-runtime-services' },
   external: { feature: 'external calls', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   include: { feature: 'include (fragments from other files)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   emit: { feature: 'emit', reason: 'not implemented yet', anchor: 'not-yet-implemented' },

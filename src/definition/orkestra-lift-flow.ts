@@ -1,7 +1,8 @@
 /**
  * Orkestra's control-flow blocks into katalog's shape: `preReconcile` (gates: `or` → `anyOf`, condition
  * shorthand, `eventAware` and `failPolicy` dropped as katalog has nothing they change) and `watch` /
- * `observe.watch` (`index` dropped: Go cache indexers). What katalog does not run is refused by name.
+ * `observe.watch` (`index` dropped: Go cache indexers) and `cross` (`kind:` read as `crd:`). What katalog does not
+ * run is refused by name.
  */
 import type { Path } from './path.js';
 import { isMap } from './schema-check.js';
@@ -25,6 +26,59 @@ export function liftFlow(lift: Lift, box: Map, path: Path): void {
   if (isMap(box.preReconcile)) liftPreReconcile(lift, box.preReconcile, [...path, 'preReconcile']);
   if (isMap(box.requeue)) liftConditionBlocks(lift, box.requeue, [...path, 'requeue']);
   if (Array.isArray(box.watch)) box.watch.forEach((entry: unknown, index) => isMap(entry) && liftWatchEntry(lift, entry, [...path, 'watch', index]));
+  if (Array.isArray(box.cross)) box.cross.forEach((entry: unknown, index) => isMap(entry) && liftCrossEntry(lift, entry, [...path, 'cross', index]));
+  if (isMap(box.autoscale)) liftAutoscale(lift, box.autoscale, [...path, 'autoscale']);
+}
+
+/**
+ * `autoscale`: `conditions.or` → `anyOf` and the condition shorthand. Time windows (`time`, `dayOfWeek`, `cron`)
+ * and another CRD's figures (`cross.<crd>.metrics.*`, read over HTTP or from Orkestra's process-wide registry) are
+ * refused by name.
+ */
+function liftAutoscale(lift: Lift, autoscale: Map, path: Path): void {
+  const conditions = autoscale.conditions;
+  if (!isMap(conditions)) return;
+  const at = [...path, 'conditions'];
+  move(lift, conditions, 'or', at, conditions, 'anyOf', at, 'both "or" and "anyOf" are given; keep one');
+  for (const block of ['when', 'anyOf']) {
+    const list = conditions[block];
+    if (!Array.isArray(list)) continue;
+    // A condition with a refused part is dropped whole (the refusal is the error), so that no half condition is left.
+    const dropped = new Set<number>();
+    list.forEach((condition: unknown, index) => {
+      if (!isMap(condition)) return;
+      const where = [...at, block, index];
+      const before = lift.problems.items.length;
+      for (const key of ['time', 'dayOfWeek', 'cron', 'duration']) {
+        if (Object.hasOwn(condition, key)) refuse(lift, condition, key, where, { feature: `autoscale time windows (${key})`, reason: 'not implemented yet; autoscale on the CRD\'s own load figures', anchor: 'autoscale' });
+      }
+      if (typeof condition.field === 'string' && condition.field.startsWith('cross.')) {
+        refuse(lift, condition, 'field', where, { feature: "autoscale on another CRD's figures (cross.<crd>.metrics)", reason: "katalog's autoscaler reads the CRD's own load figures; give the other CRD its own autoscale rule", anchor: 'autoscale' });
+      }
+      if (Object.hasOwn(condition, 'source')) refuse(lift, condition, 'source', where, { feature: 'autoscale condition source (figures over HTTP)', reason: "katalog's autoscaler reads the CRD's own load figures", anchor: 'autoscale' });
+      if (lift.problems.items.length > before) dropped.add(index);
+    });
+    if (dropped.size > 0) conditions[block] = list.filter((_item: unknown, index) => !dropped.has(index));
+  }
+  liftConditionBlocks(lift, conditions, at);
+}
+
+/**
+ * A `cross` entry: the older `kind:` key names the CRD as `crd:` does now. Reading another process over HTTP
+ * (`source`) and finding the informer by a CRD entry's labelSelector are refused by name.
+ */
+function liftCrossEntry(lift: Lift, entry: Map, path: Path): void {
+  move(lift, entry, 'kind', path, entry, 'crd', path, 'both "kind" (older Orkestra) and "crd" are given; keep "crd"');
+  if (Object.hasOwn(entry, 'source')) {
+    refuse(lift, entry, 'source', path, {
+      feature: 'cross[].source (reading another Orkestra process over HTTP)',
+      reason: "katalog reads cross CRDs from its own informers, and its inspection API serves no custom-resource data; declare the CRD in the same definition and drop source",
+      anchor: 'cross',
+    });
+  }
+  if (Object.hasOwn(entry, 'labelSelector')) {
+    refuse(lift, entry, 'labelSelector', path, { feature: "cross[].labelSelector (finding the CRD by its entry's labelSelector)", reason: 'name the CRD with crd and select custom resources with selector.matchLabels', anchor: 'cross' });
+  }
 }
 
 function liftPreReconcile(lift: Lift, pre: Map, path: Path): void {

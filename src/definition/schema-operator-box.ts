@@ -144,6 +144,46 @@ export const WatchEntrySchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** `cross[]`: a custom resource of another CRD of this definition, read into `.cross.<as>`. */
+export const CrossEntrySchema = Type.Object(
+  {
+    crd: Type.String({ minLength: 1, description: 'The other CRD, by its name in this definition.' }),
+    as: Type.Optional(Type.String({ minLength: 1, pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'The key under .cross (default: the CRD name).' })),
+    selector: Type.Optional(
+      Type.Object(
+        {
+          name: Type.Optional(Type.String({ minLength: 1, description: 'The custom resource to read (a template).' })),
+          namespace: Type.Optional(Type.String({ minLength: 1, description: 'Its namespace (a template; default: the reading custom resource\'s).' })),
+          matchLabels: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Select by labels (values are templates) instead of by name.' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    strategy: Type.Optional(Type.Enum(['first', 'all'], { description: 'first (default): one result; all: a list of every match.' })),
+  },
+  { additionalProperties: false },
+);
+
+/** `autoscale`: workers, queue bound and resync overridden while the CRD's load figures meet the conditions. */
+export const AutoscaleSchema = Type.Object(
+  {
+    interval: Type.Optional(Type.String({ minLength: 1, description: 'How often the conditions are evaluated (default 15s).' })),
+    cooldown: Type.Optional(Type.String({ minLength: 1, description: 'How long the conditions must not hold before the declared settings return (default 2m).' })),
+    conditions: Type.Optional(
+      Type.Object({ when: Type.Optional(ConditionsSchema), anyOf: Type.Optional(ConditionsSchema) }, { additionalProperties: false, description: 'Over .metrics.queueDepth, .metrics.workersBusyPercent, ... (all when, one of anyOf).' }),
+    ),
+    do: Type.Object(
+      {
+        workers: Type.Optional(Type.Integer({ minimum: 1 })),
+        queueDepth: Type.Optional(Type.Integer({ minimum: 1, description: 'The queue bound (maxDepth) while active.' })),
+        resync: Type.Optional(Type.String({ minLength: 1 })),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const OperatorBoxSchema = Type.Object(
   {
     default: Type.Optional(Type.Boolean({ description: 'true (default): templates and hooks; false: a custom constructor owns reconcile.' })),
@@ -168,6 +208,8 @@ export const OperatorBoxSchema = Type.Object(
     ),
     status: Type.Optional(StatusBlockSchema),
     preReconcile: Type.Optional(PreReconcileSchema),
+    autoscale: Type.Optional(AutoscaleSchema),
+    cross: Type.Optional(Type.Array(CrossEntrySchema, { description: 'Custom resources of other CRDs read into .cross; their changes reconcile again.' })),
     watch: Type.Optional(Type.Array(WatchEntrySchema, { description: 'Other kinds whose changes reconcile the custom resources again.' })),
     requeue: Type.Optional(
       Type.Object(
@@ -191,3 +233,5 @@ export type OperatorBoxInput = Type.Static<typeof OperatorBoxSchema>;
 export type GateInput = Type.Static<typeof GateSchema>;
 export type PreReconcileInput = Type.Static<typeof PreReconcileSchema>;
 export type WatchEntryInput = Type.Static<typeof WatchEntrySchema>;
+export type CrossEntryInput = Type.Static<typeof CrossEntrySchema>;
+export type AutoscaleInput = Type.Static<typeof AutoscaleSchema>;

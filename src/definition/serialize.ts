@@ -4,7 +4,7 @@
  * (its settings then report the source `definition`), Motif entries become plain `onCreate` entries (their
  * `inputs` cannot be written in a Katalog), and `files` lists only what the new load reads.
  */
-import type { Condition, CrdDefinition, Definition, Gate, PreReconcile, StatusField, TemplateEntry, TemplatePhase, WatchEntry } from './types.js';
+import type { AutoscaleRule, Condition, CrdDefinition, CrossEntry, Definition, Gate, PreReconcile, StatusField, TemplateEntry, TemplatePhase, WatchEntry } from './types.js';
 import { TEMPLATE_KINDS } from './types.js';
 import { formatDuration } from '../util/duration.js';
 import { toPlain } from './freeze.js';
@@ -67,7 +67,28 @@ function operatorBoxToInput(crd: CrdDefinition, finalizers: readonly string[]): 
     ...(box.preReconcile === undefined ? {} : { preReconcile: preReconcileToInput(box.preReconcile) }),
     ...(box.watch === undefined ? {} : { watch: box.watch.map(watchToInput) }),
     ...(box.requeue === undefined ? {} : { requeue: { after: box.requeue.after, ...conditionsToInput(box.requeue) } }),
+    ...(box.cross === undefined ? {} : { cross: box.cross.map(crossToInput) }),
+    ...(box.autoscale === undefined ? {} : { autoscale: autoscaleToInput(box.autoscale) }),
   };
+}
+
+function autoscaleToInput(rule: AutoscaleRule): Json {
+  const todo = rule.do;
+  return {
+    interval: formatDuration(rule.intervalMs),
+    cooldown: formatDuration(rule.cooldownMs),
+    conditions: conditionsToInput(rule),
+    do: {
+      ...(todo.workers === undefined ? {} : { workers: todo.workers }),
+      ...(todo.maxDepth === undefined ? {} : { queueDepth: todo.maxDepth }),
+      ...(todo.resyncMs === undefined ? {} : { resync: formatDuration(todo.resyncMs) }),
+    },
+  };
+}
+
+function crossToInput(entry: CrossEntry): Json {
+  const selector = entry.matchLabels === undefined ? { ...optional('name', entry.name) } : { matchLabels: { ...entry.matchLabels } };
+  return { crd: entry.crd, as: entry.as, selector: { ...selector, ...optional('namespace', entry.namespace) }, strategy: entry.strategy };
 }
 
 function preReconcileToInput(pre: PreReconcile): Json {

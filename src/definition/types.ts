@@ -214,6 +214,30 @@ export interface WatchEntry {
   readonly path: string;
 }
 
+/**
+ * `operatorBox.cross[]`: custom resources of another CRD of the same definition, read from an informer of that
+ * kind into the template data as `.cross.<as>`; their changes reconcile the custom resources that read them.
+ */
+export interface CrossEntry {
+  /** The other CRD's name in this definition. */
+  readonly crd: string;
+  /** The other CRD's apiVersion and kind (resolved at load from its entry). */
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** The key under `.cross` (default: the CRD's name). */
+  readonly as: string;
+  /** The custom resource's name (a template); absent when `matchLabels` selects. */
+  readonly name: string | undefined;
+  /** Its namespace (a template); absent = the reading custom resource's namespace. */
+  readonly namespace: string | undefined;
+  /** Label selection (values are templates): every custom resource of the kind whose labels hold all of them. */
+  readonly matchLabels: Readonly<Record<string, string>> | undefined;
+  /** `first`: `.cross.<as>` is one result; `all`: a list of every match (name order). */
+  readonly strategy: 'first' | 'all';
+  /** The document path of the entry, for messages. */
+  readonly path: string;
+}
+
 export interface OperatorBox {
   /** false = a custom constructor owns reconcile entirely. */
   readonly default: boolean;
@@ -231,6 +255,23 @@ export interface OperatorBox {
   readonly watch?: readonly WatchEntry[];
   /** Reconcile again after a successful cycle (Orkestra's `requeue`); absent when not declared. */
   readonly requeue?: RequeueRule;
+  /** Custom resources of other CRDs read into `.cross`; absent when none are declared. */
+  readonly cross?: readonly CrossEntry[];
+  /** Workers, queue bound and resync overridden while the CRD's load figures meet conditions; absent when not declared. */
+  readonly autoscale?: AutoscaleRule;
+}
+
+/**
+ * `operatorBox.autoscale` (Orkestra's autoscaler): every `intervalMs` the conditions are evaluated over
+ * `.metrics.*` (the CRD's own load figures); while they hold, `do` replaces the declared settings; once they have
+ * not held for `cooldownMs`, the declared settings come back.
+ */
+export interface AutoscaleRule {
+  readonly intervalMs: number;
+  readonly cooldownMs: number;
+  readonly when: readonly Condition[];
+  readonly anyOf: readonly Condition[];
+  readonly do: { readonly workers?: number; readonly maxDepth?: number; readonly resyncMs?: number };
 }
 
 /**

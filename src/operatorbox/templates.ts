@@ -21,6 +21,7 @@ import type { TemplatesStage } from './generic-box.js';
 import { addChild, copyView, removeChild, observedChildren, templateData, type ChildrenView } from './template-data.js';
 import type { RenderScheduler } from './render-scheduler.js';
 import type { CompiledEntry, TemplateSet } from './template-set.js';
+import type { TemplateData } from '../template/index.js';
 import type { HookContext } from './types.js';
 import { carryOutCopy, renderedCopy, type SourceReader } from './copies.js';
 import { planRotation } from './rotation.js';
@@ -45,6 +46,8 @@ export interface TemplatesPhaseOptions {
   readonly now: () => number;
   /** Merges labels into the custom resource's metadata (the CRD's `labels`); returns the object as written. */
   readonly labelObject?: LabelWriter;
+  /** More template data for an object (`.cross`), given the data built so far; may throw (the reconcile fails). */
+  readonly extra?: ((object: KubeObject, data: TemplateData) => Readonly<Record<string, unknown>>) | undefined;
 }
 
 export class TemplatesPhase implements TemplatesStage {
@@ -130,7 +133,8 @@ export class TemplatesPhase implements TemplatesStage {
     signal: AbortSignal,
   ): Promise<{ desired: DesiredManifest[]; requeueAfterMs: number | undefined }> {
     let requeueAfterMs: number | undefined;
-    const data = templateData(object, children, {}, this.options.set.dialect);
+    const base = templateData(object, children, {}, this.options.set.dialect);
+    const data = this.options.extra === undefined ? base : { ...base, ...this.options.extra(object, base) };
     const parent = { name: owner.name, namespace: owner.namespace };
     const out: DesiredManifest[] = [];
     const seen = new Map<string, { readonly source: string; readonly index: number; readonly onCreate: boolean }>();

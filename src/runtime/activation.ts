@@ -14,6 +14,7 @@ import { RuntimeError } from '../errors.js';
 import type { KubeClient } from '../kube/client.js';
 import type { Informer } from '../kube/informer.js';
 import type { KubeObject, ResourceRef } from '../kube/resource.js';
+import type { TemplateData } from '../template/index.js';
 import { apiVersionOf } from '../kube/resource.js';
 import { resolveInternalVersion } from '../kube/versions.js';
 import type { Logger } from '../observe/logger.js';
@@ -26,6 +27,8 @@ import { GenericBox } from '../operatorbox/generic-box.js';
 import { GatedBox } from '../operatorbox/gated-box.js';
 import { RequeueBox } from '../operatorbox/requeue-box.js';
 import { resolveWatchEntries, WatchTriggers } from '../operatorbox/watch-triggers.js';
+import { CrossReads, forgetOnNotFound, resolveCrossEntries } from '../operatorbox/cross-reads.js';
+import { Autoscaler } from '../controller/autoscaler.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { RenderScheduler } from '../operatorbox/render-scheduler.js';
 import { bothFilters, namespaceGuardFilter } from './namespace-guard.js';
@@ -129,6 +132,9 @@ export interface Activated {
  * the workers start (so the first reconciles see the children) and stopped with the informers.
  */
 class ParentController extends ControllerClass {
+  /** The CRD's autoscaler (`operatorBox.autoscale`): evaluates while the controller runs, restores on stop. */
+  autoscaler: Autoscaler | undefined;
+
   constructor(
     options: ControllerOptions,
     private readonly children: Pick<ChildWatches, 'start' | 'stop' | 'synced'>,
@@ -144,9 +150,16 @@ class ParentController extends ControllerClass {
       await this.children.stop();
       throw error;
     }
+    this.autoscaler?.start();
+  }
+
+  override async drain(drainSignal: AbortSignal): Promise<void> {
+    this.autoscaler?.stop();
+    await super.drain(drainSignal);
   }
 
   override async stopInformers(): Promise<void> {
+    this.autoscaler?.stop();
     await super.stopInformers();
     await this.children.stop();
   }
@@ -216,7 +229,35 @@ export async function buildController(input: ActivationInput): Promise<Activated
           onRestart: (reason) => input.observer.watchRestarted(reason),
           onError: (error) => input.observer.informerError(error),
         });
-  const created: Controller = new ParentController(
+  // operatorBox.cross: informers on other CRDs' kinds, read into .cross; started and stopped with the children's.
+  const crossed = await resolveCrossEntries(crd.name, crd.operatorBox.cross ?? [], resolver);
+  const cross =
+    crossed.length === 0
+      ? undefined
+      : new CrossReads({
+          client,
+          clock: options.clock,
+          crd: crd.name,
+          entries: crossed,
+          dialect: crd.templateDialect,
+          primary: { has: (key) => controller?.informer.get(key) !== undefined },
+          enqueue: (key) => controller?.enqueue(key),
+          tuning: options.watch,
+          onRestart: (reason) => input.observer.watchRestarted(reason),
+          onError: (error) => input.observer.informerError(error),
+        });
+  // Status fields see .cross too. When the cycle already failed (a selector that does not render, say), the failed
+  // status is written without .cross: the same error must not also block the Ready=False that reports it.
+  const withCross = (data: TemplateData, object: KubeObject, failed: boolean): TemplateData => {
+    if (cross === undefined) return data;
+    try {
+      return { ...data, ...cross.data(object, data) };
+    } catch (error) {
+      if (failed) return data;
+      throw error;
+    }
+  };
+  const created: ParentController = new ParentController(
     {
       name: crd.name,
       client,
@@ -236,12 +277,27 @@ export async function buildController(input: ActivationInput): Promise<Activated
         if (box === undefined) return Promise.resolve({ result: 'error', error: new RuntimeError('E_STATE', 'controller not ready') });
         return reconcileKey(stages, key, signal);
       },
-      observer: input.observer,
+      observer: autoscaled(input.observer, () => created.autoscaler),
       slots: input.slots,
     },
-    triggers === undefined ? children : bothWatches(children, triggers),
+    allWatches(children, [triggers, cross]),
   );
   controller = created;
+  const rule = crd.operatorBox.autoscale;
+  if (rule !== undefined) {
+    created.autoscaler = new Autoscaler({
+      crd: crd.name,
+      rule,
+      clock: options.clock,
+      target: created,
+      dialect: crd.templateDialect,
+      onChange: (active, tuning) => {
+        metrics.workersMax(crd.name, tuning.workers);
+        logger.info(active ? 'autoscale: override applied' : 'autoscale: declared settings restored', { crd: crd.name, workers: tuning.workers, maxDepth: tuning.maxDepth, resyncMs: tuning.resyncMs });
+      },
+      onWarning: (warning) => logger.warn('autoscale condition', { crd: crd.name, warning }),
+    });
+  }
   const cache = cacheReaderOf(created.informer);
   const deps: ContextDeps = { crd: info, client, kubeConfig: input.kubeConfig, cache, logger, now: () => options.clock.now() };
   if (!generic) {
@@ -280,6 +336,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
             read: (ref, name, namespace, signal) => client.get(ref, name, namespace, signal),
             now: () => options.clock.now(),
             labelObject: (object, labels, signal) => client.patch(info.resource, object.metadata?.name ?? '', object.metadata?.namespace, { metadata: { labels } }, { type: 'merge', signal }),
+            extra: cross === undefined ? undefined : (object, data) => cross.data(object, data),
           });
     box = new GenericBox({
       deps,
@@ -290,6 +347,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       templates,
     });
   }
+  if (cross !== undefined) box = forgetOnNotFound(box, cross);
   if (crd.operatorBox.requeue !== undefined) {
     box = new RequeueBox(box, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, logger });
   }
@@ -319,7 +377,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
                 const fields =
                   statusFields.count === 0
                     ? {}
-                    : statusFields.evaluate(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object))), outcome, warn);
+                    : statusFields.evaluate(withCross(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object))), object, !outcome.ok), outcome, warn);
                 return desiredStatus(fresh, outcome, now, fields, { conditions, generation: object.metadata?.generation });
               },
               signal,
@@ -334,23 +392,44 @@ export async function buildController(input: ActivationInput): Promise<Activated
   return { controller: created, target };
 }
 
-/** The children's watches and the watch entries' informers, as one. */
-function bothWatches(children: ChildWatches, triggers: WatchTriggers): Pick<ChildWatches, 'start' | 'stop' | 'synced'> {
+/** The controller's observer, also telling the autoscaler (once there is one) about each finished reconcile. */
+function autoscaled(observer: ControllerObserver, autoscaler: () => Autoscaler | undefined): ControllerObserver {
+  return {
+    reconciled: (key, outcome, ms) => {
+      autoscaler()?.reconciled(outcome.result !== 'error', ms);
+      observer.reconciled(key, outcome, ms);
+    },
+    workersActive: (active) => observer.workersActive(active),
+    queueDepth: (depth) => observer.queueDepth(depth),
+    dropped: (key) => observer.dropped(key),
+    waited: (seconds) => observer.waited(seconds),
+    resourceCount: (count) => observer.resourceCount(count),
+    watchRestarted: (reason) => observer.watchRestarted(reason),
+    informerError: (error) => observer.informerError(error),
+  };
+}
+
+type Watches = Pick<ChildWatches, 'start' | 'stop' | 'synced'>;
+
+/** The children's watches and the informers of the watch and cross entries, as one: the children's first. */
+function allWatches(children: ChildWatches, others: ReadonlyArray<Watches | undefined>): Watches {
+  const extra = others.filter((watches): watches is Watches => watches !== undefined);
+  if (extra.length === 0) return children;
   return {
     start: async () => {
       await children.start();
-      try {
-        await triggers.start();
-      } catch (error) {
-        await children.stop();
-        throw error;
+      const results = await Promise.allSettled(extra.map((watches) => watches.start()));
+      const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failed !== undefined) {
+        await Promise.all([children.stop(), ...extra.map((watches) => watches.stop())]);
+        throw failed.reason;
       }
     },
     stop: async () => {
-      await Promise.all([children.stop(), triggers.stop()]);
+      await Promise.all([children.stop(), ...extra.map((watches) => watches.stop())]);
     },
     get synced() {
-      return children.synced && triggers.synced;
+      return children.synced && extra.every((watches) => watches.synced);
     },
   };
 }

@@ -182,10 +182,10 @@ spec:
     website:
       ${TYPES}
       operatorBox:
-        autoscale: { interval: 20s }
+        providers: [{ name: audit }]
 `);
     assert.deepEqual(found.map((p) => p.code), ['orkestra-unsupported']);
-    assert.match(found[0]?.message ?? '', /^autoscale \("autoscale"\) is not supported by katalog: .*see docs\/orkestra-compatibility\.md#refused-runtime-services$/);
+    assert.match(found[0]?.message ?? '', /^providers \("providers"\) is not supported by katalog: .*see docs\/orkestra-compatibility\.md#refused-runtime-services$/);
     assert.deepEqual([found[0]?.line, found[0]?.column], [9, 9]);
   });
 });

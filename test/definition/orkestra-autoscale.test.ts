@@ -1,0 +1,86 @@
+// operatorBox.autoscale (Orkestra's autoscaler): the rule normalises into the model (interval 15s and cooldown 2m
+// by default as in Orkestra, `or` → anyOf, condition shorthand, do.queueDepth → maxDepth) and writes back equal;
+// conditions must read the CRD's own figures; time windows and another CRD's figures are refused by name.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { stringify } from 'yaml';
+import { parseDefinition } from '../../src/definition/load.js';
+import { definitionToInput } from '../../src/definition/serialize.js';
+import { DefinitionError } from '../../src/errors.js';
+
+function problems(text: string): DefinitionError['problems'] {
+  try {
+    parseDefinition(text, { source: 'k.yaml' });
+  } catch (error) {
+    assert.ok(error instanceof DefinitionError);
+    return error.problems;
+  }
+  return assert.fail('expected problems');
+}
+
+function orkestra(autoscale: string): string {
+  return `apiVersion: orkestra.orkspace.io/v1
+kind: Katalog
+metadata: { name: w }
+spec:
+  crds:
+    processor:
+      apiTypes: { group: autoscale.orkestra.io, version: v1alpha1, kind: Processor, plural: processors }
+      operatorBox:
+        autoscale:
+${autoscale}`;
+}
+
+describe('autoscale', () => {
+  test('Orkestra rule → model, defaults as Orkestra, and back', () => {
+    const definition = parseDefinition(
+      orkestra(`          conditions:
+            or:
+              - field: metrics.queueDepth
+                greaterThan: "60"
+              - field: metrics.workersBusyPercent
+                greaterThan: "90"
+          do: { workers: 8, queueDepth: 800, resync: 10s }
+`),
+    );
+    const rule = definition.crds.get('processor')?.operatorBox.autoscale;
+    assert.deepEqual(rule, {
+      intervalMs: 15_000,
+      cooldownMs: 120_000,
+      when: [],
+      anyOf: [
+        { field: 'metrics.queueDepth', operator: 'gt', value: '60' },
+        { field: 'metrics.workersBusyPercent', operator: 'gt', value: '90' },
+      ],
+      do: { workers: 8, maxDepth: 800, resyncMs: 10_000 },
+    });
+    const again = parseDefinition(stringify(definitionToInput(definition)));
+    assert.deepEqual(again.crds.get('processor')?.operatorBox.autoscale, rule);
+  });
+
+  test('a figure the autoscaler does not have and a bad duration are errors at their line', () => {
+    const found = problems(orkestra(`          interval: soon
+          conditions:
+            when: [{ field: metrics.cpu, greaterThan: "1" }]
+          do: { workers: 4 }
+`));
+    assert.ok(found.some((p) => p.line === 10 && p.message.includes('autoscale interval "soon" is not a positive duration')), JSON.stringify(found));
+    assert.ok(found.some((p) => p.line === 12 && p.message.includes('"metrics.cpu" is not one')), JSON.stringify(found));
+  });
+
+  test("time windows and another CRD's figures are refused by name, never 'unknown field'", () => {
+    const found = problems(orkestra(`          conditions:
+            or:
+              - cron: "0 9 * * 1-5"
+                duration: 9h
+            when:
+              - field: cross.loader.metrics.queueDepth
+                greaterThan: "60"
+          do: { workers: 4 }
+`));
+    const refused = found.filter((p) => p.code === 'orkestra-unsupported').map((p) => `${p.line}: ${p.message}`);
+    assert.ok(refused.some((m) => m.startsWith('12:') && m.includes('autoscale time windows (cron)') && m.includes('docs/orkestra-compatibility.md#autoscale')), refused.join(' | '));
+    assert.ok(refused.some((m) => m.startsWith('15:') && m.includes("autoscale on another CRD's figures")), refused.join(' | '));
+    assert.ok(!found.some((p) => p.code === 'unknown-field' || p.code === 'schema'), JSON.stringify(found));
+  });
+});
