@@ -14,6 +14,7 @@
  */
 import type { CrossEntry } from '../definition/types.js';
 import type { KubeClient } from '../kube/client.js';
+import { startInformers, stopInformers } from '../kube/informer-group.js';
 import { Informer, type InformerEvent } from '../kube/informer.js';
 import { keyOf, type KubeObject, type ResourceRef } from '../kube/resource.js';
 import { compileTemplate, type CompiledTemplate, type TemplateData, type TemplateDialect } from '../template/index.js';
@@ -130,18 +131,13 @@ export class CrossReads {
 
   /** Lists and watches every target kind; rejects (with every watch stopped) when a first list fails. */
   async start(): Promise<void> {
-    const results = await Promise.allSettled([...this.informers.values()].map((informer) => informer.start()));
-    const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-    if (failed !== undefined) {
-      await this.stop();
-      throw failed.reason;
-    }
+    await startInformers(this.informers.values());
     this.listening = true;
   }
 
   async stop(): Promise<void> {
     this.listening = false;
-    await Promise.all([...this.informers.values()].map((informer) => informer.stop()));
+    await stopInformers(this.informers.values());
   }
 
   /**
@@ -208,26 +204,6 @@ export class CrossReads {
     }
     for (const reader of readers) if (this.options.primary.has(reader)) this.options.enqueue(reader);
   }
-}
-
-/**
- * Resolves each cross entry's kind through discovery. A kind the API server does not serve fails the activation
- * (retried with backoff like any activation): templates would otherwise read "not found" for objects that exist.
- */
-export async function resolveCrossEntries(
-  crd: string,
-  entries: readonly CrossEntry[],
-  resolver: { resolve(apiVersion: string, kind: string): Promise<ResourceRef> },
-): Promise<Array<{ entry: CrossEntry; resource: ResourceRef }>> {
-  const out: Array<{ entry: CrossEntry; resource: ResourceRef }> = [];
-  for (const entry of entries) {
-    try {
-      out.push({ entry, resource: await resolver.resolve(entry.apiVersion, entry.kind) });
-    } catch (error) {
-      throw new RuntimeError('E_ACTIVATION', `CRD ${crd}: ${entry.path} reads ${entry.kind} (${entry.apiVersion}), which the API server does not serve`, { cause: error });
-    }
-  }
-  return out;
 }
 
 /** The box, with the reads of a custom resource forgotten once it is gone from the cache. */

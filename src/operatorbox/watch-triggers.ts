@@ -14,10 +14,10 @@
  */
 import type { WatchEntry, WatchEvent } from '../definition/types.js';
 import type { KubeClient } from '../kube/client.js';
+import { startInformers, stopInformers } from '../kube/informer-group.js';
 import { Informer, type InformerEvent, type InformerEventType } from '../kube/informer.js';
 import type { KubeObject, ResourceRef } from '../kube/resource.js';
 import type { Clock } from '../util/clock.js';
-import { RuntimeError } from '../errors.js';
 
 const EVENT: Readonly<Record<InformerEventType, WatchEvent>> = { added: 'create', updated: 'update', deleted: 'delete' };
 
@@ -65,18 +65,13 @@ export class WatchTriggers {
 
   /** Lists and watches every entry's kind; rejects (with every watch stopped) when a first list fails. */
   async start(): Promise<void> {
-    const results = await Promise.allSettled(this.informers.map((informer) => informer.start()));
-    const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-    if (failed !== undefined) {
-      await this.stop();
-      throw failed.reason;
-    }
+    await startInformers(this.informers);
     this.listening = true;
   }
 
   async stop(): Promise<void> {
     this.listening = false;
-    await Promise.all(this.informers.map((informer) => informer.stop()));
+    await stopInformers(this.informers);
   }
 
   private onEvent(entry: WatchEntry, event: InformerEvent): void {
@@ -107,22 +102,3 @@ function groupOf(apiVersion: string): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
-/**
- * Resolves each watch entry's kind through discovery. A kind the API server does not serve fails the activation
- * (retried with backoff like any activation): running without the watch would silently miss its triggers.
- */
-export async function resolveWatchEntries(
-  crd: string,
-  entries: readonly WatchEntry[],
-  resolver: { resolve(apiVersion: string, kind: string): Promise<ResourceRef> },
-): Promise<Array<{ entry: WatchEntry; resource: ResourceRef }>> {
-  const out: Array<{ entry: WatchEntry; resource: ResourceRef }> = [];
-  for (const entry of entries) {
-    try {
-      out.push({ entry, resource: await resolver.resolve(entry.apiVersion, entry.kind) });
-    } catch (error) {
-      throw new RuntimeError('E_ACTIVATION', `CRD ${crd}: ${entry.path} watches ${entry.kind} (${entry.apiVersion}), which the API server does not serve`, { cause: error });
-    }
-  }
-  return out;
-}

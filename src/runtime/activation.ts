@@ -26,8 +26,9 @@ import { schemaStage } from '../operatorbox/typed-schema.js';
 import { GenericBox } from '../operatorbox/generic-box.js';
 import { GatedBox } from '../operatorbox/gated-box.js';
 import { RequeueBox } from '../operatorbox/requeue-box.js';
-import { resolveWatchEntries, WatchTriggers } from '../operatorbox/watch-triggers.js';
-import { CrossReads, forgetOnNotFound, resolveCrossEntries } from '../operatorbox/cross-reads.js';
+import { WatchTriggers } from '../operatorbox/watch-triggers.js';
+import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
+import { CrossReads, forgetOnNotFound } from '../operatorbox/cross-reads.js';
 import { Autoscaler } from '../controller/autoscaler.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { RenderScheduler } from '../operatorbox/render-scheduler.js';
@@ -214,7 +215,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
     onError: (error) => input.observer.informerError(error),
   });
   // operatorBox.watch: informers on kinds the custom resources do not own, started and stopped with the children's.
-  const watched = await resolveWatchEntries(crd.name, crd.operatorBox.watch ?? [], resolver);
+  const watched = await resolveEntryKinds(crd.name, crd.operatorBox.watch ?? [], 'watches', resolver);
   const triggers =
     watched.length === 0
       ? undefined
@@ -230,7 +231,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
           onError: (error) => input.observer.informerError(error),
         });
   // operatorBox.cross: informers on other CRDs' kinds, read into .cross; started and stopped with the children's.
-  const crossed = await resolveCrossEntries(crd.name, crd.operatorBox.cross ?? [], resolver);
+  const crossed = await resolveEntryKinds(crd.name, crd.operatorBox.cross ?? [], 'reads', resolver);
   const cross =
     crossed.length === 0
       ? undefined

@@ -6,7 +6,8 @@
 import { fixed, type TemplateFunction } from './function-type.js';
 import { getKey, isMap } from './values.js';
 
-function at(object: unknown, ...keys: string[]): unknown {
+/** The value at `keys` inside `object`, or undefined when a step is not a map. */
+export function at(object: unknown, ...keys: string[]): unknown {
   let current = object;
   for (const key of keys) {
     if (!isMap(current)) return undefined;

@@ -6,15 +6,8 @@
  */
 import { fixed, variadic, type TemplateFunction } from './function-type.js';
 import { getKey, isMap } from './values.js';
+import { at } from './functions-orkestra-kube.js';
 
-function at(object: unknown, ...keys: string[]): unknown {
-  let current = object;
-  for (const key of keys) {
-    if (!isMap(current)) return undefined;
-    current = getKey(current, key);
-  }
-  return current;
-}
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '');
 function int(value: unknown): number {
