@@ -146,7 +146,12 @@ export function normalizeOperatorBox(
       onDelete: {},
       hooks,
       constructor,
-      status: { conditions: box.status?.conditions ?? true, fields },
+      status: {
+        conditions: box.status?.conditions ?? true,
+        fields,
+        ...(box.status?.observedGeneration === false ? { observedGeneration: false as const } : {}),
+        ...(box.status?.write === false ? { write: false as const } : {}),
+      },
       ...(preReconcile === undefined ? {} : { preReconcile }),
       ...(watch === undefined || watch.length === 0 ? {} : { watch }),
       ...(requeue === undefined ? {} : { requeue }),

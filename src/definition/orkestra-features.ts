@@ -36,8 +36,6 @@ export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
   enrichAll: { feature: 'enrichAll', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   normalize: { feature: 'normalize', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   serve: { feature: 'serve (custom resources over the gateway)', reason: "it needs Orkestra's gateway", anchor: 'refused-runtime-services' },
-  ignoreStatusPatch: { feature: 'ignoreStatusPatch', reason: 'not implemented yet (status is written when the CRD has a status subresource)', anchor: 'not-yet-implemented' },
-  ignoreObservedGeneration: { feature: 'ignoreObservedGeneration', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   removeFinalizers: { feature: 'removeFinalizers', reason: 'a testing switch of Orkestra; katalog removes its finalizers on delete', anchor: 'not-yet-implemented' },
   profiles: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
 };

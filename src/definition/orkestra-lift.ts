@@ -27,6 +27,7 @@ import { liftPhase, liftStatus } from './orkestra-lift-box.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { readCrdFileTypes } from './orkestra-crd-file.js';
 import { liftAdmission, liftSecurity } from './orkestra-lift-admission.js';
+import { liftStatusToggles } from './orkestra-lift-toggles.js';
 
 type Map = Record<string, unknown>;
 
@@ -112,6 +113,7 @@ function liftSources(lift: Lift, block: Map, path: Path): void {
 function liftCrd(lift: Lift, entry: Map, path: Path, override: boolean): void {
   move(lift, entry, 'reconciler', path, entry, 'operatorBox', path, 'both "reconciler" (early Orkestra) and "operatorBox" (documented and current Orkestra) are given; keep operatorBox');
   for (const [key, refusal] of Object.entries(REFUSED_CRD_FIELDS)) if (Object.hasOwn(entry, key)) refuse(lift, entry, key, path, refusal);
+  liftStatusToggles(lift, entry, path);
   liftAdmission(lift, entry, path);
   liftEndpoints(lift, entry, path);
   liftApiTypes(lift, entry, path, override);

@@ -104,6 +104,8 @@ export const StatusFieldSchema = Type.Object(
 export const StatusBlockSchema = Type.Object(
   {
     conditions: Type.Optional(Type.Boolean({ description: 'Write the Ready condition (default true).' })),
+    observedGeneration: Type.Optional(Type.Boolean({ description: 'Write observedGeneration, in the status and in the Ready condition (default true; Orkestra: ignoreObservedGeneration).' })),
+    write: Type.Optional(Type.Boolean({ description: 'Write any status at all (default true; Orkestra: ignoreStatusPatch).' })),
     fields: Type.Optional(Type.Array(StatusFieldSchema)),
   },
   { additionalProperties: false },

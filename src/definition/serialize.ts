@@ -63,7 +63,12 @@ function operatorBoxToInput(crd: CrdDefinition, finalizers: readonly string[]): 
     ...phaseToInput('onDelete', box.onDelete),
     ...(box.hooks === undefined ? {} : { hooks: { ...box.hooks } }),
     ...(box.constructor === undefined ? {} : { constructor: { ...box.constructor } }),
-    status: { conditions: box.status.conditions, fields: box.status.fields.map(statusFieldToInput) },
+    status: {
+      conditions: box.status.conditions,
+      fields: box.status.fields.map(statusFieldToInput),
+      ...(box.status.observedGeneration === false ? { observedGeneration: false } : {}),
+      ...(box.status.write === false ? { write: false } : {}),
+    },
     ...(box.preReconcile === undefined ? {} : { preReconcile: preReconcileToInput(box.preReconcile) }),
     ...(box.watch === undefined ? {} : { watch: box.watch.map(watchToInput) }),
     ...(box.requeue === undefined ? {} : { requeue: { after: box.requeue.after, ...conditionsToInput(box.requeue) } }),

@@ -248,7 +248,14 @@ export interface OperatorBox {
   readonly onDelete: TemplatePhase;
   readonly hooks: { readonly function: string; readonly runHooksFirst: boolean } | undefined;
   readonly constructor: { readonly function: string } | undefined;
-  readonly status: { readonly conditions: boolean; readonly fields: readonly StatusField[] };
+  readonly status: {
+    readonly conditions: boolean;
+    readonly fields: readonly StatusField[];
+    /** `false`: observedGeneration is written neither in the status nor in the Ready condition; absent = written. */
+    readonly observedGeneration?: false;
+    /** `false`: the runtime writes no status for this CRD at all; absent = it does. */
+    readonly write?: false;
+  };
   /** Gates before the box runs; absent when none are declared. */
   readonly preReconcile?: PreReconcile;
   /** Other kinds whose changes reconcile this CRD's custom resources again; absent when none are declared. */

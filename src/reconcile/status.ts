@@ -23,6 +23,7 @@ const ATTEMPTS = 4;
 /**
  * The status fields a reconcile wants, besides the ones it leaves alone. Pure. `fields` are the evaluated
  * `status.fields` (merged in; the runtime's own keys win); `options.conditions: false` leaves the Ready condition out.
+ * `options.observedGeneration: false` writes no `observedGeneration` (status or condition).
  * `options.generation` is the generation the reconcile worked on (default: the object's): when `object` is a fresher
  * read (after a 409), its newer spec has not been reconciled yet, and `observedGeneration` must not claim it.
  */
@@ -31,9 +32,10 @@ export function desiredStatus(
   outcome: { readonly ok: true } | { readonly ok: false; readonly message: string },
   now: string,
   fields: Readonly<Record<string, unknown>> = {},
-  options: { readonly conditions?: boolean; readonly generation?: number | undefined } = {},
+  options: { readonly conditions?: boolean; readonly generation?: number | undefined; readonly observedGeneration?: boolean } = {},
 ): Record<string, unknown> {
-  const generation = options.generation ?? object.metadata?.generation;
+  // `observedGeneration: false` (Orkestra's ignoreObservedGeneration): no generation is claimed anywhere.
+  const generation = options.observedGeneration === false ? undefined : (options.generation ?? object.metadata?.generation);
   if (options.conditions === false) {
     const next: Record<string, unknown> = { ...fields };
     delete next['conditions'];

@@ -356,7 +356,8 @@ export async function buildController(input: ActivationInput): Promise<Activated
     box = new GatedBox(box, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, logger });
   }
   const conditions = crd.operatorBox.status.conditions;
-  const writesStatus = target.hasStatus && (conditions || statusFields.count > 0);
+  const writesStatus = target.hasStatus && crd.operatorBox.status.write !== false && (conditions || statusFields.count > 0);
+  const observedGeneration = crd.operatorBox.status.observedGeneration !== false;
   const warn = (message: string, fields: Readonly<Record<string, unknown>>): void => logger.warn(message, fields);
   const stages: PipelineStages = {
     fetch: (key) => created.informer.get(key),
@@ -379,7 +380,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
                   statusFields.count === 0
                     ? {}
                     : statusFields.evaluate(withCross(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object))), object, !outcome.ok), outcome, warn);
-                return desiredStatus(fresh, outcome, now, fields, { conditions, generation: object.metadata?.generation });
+                return desiredStatus(fresh, outcome, now, fields, { conditions, observedGeneration, generation: object.metadata?.generation });
               },
               signal,
             );
