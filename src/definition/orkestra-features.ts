@@ -36,7 +36,12 @@ export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
   enrichAll: { feature: 'enrichAll', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   normalize: { feature: 'normalize', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   serve: { feature: 'serve (custom resources over the gateway)', reason: "it needs Orkestra's gateway", anchor: 'refused-runtime-services' },
-  removeFinalizers: { feature: 'removeFinalizers', reason: 'a testing switch of Orkestra; katalog removes its finalizers on delete', anchor: 'not-yet-implemented' },
+  removeFinalizers: {
+    feature: 'removeFinalizers',
+    reason:
+      "a testing switch of Orkestra whose meaning is not settled there (its docs: strip all finalizers on deletion; its reconciler: add the declared finalizers only when it is set); katalog adds its finalizers only when deletion needs work and removes them after the delete path, so delete the field",
+    anchor: 'removefinalizers',
+  },
   profiles: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
 };
 

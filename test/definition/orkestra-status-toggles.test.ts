@@ -57,4 +57,16 @@ spec:
     }
     assert.throws(() => parseDefinition(orkestra('      ignoreObservedGeneration: true\n').replace('orkestra.orkspace.io/v1', 'katalog.dev/v1'), { source: 'k.yaml' }), DefinitionError);
   });
+
+  test('removeFinalizers stays refused by name, with the page that says why, at its line', () => {
+    try {
+      parseDefinition(orkestra('      removeFinalizers: true\n'), { source: 'k.yaml' });
+      assert.fail('expected problems');
+    } catch (error) {
+      assert.ok(error instanceof DefinitionError);
+      const refusal = error.problems.find((p) => p.code === 'orkestra-unsupported');
+      assert.equal(refusal?.line, 8);
+      assert.match(refusal?.message ?? '', /removeFinalizers .*testing switch.*docs\/orkestra-compatibility\.md#removefinalizers/);
+    }
+  });
 });
