@@ -29,7 +29,9 @@ import { RequeueBox } from '../operatorbox/requeue-box.js';
 import { WatchTriggers } from '../operatorbox/watch-triggers.js';
 import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
 import { CrossReads, forgetOnNotFound } from '../operatorbox/cross-reads.js';
-import { Autoscaler } from '../controller/autoscaler.js';
+import type { Autoscaler } from '../controller/autoscaler.js';
+import { autoscaled, autoscalerOf } from './autoscale-wiring.js';
+import { allWatches } from './all-watches.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { RenderScheduler } from '../operatorbox/render-scheduler.js';
 import { bothFilters, namespaceGuardFilter } from './namespace-guard.js';
@@ -284,21 +286,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
     allWatches(children, [triggers, cross]),
   );
   controller = created;
-  const rule = crd.operatorBox.autoscale;
-  if (rule !== undefined) {
-    created.autoscaler = new Autoscaler({
-      crd: crd.name,
-      rule,
-      clock: options.clock,
-      target: created,
-      dialect: crd.templateDialect,
-      onChange: (active, tuning) => {
-        metrics.workersMax(crd.name, tuning.workers);
-        logger.info(active ? 'autoscale: override applied' : 'autoscale: declared settings restored', { crd: crd.name, workers: tuning.workers, maxDepth: tuning.maxDepth, resyncMs: tuning.resyncMs });
-      },
-      onWarning: (warning) => logger.warn('autoscale condition', { crd: crd.name, warning }),
-    });
-  }
+  created.autoscaler = autoscalerOf(crd, created, options.clock, metrics, logger);
   const cache = cacheReaderOf(created.informer);
   const deps: ContextDeps = { crd: info, client, kubeConfig: input.kubeConfig, cache, logger, now: () => options.clock.now() };
   if (!generic) {
@@ -392,48 +380,6 @@ export async function buildController(input: ActivationInput): Promise<Activated
     onStatusError: (error) => logger.warn('could not write the failed status (the reconcile is retried with backoff)', { error }),
   };
   return { controller: created, target };
-}
-
-/** The controller's observer, also telling the autoscaler (once there is one) about each finished reconcile. */
-function autoscaled(observer: ControllerObserver, autoscaler: () => Autoscaler | undefined): ControllerObserver {
-  return {
-    reconciled: (key, outcome, ms) => {
-      autoscaler()?.reconciled(outcome.result !== 'error', ms);
-      observer.reconciled(key, outcome, ms);
-    },
-    workersActive: (active) => observer.workersActive(active),
-    queueDepth: (depth) => observer.queueDepth(depth),
-    dropped: (key) => observer.dropped(key),
-    waited: (seconds) => observer.waited(seconds),
-    resourceCount: (count) => observer.resourceCount(count),
-    watchRestarted: (reason) => observer.watchRestarted(reason),
-    informerError: (error) => observer.informerError(error),
-  };
-}
-
-type Watches = Pick<ChildWatches, 'start' | 'stop' | 'synced'>;
-
-/** The children's watches and the informers of the watch and cross entries, as one: the children's first. */
-function allWatches(children: ChildWatches, others: ReadonlyArray<Watches | undefined>): Watches {
-  const extra = others.filter((watches): watches is Watches => watches !== undefined);
-  if (extra.length === 0) return children;
-  return {
-    start: async () => {
-      await children.start();
-      const results = await Promise.allSettled(extra.map((watches) => watches.start()));
-      const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-      if (failed !== undefined) {
-        await Promise.all([children.stop(), ...extra.map((watches) => watches.stop())]);
-        throw failed.reason;
-      }
-    },
-    stop: async () => {
-      await Promise.all([children.stop(), ...extra.map((watches) => watches.stop())]);
-    },
-    get synced() {
-      return children.synced && extra.every((watches) => watches.synced);
-    },
-  };
 }
 
 /** Conversion, then validation against the registered schema (typed mode), as one convert stage. */
