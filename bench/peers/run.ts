@@ -1,6 +1,6 @@
 // bench/peers: katalog against the operators one would write by hand or with the other libraries on npm, each in
 // its own process against its own fresh test API server (in a process of its own), same job, same data.
-//   npm run bench:peers [-- count=2000 creates=50 reps=3 idle=10 only=katalog,handwritten bookmarks=60000 prof=DIR serverprof=DIR]
+//   npm run bench:peers [-- count=2000 creates=50 reps=3 idle=10 only=katalog,handwritten bookmarks=60000 prof=DIR profus=US serverprof=DIR]
 //   (positional arguments are read as count, creates, reps, idle: `npm run bench:peers -- 2000 50 3 10`)
 // `bookmarks` is the server's BOOKMARK period in ms: 60 s by default, kube-apiserver's (the test server's own default,
 // 1 s, is for tests and would make every operator that asks for bookmarks busy while idle). `prof=DIR` writes a CPU
@@ -32,6 +32,8 @@ const WORKERS = 2;
 const BOOKMARK_MS = Number(args['bookmarks'] ?? 60_000);
 const PROF_DIR = args['prof'];
 const SERVER_PROF_DIR = args['serverprof'];
+/** Sampling interval of `prof=`, in µs (node's default 1000 is coarse for a 2,000-resource run). */
+const PROF_US = args['profus'];
 
 const KATALOG_BUNDLE = 'node_modules/.cache/katalog-bench/katalog.mjs';
 await esbuild.build({ entryPoints: ['bench/peers/katalog.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: KATALOG_BUNDLE, logLevel: 'warning' });
@@ -138,7 +140,7 @@ async function runOnce(peer: Peer, dir: string): Promise<Run> {
     const kubeconfig = join(dir, `${peer.name.replace(/\W/g, '_')}.yaml`);
     writeFileSync(kubeconfig, kubeconfigYaml(server.url, undefined));
     await server.call({ resetRequests: true });
-    const child = spawn(process.execPath, ['--expose-gc', ...(PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`]), ...(peer.tsx ? ['--import', 'tsx'] : []), peer.file, server.url], {
+    const child = spawn(process.execPath, ['--expose-gc', ...(PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`, ...(PROF_US === undefined ? [] : [`--cpu-prof-interval=${PROF_US}`])]), ...(peer.tsx ? ['--import', 'tsx'] : []), peer.file, server.url], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: { ...process.env, KUBECONFIG: kubeconfig, WORKERS: String(WORKERS), NODE_TLS_REJECT_UNAUTHORIZED: '0' },
     });

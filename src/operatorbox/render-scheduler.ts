@@ -13,11 +13,17 @@
  * turn: a CRD whose renders are expensive gets at most about a quarter of the event loop, and the rest goes to
  * everything else (other CRDs' reconciles, their I/O, the inspection API), which otherwise would get only the
  * short moments between two expensive renders. Renders that fit in the slice never rest.
+ *
+ * Renders are timed by the CPU the thread spent in them, not by wall time: on a loaded machine (or when the
+ * operating system gives the core to another process in the middle of a cheap render) wall time grows without the
+ * render being expensive, and resting a CRD for it would only add latency. A render that really computes for more
+ * than the slice uses that CPU wherever it runs. (The rest itself is a wall-time wait.)
  */
+import { threadCpuMs } from '../util/thread-cpu.js';
 
-/** Render time of one event-loop turn after which renders queue for their turn. */
+/** Render CPU time of one event-loop turn, in ms, after which renders queue for their turn. */
 export const RENDER_SLICE_MS = 5;
-/** A CRD rests this many times the duration of a render longer than the slice. */
+/** A CRD rests this many times the CPU time of a render longer than the slice. */
 export const REST_FACTOR = 3;
 
 interface Turn {
@@ -35,7 +41,7 @@ export class RenderScheduler {
   private readonly rests = new Map<string, number>();
   /** Set while every waiting CRD rests: the timer that wakes the pump when the first rest ends. */
   private sleeping: ReturnType<typeof setTimeout> | undefined;
-  /** Render time spent inline since the last `setImmediate` reset. */
+  /** Render CPU time spent inline since the last `setImmediate` reset. */
   private spent = 0;
   private resetScheduled = false;
 
@@ -54,13 +60,13 @@ export class RenderScheduler {
    */
   run<T>(crd: string, render: () => T, signal?: AbortSignal): Promise<T> {
     if (!this.pumping && this.queues.size === 0 && this.spent <= this.sliceMs && !this.resting(crd, performance.now())) {
-      const started = performance.now();
+      const started = threadCpuMs();
       try {
         return Promise.resolve(render());
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       } finally {
-        const took = performance.now() - started;
+        const took = threadCpuMs() - started;
         this.account(took);
         this.rest(crd, took);
       }
@@ -98,6 +104,7 @@ export class RenderScheduler {
     return false;
   }
 
+  /** `took` is the render's CPU time; the rest is wall time from now. */
   private rest(crd: string, took: number): void {
     if (took > this.sliceMs) this.rests.set(crd, performance.now() + REST_FACTOR * took);
   }
@@ -140,13 +147,13 @@ export class RenderScheduler {
     if (turn !== undefined) {
       if (turn.signal?.aborted === true) turn.reject(turn.signal.reason);
       else {
-        const started = performance.now();
+        const started = threadCpuMs();
         try {
           turn.resolve(turn.render());
         } catch (error) {
           turn.reject(error);
         }
-        this.rest(crd, performance.now() - started);
+        this.rest(crd, threadCpuMs() - started);
       }
     }
     this.pumping = false;
