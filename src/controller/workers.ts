@@ -42,13 +42,20 @@ export class WorkerPool {
   private running = 0;
   /** Wake-up switches of the workers waiting for a key. */
   private readonly idle = new Set<AbortController>();
+  /**
+   * The stop of every reconcile in flight. One listener on `abortAll` calls them all: cheaper than an abort listener
+   * added and removed on `abortAll` by every reconcile.
+   */
+  private readonly inFlight = new Set<(reason: unknown) => void>();
 
   constructor(options: WorkerPoolOptions) {
     this.options = options;
     this.target = options.count;
-    // Halting wakes the waiting workers too (they wait on their own switch, not on this signal).
+    // Halting wakes the waiting workers too (they wait on their own switch, not on this signal), and stops every
+    // reconcile in flight.
     this.abortAll.signal.addEventListener('abort', () => {
       for (const wake of this.idle) wake.abort();
+      for (const stop of this.inFlight) stop(this.abortAll.signal.reason);
     }, { once: true });
   }
 
@@ -103,14 +110,16 @@ export class WorkerPool {
   /** One worker: takes keys until the queue shuts down, the pool is halted, or the pool has more workers than wanted. */
   private async loop(): Promise<void> {
     const { queue } = this.options;
+    // Waiting for a key, a worker can be woken to leave when the pool shrinks (resize). Its switch is kept from one
+    // key to the next until it is used.
+    let wake = new AbortController();
     for (;;) {
       if (this.abortAll.signal.aborted || this.running > this.target) {
         // Counted down in the same turn as the check, so that several loops never leave for the same surplus.
         this.running--;
         return;
       }
-      // Waiting for a key, a worker can be woken to leave when the pool shrinks (resize).
-      const wake = new AbortController();
+      if (wake.signal.aborted) wake = new AbortController();
       this.idle.add(wake);
       const key = await queue.get(wake.signal);
       this.idle.delete(wake);
@@ -146,21 +155,22 @@ export class WorkerPool {
   private async process(key: string): Promise<{ readonly settled: Promise<void> | undefined }> {
     const { queue, clock, timeoutMs } = this.options;
     const controller = new AbortController();
-    const onStop = (): void => controller.abort(this.abortAll.signal.reason);
-    if (this.abortAll.signal.aborted) onStop();
-    else this.abortAll.signal.addEventListener('abort', onStop, { once: true });
     let abandonTimer: TimerHandle | undefined;
     let abandon: (outcome: ReconcileOutcome) => void = () => undefined;
-    const abandoned = new Promise<ReconcileOutcome>((resolve) => (abandon = resolve));
-    const armAbandon = (reason: string): void => {
-      if (abandonTimer !== undefined) return;
+    // Every abort of the reconcile's signal goes through here (the signal is this function's own: nothing else
+    // can abort it), and arms the abandon timer.
+    const stop = (reason: unknown): void => {
+      if (controller.signal.aborted) return;
+      controller.abort(reason);
+      const message = reason instanceof Error ? reason.message : 'aborted';
       abandonTimer = clock.setTimeout(
-        () => abandon({ result: 'error', error: new Error(`${reason}, and the reconcile did not stop within ${ABANDON_AFTER_MS}ms (a hook that ignores ctx.signal?)`) }),
+        () => abandon({ result: 'error', error: new Error(`${message}, and the reconcile did not stop within ${ABANDON_AFTER_MS}ms (a hook that ignores ctx.signal?)`) }),
         ABANDON_AFTER_MS,
       );
     };
-    controller.signal.addEventListener('abort', () => armAbandon(controller.signal.reason instanceof Error ? controller.signal.reason.message : 'aborted'), { once: true });
-    const timer = clock.setTimeout(() => controller.abort(new Error(`reconcile timed out after ${timeoutMs}ms`)), timeoutMs);
+    if (this.abortAll.signal.aborted) stop(this.abortAll.signal.reason);
+    else this.inFlight.add(stop);
+    const timer = clock.setTimeout(() => stop(new Error(`reconcile timed out after ${timeoutMs}ms`)), timeoutMs);
     const started = clock.now();
     let finished = false;
     const finish = (outcome: ReconcileOutcome): ReconcileOutcome => {
@@ -173,10 +183,14 @@ export class WorkerPool {
       .then(finish, (error: unknown) => finish({ result: 'error', error: toError(error) }));
     let outcome: ReconcileOutcome;
     try {
-      outcome = await Promise.race([running, abandoned]);
+      // The reconcile's outcome, or the abandon timer's when it fires first (one promise: no race of two).
+      outcome = await new Promise<ReconcileOutcome>((resolve) => {
+        abandon = resolve;
+        void running.then(resolve);
+      });
     } finally {
       clock.clearTimeout(timer);
-      this.abortAll.signal.removeEventListener('abort', onStop);
+      this.inFlight.delete(stop);
     }
     if (!finished) {
       // Abandoned: retried once the call settles (the queue holds the key until then), with backoff unless we

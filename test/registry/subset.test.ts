@@ -61,4 +61,19 @@ describe('manifestHash', () => {
     assert.notEqual(manifestHash({ spec: { replicas: 2 } }), manifestHash({ spec: { replicas: 3 } }));
     assert.match(manifestHash({}), /^[0-9a-f]{16}$/);
   });
+
+  // The annotation of every child already applied holds these: a different text or hash for the same manifest would
+  // make every child look changed (one re-apply each) after an upgrade of katalog.
+  test('gives the same text and hash as every earlier version', () => {
+    const configMap = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'w1', namespace: 'default', labels: { 'katalog.dev/owner': 'x' }, ownerReferences: [{ apiVersion: 'example.io/v1', kind: 'Widget', name: 'w1', uid: 'abc', controller: true, blockOwnerDeletion: true }] },
+      data: { image: 'nginx', replicas: '3' },
+    };
+    assert.equal(manifestHash(configMap), 'c1d73b1514241eaf');
+    const odd = { b: [undefined, null, 1.5, 'q"\\n'], a: { u: undefined, '10': true, '9': false, B: {}, é: [] } };
+    assert.equal(canonicalJson(odd), '{"a":{"10":true,"9":false,"B":{},"é":[]},"b":[null,null,1.5,"q\\"\\\\n"]}');
+    assert.equal(manifestHash(odd), 'c2a9287c0fc09389');
+  });
 });
