@@ -81,8 +81,11 @@ function slimMetadata(object: KubeObject): KubeObject {
   const lastApplied = annotations !== undefined && LAST_APPLIED_ANNOTATION in annotations;
   if (!lastApplied && !('managedFields' in metadata)) return object;
   const slim: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(metadata)) {
+  // for...in over a parsed object: its own keys in order, without the [key, value] pairs Object.entries allocates.
+  const fields = metadata as Record<string, unknown>;
+  for (const field in fields) {
     if (field === 'managedFields') continue;
+    const value = fields[field];
     if (field === 'annotations' && lastApplied) {
       const kept = without(value as Record<string, string>, LAST_APPLIED_ANNOTATION);
       if (kept !== undefined) slim[field] = kept;
@@ -98,9 +101,9 @@ function slimMetadata(object: KubeObject): KubeObject {
 function without(record: Readonly<Record<string, string>>, omitted: string): Record<string, string> | undefined {
   const out: Record<string, string> = {};
   let kept = 0;
-  for (const [key, value] of Object.entries(record)) {
+  for (const key in record) {
     if (key === omitted) continue;
-    out[key] = value;
+    out[key] = record[key] as string;
     kept++;
   }
   return kept === 0 ? undefined : out;

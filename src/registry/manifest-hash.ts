@@ -26,7 +26,7 @@ export function canonicalJson(value: unknown): string {
   }
   const map = value as Record<string, unknown>;
   const keys = Object.keys(map);
-  if (keys.length > 1) keys.sort();
+  sortKeys(keys);
   let text = '{';
   let first = true;
   for (const key of keys) {
@@ -37,6 +37,22 @@ export function canonicalJson(value: unknown): string {
     text += `${JSON.stringify(key)}:${canonicalJson(item)}`;
   }
   return `${text}}`;
+}
+
+/**
+ * Sorts in place, as `Array.prototype.sort()` does for strings (UTF-16 code units). An insertion sort: a manifest's
+ * maps have a handful of keys, often already in order, and V8's sort allocates its work space on every call.
+ */
+function sortKeys(keys: string[]): void {
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > key) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
 }
 
 /**
