@@ -20,6 +20,7 @@
  */
 import { updateFinalizers, withFinalizers, withoutFinalizers } from '../kube/finalizers.js';
 import type { KubeObject } from '../kube/resource.js';
+import { jsonClone } from '../util/json-clone.js';
 import { hookContext, notFoundContext, type ContextDeps } from './context.js';
 import { requeueAfterOf, soonest } from './result.js';
 import type { BoxInput, BoxOutput, DeleteOutput, DesiredChild, OperatorBoxStage } from './stage.js';
@@ -105,7 +106,7 @@ export class GenericBox implements OperatorBoxStage {
 
     const runTemplates = async (): Promise<void> => {
       if (templates === undefined) return;
-      const result = await templates.reconcile(structuredClone(object), input.signal, async (uncollectable) => {
+      const result = await templates.reconcile(jsonClone(object), input.signal, async (uncollectable) => {
         if (!uncollectable || this.alwaysFinalize) return;
         needed = true;
         await setFinalizers((current) => withFinalizers(current, this.finalizers));

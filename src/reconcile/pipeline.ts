@@ -4,6 +4,7 @@
  * The outcome is a value; the worker maps it to the queue (reconcile/outcome.ts).
  */
 import { toError } from '../errors.js';
+import { jsonClone } from '../util/json-clone.js';
 import type { KubeObject } from '../kube/resource.js';
 import type { DesiredChild, OperatorBoxStage } from '../operatorbox/stage.js';
 import type { ReconcileOutcome } from './outcome.js';
@@ -55,7 +56,7 @@ export async function reconcileKey(stages: PipelineStages, key: string, signal: 
       return { result: 'success', requeueAfterMs };
     }
     // Kept before conversion too, so that an object that fails to convert (or to validate) still gets its status.
-    object = structuredClone(cached);
+    object = jsonClone(cached);
     object = stages.convert(object);
     if (object.metadata?.deletionTimestamp !== undefined) {
       const { requeueAfterMs } = await stages.box.delete({ key, object, signal });
