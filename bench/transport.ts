@@ -1,7 +1,8 @@
 // What each request costs the operator's thread, per HTTP client under the Transport API: server-side applies,
 // merge patches and GETs of ConfigMaps sent by `concurrency` loops through (a) node:http with a kept-alive agent
-// (katalog's transport until 0.1), (b) undici, one request per connection at a time, (c) undici with GETs
-// pipelined. The test API server runs in its own process, so process.cpuUsage() here is the client's CPU alone.
+// (katalog's request transport before undici), (b) undici with 1, 2 (katalog's default) or 8 requests to a
+// connection (GETs pipelined, writes only queued). The test API server runs in its own process, so
+// process.cpuUsage() here is the client's CPU alone.
 // Each variant runs `rounds` times in rotated order; medians, and ratios against node:http from the same command.
 //   npm run bench -- transport                        (count=3000 rounds=3 concurrency=2,64)
 //   npm run bench -- transport count=500 rounds=1     (a quick look while other work runs)
@@ -19,7 +20,7 @@ const concurrencies = (args.get('concurrency') ?? '2,64').split(',').map(Number)
 
 const VARIANTS: ReadonlyArray<{ name: string; options: TransportOptions }> = [
   { name: 'node:http', options: { engine: 'node:http' } },
-  { name: 'undici', options: { engine: 'undici' } },
+  { name: 'undici pipelining 1', options: { engine: 'undici', pipelining: 1 } },
   { name: 'undici pipelining 2', options: { engine: 'undici', pipelining: 2 } },
   { name: 'undici pipelining 8', options: { engine: 'undici', pipelining: 8 } },
 ];
