@@ -86,11 +86,15 @@ export class KubeClient {
   private readonly userAgent: string;
   private readonly bucket: TokenBucket | undefined;
   private readonly clock: Clock;
+  private readonly readHeaders: Readonly<Record<string, string>>;
+  /** Header sets of requests with a body, by Content-Type. */
+  private readonly bodyHeaders = new Map<string, Readonly<Record<string, string>>>();
 
   constructor(kubeConfig: KubeConfig, options: KubeClientOptions = {}) {
     this.kubeConfig = kubeConfig;
     this.transport = new Transport(kubeConfig);
     this.userAgent = options.userAgent ?? `katalog/${VERSION}`;
+    this.readHeaders = Object.freeze({ Accept: 'application/json', 'User-Agent': this.userAgent });
     this.clock = options.clock ?? systemClock;
     this.bucket = options.rateLimit === undefined ? undefined : new TokenBucket({ ...options.rateLimit, clock: this.clock });
   }
@@ -102,13 +106,10 @@ export class KubeClient {
 
   /** Sends one request and returns the parsed JSON body; throws {@link KubeError} on a non-2xx answer or no answer. */
   async request<T = unknown>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
-    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': this.userAgent };
-    let body: string | undefined;
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['Content-Type'] = options.contentType ?? 'application/json';
-      headers['Content-Length'] = String(Buffer.byteLength(body));
-    }
+    // The header sets are built once per client and shared (the transport copies them); the length of the body is
+    // counted by the HTTP client as it encodes it, so it is not counted here a second time.
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const headers = body === undefined ? this.readHeaders : this.writeHeaders(options.contentType ?? 'application/json');
     const wait = this.bucket?.reserve() ?? 0;
     if (wait > 0) await sleep(this.clock, wait, options.signal);
     let response;
@@ -126,6 +127,16 @@ export class KubeClient {
     } catch (error) {
       throw new KubeError(`${method} ${path}: the answer is not JSON`, { status }, { cause: error });
     }
+  }
+
+  private writeHeaders(contentType: string): Readonly<Record<string, string>> {
+    let headers = this.bodyHeaders.get(contentType);
+    if (headers === undefined) {
+      headers = Object.freeze({ ...this.readHeaders, 'Content-Type': contentType });
+      // katalog itself sends four content types; a caller of request() may send others, which are not all kept.
+      if (this.bodyHeaders.size < 16) this.bodyHeaders.set(contentType, headers);
+    }
+    return headers;
   }
 
   /** Closes every connection of this client (idle, in use and watching). Requests after this fail. Idempotent. */
@@ -262,7 +273,7 @@ export class KubeClient {
         allowWatchBookmarks: options.allowWatchBookmarks,
       });
     this.transport
-      .stream(path, { Accept: 'application/json', 'User-Agent': this.userAgent }, controller.signal)
+      .stream(path, this.readHeaders, controller.signal)
       .then(async (res) => {
         if (settled) {
           res.destroy();

@@ -1,25 +1,36 @@
 /**
- * The wire under {@link KubeClient}: one kept-alive connection pool per client (so per runtime), used by every
- * request and every watch, and closed by {@link Transport.close}. client-node's own transport opens a new TCP (and
- * TLS) connection for every request; this one reuses them.
+ * The wire under {@link KubeClient}: kept-alive connection pools per client (so per runtime), closed by
+ * {@link Transport.close}. client-node's own transport opens a new TCP (and TLS) connection for every request; this
+ * one reuses them.
+ *
+ * Requests go over undici (transport-undici.ts), which costs the operator's thread less per request than node:http
+ * (bench/transport.ts). Each connection takes up to {@link DEFAULT_PIPELINING} requests: GETs may be pipelined,
+ * writes are only queued (undici writes a non-idempotent request on a connection with nothing else in flight), and
+ * only a GET whose connection closed before any answer is sent again. Watches stream over a node:http agent of their
+ * own: a watch holds its connection for minutes, and nothing may queue behind it; the watch reader takes node:http's
+ * response stream.
  *
  * Credentials still come from client-node: every request asks the KubeConfig for its options
  * (`applyToHTTPSOptions`, public in client-node 1.x and 2.x; reused while they cannot change, see credentials.ts),
- * so tokens that exec plugins or OIDC refresh stay current, and a change of TLS material (an exec plugin's rotated client certificate) opens a new pool. A cluster
- * with a `proxy-url` keeps the proxy agent client-node builds for it.
- *
- * HTTP/1.1 without pipelining: a watch holds its connection while it streams and hands it back to the pool when
- * the server ends it; a request never waits behind another one's answer.
+ * so tokens that exec plugins or OIDC refresh stay current, and a change of TLS material (an exec plugin's rotated
+ * client certificate) opens new pools. A cluster with a `proxy-url` keeps the proxy agent client-node builds for it,
+ * with node:http for requests too.
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Credentials } from './credentials.js';
+import { AbortError, UnansweredError, UndiciPool } from './transport-undici.js';
 
 /** Idle connections are closed after this long; servers usually keep them 5–90 s. */
 const IDLE_SOCKET_MS = 30_000;
 /** Idle connections kept per pool; more than the runtime's usual concurrency. */
 const MAX_IDLE_SOCKETS = 64;
+/**
+ * Requests a connection takes before undici opens another: a request ready just as the connection's previous
+ * answer ended waits for it instead of opening a second connection (bench/transport.ts; docs/performance.md).
+ */
+const DEFAULT_PIPELINING = 2;
 /** Errors that mean an idle kept-alive connection was closed by the server as we reused it. */
 const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
@@ -37,6 +48,16 @@ export interface TransportResponse {
   readonly text: string;
 }
 
+/** Which HTTP client sends the requests (watches always use node:http). */
+export type TransportEngine = 'undici' | 'node:http';
+
+export interface TransportOptions {
+  /** Default `undici`; clusters with a `proxy-url` always use node:http with client-node's proxy agent. */
+  readonly engine?: TransportEngine;
+  /** Requests queued per connection with undici (GETs pipelined, writes only queued); default 2. */
+  readonly pipelining?: number;
+}
+
 /** TLS options that decide which pool a request may use. */
 const TLS_FIELDS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
 type TlsOptions = Pick<HttpsRequestOptions, (typeof TLS_FIELDS)[number]>;
@@ -44,6 +65,10 @@ type TlsOptions = Pick<HttpsRequestOptions, (typeof TLS_FIELDS)[number]>;
 /** A kept-alive HTTP(S) connection pool to the API server of one KubeConfig. */
 export class Transport {
   private agent: HttpAgent | undefined;
+  private undici: UndiciPool | undefined;
+  private readonly retiredUndici: UndiciPool[] = [];
+  private readonly engine: TransportEngine;
+  private readonly pipelining: number;
   private tls: TlsOptions = {};
   /** The credentials the current pool was last checked against (reused ones need no second look). */
   private checked: HttpsRequestOptions | undefined;
@@ -55,19 +80,22 @@ export class Transport {
   private readonly proxied: boolean;
   private readonly credentials: Credentials;
 
-  constructor(kubeConfig: KubeConfig) {
+  constructor(kubeConfig: KubeConfig, options: TransportOptions = {}) {
     this.credentials = new Credentials(kubeConfig);
     const cluster = kubeConfig.getCurrentCluster();
     this.url = new URL(cluster?.server ?? 'http://localhost');
     this.secure = this.url.protocol === 'https:';
     this.proxied = cluster?.proxyUrl !== undefined && cluster.proxyUrl !== '';
+    this.engine = this.proxied ? 'node:http' : (options.engine ?? 'undici');
+    this.pipelining = options.pipelining ?? DEFAULT_PIPELINING;
   }
 
   /** Connections open now (in use and idle), for tests and benchmarks. */
   get openSockets(): number {
     const count = (agent: HttpAgent): number =>
       [...Object.values(agent.sockets), ...Object.values(agent.freeSockets)].reduce((sum, list) => sum + (list?.length ?? 0), 0);
-    return [this.agent, ...this.retired].reduce((sum, agent) => sum + (agent === undefined ? 0 : count(agent)), 0);
+    const undici = [this.undici, ...this.retiredUndici].reduce((sum, pool) => sum + (pool?.openSockets ?? 0), 0);
+    return undici + [this.agent, ...this.retired].reduce((sum, agent) => sum + (agent === undefined ? 0 : count(agent)), 0);
   }
 
   /**
@@ -75,6 +103,7 @@ export class Transport {
    * retried once on a fresh one (the request never reached the server's handler).
    */
   async request(request: TransportRequest): Promise<TransportResponse> {
+    if (this.engine === 'undici') return this.undiciRequest(request);
     try {
       return await this.once(request);
     } catch (error) {
@@ -105,6 +134,37 @@ export class Transport {
     this.agent?.destroy();
     for (const agent of this.retired) agent.destroy();
     this.retired.length = 0;
+    // destroy() rejects only for a pool already destroyed: nothing is left open then.
+    for (const pool of [this.undici, ...this.retiredUndici]) pool?.destroy().catch(() => undefined);
+    this.retiredUndici.length = 0;
+  }
+
+  private async undiciRequest(request: TransportRequest): Promise<TransportResponse> {
+    const { headers, pool } = await this.undiciOptions(request);
+    const sent = { method: request.method, path: basePath(this.url) + request.path, headers, body: request.body, signal: request.signal };
+    try {
+      return await pool.request(sent);
+    } catch (error) {
+      // Only a GET is sent again: a write may have reached the server's handler before the connection broke.
+      if (!(error instanceof UnansweredError) || request.method !== 'GET' || this.closed) throw this.closedOr(error);
+      return pool.request(sent).catch((retried: unknown) => Promise.reject(this.closedOr(retried)));
+    }
+  }
+
+  private closedOr(error: unknown): unknown {
+    return this.closed && !(error instanceof AbortError) ? new Error('the Kubernetes client is closed', { cause: error }) : error;
+  }
+
+  private async undiciOptions(request: TransportRequest): Promise<{ headers: OutgoingHttpHeaders; pool: UndiciPool }> {
+    if (this.closed) throw new Error('the Kubernetes client is closed');
+    request.signal?.throwIfAborted();
+    const given = await this.credentials.options();
+    if (this.closed) throw new Error('the Kubernetes client is closed');
+    const headers: OutgoingHttpHeaders = { ...(given.headers as OutgoingHttpHeaders | undefined), ...request.headers };
+    if (given.auth !== undefined && given.auth !== null) headers['Authorization'] = `Basic ${Buffer.from(given.auth).toString('base64')}`;
+    this.matchTls(given);
+    this.undici ??= new UndiciPool(this.url.origin, this.tls, this.pipelining);
+    return { headers, pool: this.undici };
   }
 
   private async once(request: TransportRequest): Promise<TransportResponse> {
@@ -177,27 +237,37 @@ export class Transport {
     return options;
   }
 
-  private pool(given: HttpsRequestOptions): HttpAgent {
-    if (this.agent !== undefined && (given === this.checked || sameTls(this.tls, given))) {
+  /**
+   * Keeps the current pools when `given` carries the TLS material they were opened with; otherwise retires them
+   * (a retired undici pool closes once its requests are answered) so the next request opens new ones.
+   */
+  private matchTls(given: HttpsRequestOptions): void {
+    const open = this.agent !== undefined || this.undici !== undefined;
+    if (open && (given === this.checked || sameTls(this.tls, given))) {
       this.checked = given;
-      return this.agent;
+      return;
     }
     this.checked = given;
     if (this.agent !== undefined) this.retired.push(this.agent);
+    if (this.undici !== undefined) {
+      this.retiredUndici.push(this.undici);
+      // close() rejects only for a pool already closed or destroyed: nothing is left open then.
+      this.undici.close().catch(() => undefined);
+    }
+    this.agent = undefined;
+    this.undici = undefined;
     const tls: TlsOptions = {};
     for (const field of TLS_FIELDS) if (given[field] !== undefined) Object.assign(tls, { [field]: given[field] });
     this.tls = tls;
+  }
+
+  private pool(given: HttpsRequestOptions): HttpAgent {
+    this.matchTls(given);
+    if (this.agent !== undefined) return this.agent;
+    const tls = this.tls;
     const common = { keepAlive: true, keepAliveMsecs: 30_000, maxFreeSockets: MAX_IDLE_SOCKETS, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
     this.agent = this.secure ? new HttpsAgent({ ...common, ...tls }) : new HttpAgent(common);
     return this.agent;
-  }
-}
-
-/** The error of a request whose AbortSignal fired. */
-class AbortError extends Error {
-  override readonly name = 'AbortError';
-  constructor(reason: unknown) {
-    super(`the request was aborted${reason instanceof Error ? `: ${reason.message}` : ''}`, { cause: reason });
   }
 }
 

@@ -41,7 +41,7 @@ test('sequential requests share one connection; concurrent ones open no more con
   }
 });
 
-test('a watch the server ends hands its connection back to the pool', async () => {
+test('a watch the server ends hands its connection back to the watches pool', async () => {
   const client = new KubeClient(server.kubeConfig);
   try {
     await client.get(CONFIGMAPS, 'none', 'default');
@@ -53,7 +53,10 @@ test('a watch the server ends hands its connection back to the pool', async () =
     assert.equal(error, undefined);
     assert.ok(seen.includes('ADDED watched'), seen.join(', '));
     await client.get(CONFIGMAPS, 'none', 'default');
-    assert.equal(client.transport.openSockets, 1, 'the watch and the requests used one connection, one after the other');
+    assert.equal(client.transport.openSockets, 2, 'one idle connection for requests, one handed back by the watch');
+    const again = client.watch(CONFIGMAPS, { namespace: 'default', timeoutSeconds: 1 }, () => undefined);
+    assert.equal((await again.done).error, undefined);
+    assert.equal(client.transport.openSockets, 2, "the second watch reused the first one's connection");
   } finally {
     client.close();
   }
