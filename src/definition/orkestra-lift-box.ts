@@ -8,6 +8,7 @@ import { isMap } from './schema-check.js';
 import { ORKESTRA_TEMPLATE_KIND_ALIASES, REFUSED_ENTRY_FIELDS, REFUSED_TEMPLATE_KINDS } from './orkestra-features.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { CONDITION_OPERATOR_ALIASES, CONDITION_OPERATORS } from '../template/index.js';
+import { expandListInclude } from './include.js';
 
 type Map = Record<string, unknown>;
 
@@ -46,8 +47,9 @@ export function liftEntry(lift: Lift, entry: Map, path: Path): void {
   liftConditionBlocks(lift, entry, path);
 }
 
-/** `status:` of an operatorBox or a Motif: field types and conditions. */
+/** `status:` of an operatorBox or a Motif: its `include` expanded, field types and conditions. */
 export function liftStatus(lift: Lift, status: Map, path: Path): void {
+  expandListInclude(lift, status, path, 'status', 'fields');
   const fields = status.fields;
   if (!Array.isArray(fields)) return;
   fields.forEach((field: unknown, index) => {
