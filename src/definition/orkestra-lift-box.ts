@@ -37,6 +37,10 @@ export function liftPhase(lift: Lift, phase: Map, path: Path): void {
 /** One template entry. */
 export function liftEntry(lift: Lift, entry: Map, path: Path): void {
   for (const [key, refusal] of Object.entries(REFUSED_ENTRY_FIELDS)) if (Object.hasOwn(entry, key)) refuse(lift, entry, key, path, refusal);
+  const resources = entry.resources;
+  if (isMap(resources) && Object.hasOwn(resources, 'profile')) {
+    refuse(lift, resources, 'profile', [...path, 'resources'], { feature: 'resource profiles (resources.profile)', reason: 'profiles are not implemented yet; write requests and limits', anchor: 'not-yet-implemented' });
+  }
   if (Object.hasOwn(entry, 'once')) {
     // `once: true` = create when missing, never update: what katalog does for an entry without reconcile: true.
     if (entry.once === true && entry.reconcile === true) {

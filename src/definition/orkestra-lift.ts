@@ -216,7 +216,9 @@ function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path):
     const at = [...path, blockKey];
     expandMergeInclude(lift, block, at, blockKey);
     for (const key of Object.keys(block)) {
-      if (key === 'workers' || key === 'resync' || key === 'queue') {
+      if (key === 'profile') {
+        refuse(lift, block, key, at, { feature: 'reconciler profiles (named tuning presets)', reason: 'profiles are not implemented yet; write workers, resync and queue', anchor: 'not-yet-implemented' });
+      } else if (key === 'workers' || key === 'resync' || key === 'queue') {
         move(lift, block, key, at, entry, key, entryPath, `${key} is given both on the CRD entry (documented Orkestra) and in operatorBox.${blockKey} (current Orkestra); keep one`);
       } else if (key === 'imports') {
         const list = block.imports;

@@ -5,6 +5,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDefinition } from '../../src/definition/load.js';
 import { definitionToInput } from '../../src/definition/serialize.js';
+import { rbacRequirements } from '../../src/cli/rbac-rules.js';
 import { DefinitionError, type DefinitionProblem } from '../../src/errors.js';
 
 function orkestra(box: string): string {
@@ -53,6 +54,9 @@ describe('emit', () => {
     ]);
     assert.deepEqual(box?.events?.[1]?.anyOf, [{ field: 'spec.size', operator: 'eq', value: 'xl' }]);
     assert.equal(box?.events?.[0]?.path, 'spec.crds.widget.operatorBox.events.zeta');
+    // A repeat patches the count of the Event recorded before: `katalog rbac` grants patch on events then.
+    const verbs = rbacRequirements(definition).cluster.find((r) => r.apiGroups.includes('') && r.resources.includes('events'))?.verbs;
+    assert.deepEqual([...(verbs ?? [])].sort(), ['create', 'patch']);
   });
 
   test('katalog.dev/v1 writes operatorBox.events, and a write-back keeps them', () => {
