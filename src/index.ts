@@ -42,6 +42,7 @@ export type {
   WatchEntry,
   CrossEntry,
   AutoscaleRule,
+  EmitEvent,
   WatchEvent,
   TemplateDialect,
   Condition,

@@ -112,6 +112,7 @@ export function rbacRequirements(definition: Definition, input: RbacInput = {}):
     if (crd === undefined) continue;
     const { group, plural } = crd.apiTypes;
     rules.add(group, plural, PARENT_VERBS);
+    if (crd.operatorBox.events !== undefined) rules.add('', 'events', ['patch']); // a repeated Event's count (emit-box.ts)
     if (!crd.apiTypes.builtIn) {
       rules.add(group, `${plural}/status`, ['patch']);
       rules.add(group, `${plural}/finalizers`, ['update']);

@@ -31,6 +31,7 @@ export type {
   WatchEntry,
   CrossEntry,
   AutoscaleRule,
+  EmitEvent,
   WatchEvent,
   TemplateEntry,
   EntryCopy,

@@ -12,6 +12,7 @@ import { toPlain } from './freeze.js';
 import { normalizeAutoscale, normalizeCross, normalizePreReconcile, normalizeRequeue, normalizeWatch, type CrossDraft } from './box-flow.js';
 import { takeCopy, takeRotateAfter } from './entry-copy.js';
 import { takeTls } from './entry-tls.js';
+import { normalizeEvents } from './emit.js';
 
 export const PHASES = ['onCreate', 'onReconcile', 'onDelete'] as const;
 export type PhaseName = (typeof PHASES)[number];
@@ -135,6 +136,7 @@ export function normalizeOperatorBox(
   const requeue = normalizeRequeue(box.requeue, origin, [...path, 'requeue'], problems);
   const cross = normalizeCross(box.cross, origin, [...path, 'cross'], [...canonical, 'cross'], problems);
   const autoscale = normalizeAutoscale(box.autoscale, origin, [...path, 'autoscale'], problems);
+  const events = normalizeEvents(box.events, origin, [...path, 'events'], [...canonical, 'events'], problems);
   return {
     phases,
     cross,
@@ -156,6 +158,7 @@ export function normalizeOperatorBox(
       ...(watch === undefined || watch.length === 0 ? {} : { watch }),
       ...(requeue === undefined ? {} : { requeue }),
       ...(autoscale === undefined ? {} : { autoscale }),
+      ...(events === undefined || events.length === 0 ? {} : { events }),
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Path } from './path.js';
 import { isMap } from './schema-check.js';
 import { liftConditionBlocks } from './orkestra-lift-box.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
+import { expandListInclude } from './include.js';
 
 type Map = Record<string, unknown>;
 
@@ -60,7 +61,7 @@ export function liftAdmission(lift: Lift, entry: Map, path: Path): void {
     const lifted = entry[key];
     if (!isMap(lifted)) continue;
     const at = [...path, key];
-    if (Object.hasOwn(lifted, 'include')) refuse(lift, lifted, 'include', at, { feature: 'include (fragments from other files)', reason: 'not implemented yet', anchor: 'not-yet-implemented' });
+    expandListInclude(lift, lifted, at, key, 'rules');
     if (Object.hasOwn(lifted, 'external')) refuse(lift, lifted, 'external', at, { feature: `${key}.external (HTTP calls before the rules)`, ...NOT_YET });
     const rules = lifted.rules;
     if (!Array.isArray(rules)) continue;

@@ -8,6 +8,7 @@ import { isMap } from './schema-check.js';
 import { ORKESTRA_TEMPLATE_KIND_ALIASES, REFUSED_ENTRY_FIELDS, REFUSED_TEMPLATE_KINDS } from './orkestra-features.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { CONDITION_OPERATOR_ALIASES, CONDITION_OPERATORS } from '../template/index.js';
+import { expandListInclude } from './include.js';
 
 type Map = Record<string, unknown>;
 
@@ -36,6 +37,10 @@ export function liftPhase(lift: Lift, phase: Map, path: Path): void {
 /** One template entry. */
 export function liftEntry(lift: Lift, entry: Map, path: Path): void {
   for (const [key, refusal] of Object.entries(REFUSED_ENTRY_FIELDS)) if (Object.hasOwn(entry, key)) refuse(lift, entry, key, path, refusal);
+  const resources = entry.resources;
+  if (isMap(resources) && Object.hasOwn(resources, 'profile')) {
+    refuse(lift, resources, 'profile', [...path, 'resources'], { feature: 'resource profiles (resources.profile)', reason: 'profiles are not implemented yet; write requests and limits', anchor: 'not-yet-implemented' });
+  }
   if (Object.hasOwn(entry, 'once')) {
     // `once: true` = create when missing, never update: what katalog does for an entry without reconcile: true.
     if (entry.once === true && entry.reconcile === true) {
@@ -46,8 +51,9 @@ export function liftEntry(lift: Lift, entry: Map, path: Path): void {
   liftConditionBlocks(lift, entry, path);
 }
 
-/** `status:` of an operatorBox or a Motif: field types and conditions. */
+/** `status:` of an operatorBox or a Motif: its `include` expanded, field types and conditions. */
 export function liftStatus(lift: Lift, status: Map, path: Path): void {
+  expandListInclude(lift, status, path, 'status', 'fields');
   const fields = status.fields;
   if (!Array.isArray(fields)) return;
   fields.forEach((field: unknown, index) => {

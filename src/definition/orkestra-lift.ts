@@ -28,6 +28,8 @@ import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { readCrdFileTypes } from './orkestra-crd-file.js';
 import { liftAdmission, liftSecurity } from './orkestra-lift-admission.js';
 import { liftStatusToggles } from './orkestra-lift-toggles.js';
+import { expandMergeInclude } from './include.js';
+import { liftEmit } from './orkestra-lift-emit.js';
 
 type Map = Record<string, unknown>;
 
@@ -212,8 +214,11 @@ function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path):
     delete box[blockKey];
     if (!isMap(block)) continue;
     const at = [...path, blockKey];
+    expandMergeInclude(lift, block, at, blockKey);
     for (const key of Object.keys(block)) {
-      if (key === 'workers' || key === 'resync' || key === 'queue') {
+      if (key === 'profile') {
+        refuse(lift, block, key, at, { feature: 'reconciler profiles (named tuning presets)', reason: 'profiles are not implemented yet; write workers, resync and queue', anchor: 'not-yet-implemented' });
+      } else if (key === 'workers' || key === 'resync' || key === 'queue') {
         move(lift, block, key, at, entry, key, entryPath, `${key} is given both on the CRD entry (documented Orkestra) and in operatorBox.${blockKey} (current Orkestra); keep one`);
       } else if (key === 'imports') {
         const list = block.imports;
@@ -231,6 +236,7 @@ function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path):
   }
   if (entry.queue !== undefined) liftQueue(lift, entry, entryPath);
   liftFlow(lift, box, path);
+  liftEmit(lift, box, path);
   for (const [key, refusal] of Object.entries(REFUSED_BOX_FIELDS)) if (Object.hasOwn(box, key)) refuse(lift, box, key, path, refusal);
   if (Object.hasOwn(box, 'rollBackOnError')) {
     if (box.rollBackOnError === false) delete box.rollBackOnError;

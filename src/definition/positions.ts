@@ -30,6 +30,8 @@ export interface NodePosition {
   readonly value: Position;
   readonly key?: Position;
   readonly content?: ContentMap;
+  /** The file it is written in, when not the document's own (a fragment spliced in by `include`). */
+  readonly file?: string;
 }
 
 /** Document path (formatted) → position. Paths under an alias (`*ref`) resolve to the alias itself. */
@@ -58,6 +60,32 @@ export class PositionIndex {
     for (const [key, position] of moved) if (!this.entries.has(key)) this.entries.set(key, position);
   }
 
+  /** Entries at and under `path`, keyed by the rest of their formatted path (`''` for `path` itself). */
+  subtree(path: Path): Map<string, NodePosition> {
+    const prefix = formatPath(path);
+    const found = new Map<string, NodePosition>();
+    for (const [key, position] of this.entries) {
+      if (key === prefix) found.set('', position);
+      else if (prefix === '' || (key.startsWith(prefix) && (key[prefix.length] === '.' || key[prefix.length] === '['))) found.set(prefix === '' ? `.${key}` : key.slice(prefix.length), position);
+    }
+    return found;
+  }
+
+  /** Removes the entries at and under `path`. */
+  clear(path: Path): void {
+    const prefix = formatPath(path);
+    for (const rest of this.subtree(path).keys()) this.entries.delete(join(prefix, rest));
+  }
+
+  /**
+   * Sets entries under `path` from a {@link subtree} (of this index or another file's), replacing what is there;
+   * `file` tags them with the file they are written in.
+   */
+  plant(path: Path, subtree: ReadonlyMap<string, NodePosition>, file?: string): void {
+    const prefix = formatPath(path);
+    for (const [rest, position] of subtree) this.entries.set(join(prefix, rest), file === undefined || position.file !== undefined ? position : { ...position, file });
+  }
+
   /** The position of `path`, or of its nearest ancestor that has one (a missing field points at its parent). */
   find(path: Path): { readonly position: NodePosition; readonly exact: boolean } | undefined {
     for (let end = path.length; end >= 0; end--) {
@@ -66,6 +94,11 @@ export class PositionIndex {
     }
     return undefined;
   }
+}
+
+/** A formatted path and the rest of one below it (`''`, `.key` or `[0]...`). */
+function join(prefix: string, rest: string): string {
+  return prefix === '' ? rest.replace(/^\./, '') : `${prefix}${rest}`;
 }
 
 /** A parsed YAML source: the plain value, where everything is, and the syntax problems (if any). */

@@ -38,11 +38,13 @@ export class ProblemList {
   /** Records a problem at `path` of the document `origin`. */
   add(origin: Origin, path: Path, code: string, message: string, options: ReportOptions = {}): void {
     const where = locate(origin, path, options);
+    // A value spliced in from another file (`include`) is placed in that file.
+    const file = origin.positions?.find(path)?.position.file ?? origin.file;
     this.items.push({
       code,
       path: formatPath(path),
       message,
-      ...(origin.file === undefined ? {} : { file: origin.file }),
+      ...(file === undefined ? {} : { file }),
       ...(where === undefined ? {} : { line: where.line, column: where.column }),
       ...(options.suggestion === undefined ? {} : { suggestion: options.suggestion }),
     });

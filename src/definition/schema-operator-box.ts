@@ -186,6 +186,19 @@ export const AutoscaleSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** `operatorBox.events.<name>` (Orkestra's `emit.events`). */
+export const EmitEventSchema = Type.Object(
+  {
+    type: Type.Enum(['Normal', 'Warning'], { description: 'The Kubernetes Event type.' }),
+    reason: Type.String({ minLength: 1, description: 'The Event reason (a template).' }),
+    message: Type.String({ minLength: 1, description: 'The Event message (a template).' }),
+    on: Type.Optional(Type.Array(Type.Enum(['always', 'success', 'failure']), { description: 'Reconcile outcomes that record it; default always.' })),
+    when: Type.Optional(ConditionsSchema),
+    anyOf: Type.Optional(ConditionsSchema),
+  },
+  { additionalProperties: false },
+);
+
 export const OperatorBoxSchema = Type.Object(
   {
     default: Type.Optional(Type.Boolean({ description: 'true (default): templates and hooks; false: a custom constructor owns reconcile.' })),
@@ -213,6 +226,7 @@ export const OperatorBoxSchema = Type.Object(
     autoscale: Type.Optional(AutoscaleSchema),
     cross: Type.Optional(Type.Array(CrossEntrySchema, { description: 'Custom resources of other CRDs read into .cross; their changes reconcile again.' })),
     watch: Type.Optional(Type.Array(WatchEntrySchema, { description: 'Other kinds whose changes reconcile the custom resources again.' })),
+    events: Type.Optional(Type.Record(Type.String({ minLength: 1 }), EmitEventSchema, { description: 'Kubernetes Events recorded after each reconcile, by name.' })),
     requeue: Type.Optional(
       Type.Object(
         {
@@ -237,3 +251,4 @@ export type PreReconcileInput = Type.Static<typeof PreReconcileSchema>;
 export type WatchEntryInput = Type.Static<typeof WatchEntrySchema>;
 export type CrossEntryInput = Type.Static<typeof CrossEntrySchema>;
 export type AutoscaleInput = Type.Static<typeof AutoscaleSchema>;
+export type EmitEventInput = Type.Static<typeof EmitEventSchema>;

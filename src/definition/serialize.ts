@@ -4,7 +4,7 @@
  * (its settings then report the source `definition`), Motif entries become plain `onCreate` entries (their
  * `inputs` cannot be written in a Katalog), and `files` lists only what the new load reads.
  */
-import type { AutoscaleRule, Condition, CrdDefinition, CrossEntry, Definition, Gate, PreReconcile, StatusField, TemplateEntry, TemplatePhase, WatchEntry } from './types.js';
+import type { AutoscaleRule, Condition, EmitEvent, CrdDefinition, CrossEntry, Definition, Gate, PreReconcile, StatusField, TemplateEntry, TemplatePhase, WatchEntry } from './types.js';
 import { TEMPLATE_KINDS } from './types.js';
 import { formatDuration } from '../util/duration.js';
 import { toPlain } from './freeze.js';
@@ -74,7 +74,12 @@ function operatorBoxToInput(crd: CrdDefinition, finalizers: readonly string[]): 
     ...(box.requeue === undefined ? {} : { requeue: { after: box.requeue.after, ...conditionsToInput(box.requeue) } }),
     ...(box.cross === undefined ? {} : { cross: box.cross.map(crossToInput) }),
     ...(box.autoscale === undefined ? {} : { autoscale: autoscaleToInput(box.autoscale) }),
+    ...(box.events === undefined ? {} : { events: Object.fromEntries(box.events.map((event) => [event.name, eventToInput(event)])) }),
   };
+}
+
+function eventToInput(event: EmitEvent): Json {
+  return { type: event.type, reason: event.reason, message: event.message, on: event.on.length === 2 ? ['always'] : [...event.on], ...conditionsToInput(event) };
 }
 
 function autoscaleToInput(rule: AutoscaleRule): Json {

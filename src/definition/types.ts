@@ -266,6 +266,26 @@ export interface OperatorBox {
   readonly cross?: readonly CrossEntry[];
   /** Workers, queue bound and resync overridden while the CRD's load figures meet conditions; absent when not declared. */
   readonly autoscale?: AutoscaleRule;
+  /** Kubernetes Events recorded after each reconcile of a live object (Orkestra's `emit.events`); absent when none. */
+  readonly events?: readonly EmitEvent[];
+}
+
+/**
+ * `operatorBox.events.<name>` (Orkestra's `emit.events`): a Kubernetes Event about the custom resource, recorded
+ * after each reconcile of a live object whose outcome is in `on` and whose conditions hold. `reason` and `message`
+ * are templates rendered against the same data as the status fields.
+ */
+export interface EmitEvent {
+  readonly name: string;
+  readonly type: 'Normal' | 'Warning';
+  readonly reason: string;
+  readonly message: string;
+  /** The outcomes that record it: `success`, `failure`, or both (written `always`, or nothing). */
+  readonly on: readonly ('success' | 'failure')[];
+  readonly when: readonly Condition[];
+  readonly anyOf: readonly Condition[];
+  /** The document path of the entry, for messages. */
+  readonly path: string;
 }
 
 /**

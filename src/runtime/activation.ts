@@ -26,6 +26,7 @@ import { schemaStage } from '../operatorbox/typed-schema.js';
 import { GenericBox } from '../operatorbox/generic-box.js';
 import { GatedBox } from '../operatorbox/gated-box.js';
 import { RequeueBox } from '../operatorbox/requeue-box.js';
+import { EmitBox } from '../operatorbox/emit-box.js';
 import { WatchTriggers } from '../operatorbox/watch-triggers.js';
 import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
 import { CrossReads, forgetOnNotFound } from '../operatorbox/cross-reads.js';
@@ -337,6 +338,11 @@ export async function buildController(input: ActivationInput): Promise<Activated
     });
   }
   if (cross !== undefined) box = forgetOnNotFound(box, cross);
+  const events = crd.operatorBox.events;
+  if (events !== undefined) {
+    const data = (object: KubeObject, failed: boolean): TemplateData => withCross(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object)), {}, crd.templateDialect), object, failed);
+    box = new EmitBox(box, { crd: crd.name, events, dialect: crd.templateDialect, client, logger, now: () => options.clock.now(), data });
+  }
   if (crd.operatorBox.requeue !== undefined) {
     box = new RequeueBox(box, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, logger });
   }
