@@ -30,6 +30,7 @@ export type {
   StatusField,
   StatusFieldType,
   NamespaceGuard,
+  NormalizeField,
   AdmissionRules,
   AdmissionOperation,
   ValidationRule,

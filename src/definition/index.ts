@@ -24,6 +24,7 @@ export type {
   StatusField,
   StatusFieldType,
   NamespaceGuard,
+  NormalizeField,
   Gate,
   PreReconcile,
   RequeueRule,

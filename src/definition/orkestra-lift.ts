@@ -23,7 +23,7 @@ import {
   refusalMessage,
   type Refusal,
 } from './orkestra-features.js';
-import { liftPhase, liftStatus } from './orkestra-lift-box.js';
+import { liftConditionBlocks, liftPhase, liftStatus } from './orkestra-lift-box.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { readCrdFileTypes } from './orkestra-crd-file.js';
 import { liftAdmission, liftSecurity } from './orkestra-lift-admission.js';
@@ -231,6 +231,7 @@ function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path):
   }
   if (entry.queue !== undefined) liftQueue(lift, entry, entryPath);
   liftFlow(lift, box, path);
+  liftConditionBlocks(lift, box, path); // box-level when / or (anyOf): docs/orkestra-compatibility.md#box-level-when
   for (const [key, refusal] of Object.entries(REFUSED_BOX_FIELDS)) if (Object.hasOwn(box, key)) refuse(lift, box, key, path, refusal);
   if (Object.hasOwn(box, 'rollBackOnError')) {
     if (box.rollBackOnError === false) delete box.rollBackOnError;

@@ -83,6 +83,16 @@ const MotifImportSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** `normalize` (Orkestra): fields under .spec replaced in memory by their template's value before each cycle. */
+const NormalizeSchema = Type.Object(
+  {
+    spec: Type.Record(Type.String({ minLength: 1 }), Type.String(), { description: 'Dot path under .spec → template of its canonical value.' }),
+    types: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Enum(['string', 'int', 'integer', 'float', 'number', 'bool', 'boolean']), { description: 'Cast a field to this type (default: read the rendered text as YAML).' })),
+    audit: Type.Optional(Type.Boolean({ description: 'Orkestra records the changes for its own inspection output; accepted, no effect.' })),
+  },
+  { additionalProperties: false },
+);
+
 /** The fields of a CRD entry. `apiTypes` is required in a Katalog; in a Komposer's inline overrides nothing is. */
 function crdEntryProperties() {
   return {
@@ -95,6 +105,7 @@ function crdEntryProperties() {
     labelSelector: Type.Optional(SelectorSchema),
     labels: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.String(), { description: 'Labels written onto each custom resource every cycle (Orkestra); values may be templates.' })),
     fieldSelector: Type.Optional(SelectorSchema),
+    normalize: Type.Optional(NormalizeSchema),
     workers: Type.Optional(Type.Integer({ minimum: 1 })),
     resync: Type.Optional(DurationSchema),
     queue: Type.Optional(QueueSchema),

@@ -256,6 +256,12 @@ export interface OperatorBox {
     /** `false`: the runtime writes no status for this CRD at all; absent = it does. */
     readonly write?: false;
   };
+  /**
+   * Conditions on the whole box (Orkestra's box-level `when` / `anyOf`): while they do not hold, no onCreate or
+   * onReconcile template applies (as if each entry's own conditions were false); hooks, status and the delete path
+   * are not affected. Absent when none are declared.
+   */
+  readonly conditions?: { readonly when: readonly Condition[]; readonly anyOf: readonly Condition[] };
   /** Gates before the box runs; absent when none are declared. */
   readonly preReconcile?: PreReconcile;
   /** Other kinds whose changes reconcile this CRD's custom resources again; absent when none are declared. */
@@ -336,6 +342,15 @@ export interface CrdDefinition {
    * docs/orkestra-compatibility.md#crd-labels): static keys, values that may be templates. Absent when not declared.
    */
   readonly labels?: Readonly<Record<string, string>>;
+  /** Fields under `.spec` replaced in memory before a cycle reads the object (Orkestra's `normalize`); absent when none. */
+  readonly normalize?: readonly NormalizeField[];
+}
+
+/** One `normalize.spec` field: a dot path under `.spec`, its template, and the type to cast to (absent: read as YAML). */
+export interface NormalizeField {
+  readonly path: string;
+  readonly value: string;
+  readonly type?: StatusFieldType;
 }
 
 export type { AdmissionOperation, ValidationOperator, ValidationRule, MutationRule, AdmissionRules } from './admission-types.js';

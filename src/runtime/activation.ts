@@ -37,6 +37,7 @@ import { RenderScheduler } from '../operatorbox/render-scheduler.js';
 import { bothFilters, namespaceGuardFilter } from './namespace-guard.js';
 import { needsChildEchoes } from './child-echoes.js';
 import { compileStatusFields } from '../operatorbox/status-fields.js';
+import { compileNormalize, withNormalize } from '../operatorbox/normalize.js';
 import { observedChildren, templateData } from '../operatorbox/template-data.js';
 import { compileTemplateSet, type TemplateSet } from '../operatorbox/template-set.js';
 import { TemplatesPhase } from '../operatorbox/templates.js';
@@ -194,6 +195,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const generic = crd.operatorBox.default;
   const set = generic ? compileTemplateSet(crd, kinds, options.templateLimits) : undefined;
   const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields, crd.templateDialect);
+  const normalize = crd.normalize === undefined ? undefined : compileNormalize(crd.name, crd.normalize, crd.templateDialect);
   const resolver = new ResourceResolver(client);
   let box: OperatorBoxStage | undefined;
   let controller: Controller | undefined;
@@ -349,9 +351,12 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const warn = (message: string, fields: Readonly<Record<string, unknown>>): void => logger.warn(message, fields);
   const stages: PipelineStages = {
     fetch: (key) => created.informer.get(key),
-    convert: withSchema(
-      convertStage(input.converters?.get(crd.name), { crd: crd.name, version: target.resource.version, apiVersion: apiVersionOf(target.resource) }),
-      input.schema === undefined ? undefined : schemaStage(crd.name, input.schema),
+    convert: withNormalize(
+      withSchema(
+        convertStage(input.converters?.get(crd.name), { crd: crd.name, version: target.resource.version, apiVersion: apiVersionOf(target.resource) }),
+        input.schema === undefined ? undefined : schemaStage(crd.name, input.schema),
+      ),
+      normalize,
     ),
     box,
     registry: NO_CHILDREN,
