@@ -26,6 +26,7 @@ import {
 import { liftConditionBlocks, liftPhase, liftStatus } from './orkestra-lift-box.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { readCrdFileTypes } from './orkestra-crd-file.js';
+import { liftEnrich } from './orkestra-lift-enrich.js';
 import { liftAdmission, liftSecurity } from './orkestra-lift-admission.js';
 import { liftStatusToggles } from './orkestra-lift-toggles.js';
 
@@ -119,6 +120,7 @@ function liftCrd(lift: Lift, entry: Map, path: Path, override: boolean): void {
   liftApiTypes(lift, entry, path, override);
   liftQueue(lift, entry, path);
   const box = entry.operatorBox;
+  liftEnrich(lift, entry, path);
   if (isMap(box)) liftBox(lift, box, [...path, 'operatorBox'], entry, path);
   const imports = entry.imports;
   if (Array.isArray(imports)) {

@@ -46,6 +46,7 @@ function crdToInput(crd: CrdDefinition, katalogFinalizers: readonly string[]): J
     ...optional('fieldSelector', crd.fieldSelector),
     ...(crd.labels === undefined ? {} : { labels: { ...crd.labels } }),
     ...(crd.normalize === undefined ? {} : { normalize: normalizeToInput(crd.normalize) }),
+    ...(crd.enrich === undefined ? {} : crd.enrich.all ? { enrichAll: true } : { enrich: crd.enrich.targets.map((t) => (t.when.length + t.anyOf.length === 0 ? t.name : { [t.name]: conditionsToInput(t) })) }),
     ...optional('workers', settings.workers?.value),
     ...optional('resync', settings.resync === undefined ? undefined : formatDuration(settings.resync.value)),
     ...(Object.keys(queue).length > 0 ? { queue } : {}),
