@@ -5,7 +5,7 @@
  * How pods are found: one bounded list call per workload child, in the child's namespace, with the child's own
  * `spec.selector.matchLabels` as label selector (a Job without one: `job-name=<name>`), at most {@link POD_LIMIT}
  * pods; then only pods the child controls are kept: the controller owner reference is the child itself (by uid), or
- * for a Deployment a ReplicaSet named `<deployment>-…` (Deployments own pods through their ReplicaSets). Why list
+ * for a Deployment a ReplicaSet named `<deployment>-…` (in a cluster Deployments own pods through their ReplicaSets). Why list
  * calls and no pod informer: an informer would keep every pod of the watched namespaces in the operator's memory
  * and need list/watch on all of them for a CRD that only reads a summary in its status; the list runs only for
  * CRDs that declare the target, at status time, and its cost is one request per workload child.
@@ -51,8 +51,8 @@ function selectorOf(child: KubeObject): string | undefined {
 function controlledBy(pod: KubeObject, child: KubeObject): boolean {
   const owner = (pod.metadata?.ownerReferences ?? []).find((reference) => reference.controller === true) ?? pod.metadata?.ownerReferences?.[0];
   if (owner === undefined) return false;
-  if (child.kind === 'Deployment') return owner.kind === 'ReplicaSet' && owner.name.startsWith(`${child.metadata?.name ?? ''}-`);
-  return owner.kind === child.kind && (child.metadata?.uid === undefined || owner.uid === child.metadata.uid);
+  if (owner.kind === child.kind && (child.metadata?.uid === undefined || owner.uid === child.metadata.uid)) return true;
+  return child.kind === 'Deployment' && owner.kind === 'ReplicaSet' && owner.name.startsWith(`${child.metadata?.name ?? ''}-`);
 }
 
 interface ContainerStatus {
