@@ -7,6 +7,7 @@
  * - each child kind a template of an enabled CRD can create: get, list, watch (child informers), create, patch
  *   (server-side apply), delete (prune, cleanup);
  * - each kind of an enabled CRD's `operatorBox.watch` and `operatorBox.cross`: get, list, watch (its informer);
+ * - Pods: list, for an enabled CRD that declares `enrich` (its `pods` target lists a workload child's pods);
  * - Events: create; Leases in the Lease's namespace, only with leader election: create, and get/update/list/watch on its name (standbys watch the Lease with a metadata.name field selector).
  * Pure: the same definition and options give the same rules, in a stable order.
  */
@@ -121,6 +122,8 @@ export function rbacRequirements(definition: Definition, input: RbacInput = {}):
     if (code.length > 0 || !crd.operatorBox.default) {
       notes.push(`CRD ${name} runs code (${code.join(', ') || 'a constructor'}): add the permissions of whatever it calls through ctx.client`);
     }
+    // Orkestra's enrich (`pods`): bounded list calls with the workload's label selector (operatorbox/enrich-pods.ts).
+    if (crd.enrich !== undefined) rules.add('', 'pods', ['list']);
     for (const watch of [...(crd.operatorBox.watch ?? []), ...(crd.operatorBox.cross ?? [])]) {
       const found = childResource(watch.apiVersion, watch.kind, definition);
       if (typeof found === 'string') {

@@ -18,6 +18,8 @@ import { isMap } from './schema-check.js';
 import { toPlain } from './freeze.js';
 import { normalizeAdmission } from './admission-rules.js';
 import { checkTemplates } from './template-check.js';
+import { normalizeFields } from './normalize-fields.js';
+import { normalizeEnrich } from './enrich-targets.js';
 
 /** Normalises one entry. `topFinalizers` are the finalizers of the document being loaded (Katalog or Komposer). */
 export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], context: LoadContext): { crd: CrdDefinition; node: GraphNode; cross: readonly CrossDraft[] } {
@@ -53,6 +55,8 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
     for (const [key, value] of Object.entries(labelsField.value)) if (typeof value === 'string') labels[key] = value;
   }
   const setup = get('setup');
+  const normalize = normalizeFields(get('normalize'), problems);
+  const enrich = normalizeEnrich(get('enrich'), get('enrichAll'), problems);
 
   const crdFile = get('crdFile');
   const workers = sourced('workers', integer);
@@ -97,6 +101,8 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
           },
         }),
     ...(admission === undefined ? {} : { admission }),
+    ...(normalize.length === 0 ? {} : { normalize }),
+    ...(enrich === undefined ? {} : { enrich }),
   };
   return { crd, node: { name: raw.name, enabled, dependsOn }, cross };
 }

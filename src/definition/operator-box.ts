@@ -137,6 +137,8 @@ export function normalizeOperatorBox(
   const cross = normalizeCross(box.cross, origin, [...path, 'cross'], [...canonical, 'cross'], problems);
   const autoscale = normalizeAutoscale(box.autoscale, origin, [...path, 'autoscale'], problems);
   const events = normalizeEvents(box.events, origin, [...path, 'events'], [...canonical, 'events'], problems);
+  const when = normalizeConditions(box.when, origin, [...path, 'when'], problems);
+  const anyOf = normalizeConditions(box.anyOf, origin, [...path, 'anyOf'], problems);
   return {
     phases,
     cross,
@@ -154,6 +156,7 @@ export function normalizeOperatorBox(
         ...(box.status?.observedGeneration === false ? { observedGeneration: false as const } : {}),
         ...(box.status?.write === false ? { write: false as const } : {}),
       },
+      ...(when.length + anyOf.length === 0 ? {} : { conditions: { when, anyOf } }),
       ...(preReconcile === undefined ? {} : { preReconcile }),
       ...(watch === undefined || watch.length === 0 ? {} : { watch }),
       ...(requeue === undefined ? {} : { requeue }),

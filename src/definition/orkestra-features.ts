@@ -32,9 +32,6 @@ const CLI = "it is an input of Orkestra's own command line (ork), which katalog 
 /** Refused fields of a CRD entry, by key. */
 export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
   conversion: { feature: 'conversion webhook', reason: 'it needs a conversion webhook served over TLS; katalog does not serve one', anchor: 'conversion' },
-  enrich: { feature: 'enrich', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
-  enrichAll: { feature: 'enrichAll', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
-  normalize: { feature: 'normalize', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   serve: { feature: 'serve (custom resources over the gateway)', reason: "it needs Orkestra's gateway", anchor: 'refused-runtime-services' },
   removeFinalizers: {
     feature: 'removeFinalizers',
@@ -48,8 +45,6 @@ export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
 /** Refused fields of an operatorBox (or of its reconciler block), by key. */
 export const REFUSED_BOX_FIELDS: Readonly<Record<string, Refusal>> = {
   external: { feature: 'external calls', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
-  when: { feature: 'operatorBox-level when', reason: 'not implemented yet; put the conditions on each template entry', anchor: 'not-yet-implemented' },
-  anyOf: { feature: 'operatorBox-level anyOf', reason: 'not implemented yet; put the conditions on each template entry', anchor: 'not-yet-implemented' },
   providers: { feature: 'providers', reason: 'Orkestra providers are Go plug-ins; write a hook instead', anchor: 'refused-runtime-services' },
 };
 

@@ -23,9 +23,10 @@ import {
   refusalMessage,
   type Refusal,
 } from './orkestra-features.js';
-import { liftPhase, liftStatus } from './orkestra-lift-box.js';
+import { liftConditionBlocks, liftPhase, liftStatus } from './orkestra-lift-box.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { readCrdFileTypes } from './orkestra-crd-file.js';
+import { liftEnrich } from './orkestra-lift-enrich.js';
 import { liftAdmission, liftSecurity } from './orkestra-lift-admission.js';
 import { liftStatusToggles } from './orkestra-lift-toggles.js';
 import { expandMergeInclude } from './include.js';
@@ -121,6 +122,7 @@ function liftCrd(lift: Lift, entry: Map, path: Path, override: boolean): void {
   liftApiTypes(lift, entry, path, override);
   liftQueue(lift, entry, path);
   const box = entry.operatorBox;
+  liftEnrich(lift, entry, path);
   if (isMap(box)) liftBox(lift, box, [...path, 'operatorBox'], entry, path);
   const imports = entry.imports;
   if (Array.isArray(imports)) {
@@ -237,6 +239,7 @@ function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path):
   if (entry.queue !== undefined) liftQueue(lift, entry, entryPath);
   liftFlow(lift, box, path);
   liftEmit(lift, box, path);
+  liftConditionBlocks(lift, box, path); // box-level when / or (anyOf): docs/orkestra-compatibility.md#box-level-when
   for (const [key, refusal] of Object.entries(REFUSED_BOX_FIELDS)) if (Object.hasOwn(box, key)) refuse(lift, box, key, path, refusal);
   if (Object.hasOwn(box, 'rollBackOnError')) {
     if (box.rollBackOnError === false) delete box.rollBackOnError;

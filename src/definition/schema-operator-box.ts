@@ -222,6 +222,8 @@ export const OperatorBoxSchema = Type.Object(
       ),
     ),
     status: Type.Optional(StatusBlockSchema),
+    when: Type.Optional(Type.Array(ConditionSchema, { description: 'All must hold for any onCreate/onReconcile template of the box to apply.' })),
+    anyOf: Type.Optional(Type.Array(ConditionSchema, { description: 'One must hold for any onCreate/onReconcile template of the box to apply.' })),
     preReconcile: Type.Optional(PreReconcileSchema),
     autoscale: Type.Optional(AutoscaleSchema),
     cross: Type.Optional(Type.Array(CrossEntrySchema, { description: 'Custom resources of other CRDs read into .cross; their changes reconcile again.' })),

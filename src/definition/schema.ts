@@ -5,7 +5,7 @@
  */
 import Type from 'typebox';
 import { DeletionProtectionSchema, MutationBlockSchema, ValidationBlockSchema, WebhooksSchema } from './schema-admission.js';
-import { OperatorBoxSchema, StatusBlockSchema, TemplatePhaseSchema } from './schema-operator-box.js';
+import { ConditionsSchema, OperatorBoxSchema, StatusBlockSchema, TemplatePhaseSchema } from './schema-operator-box.js';
 
 export const API_VERSIONS = ['katalog.dev/v1', 'orkestra.orkspace.io/v1'] as const;
 
@@ -83,6 +83,16 @@ const MotifImportSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** `normalize` (Orkestra): fields under .spec replaced in memory by their template's value before each cycle. */
+const NormalizeSchema = Type.Object(
+  {
+    spec: Type.Record(Type.String({ minLength: 1 }), Type.String(), { description: 'Dot path under .spec → template of its canonical value.' }),
+    types: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Enum(['string', 'int', 'integer', 'float', 'number', 'bool', 'boolean']), { description: 'Cast a field to this type (default: read the rendered text as YAML).' })),
+    audit: Type.Optional(Type.Boolean({ description: 'Orkestra records the changes for its own inspection output; accepted, no effect.' })),
+  },
+  { additionalProperties: false },
+);
+
 /** The fields of a CRD entry. `apiTypes` is required in a Katalog; in a Komposer's inline overrides nothing is. */
 function crdEntryProperties() {
   return {
@@ -95,6 +105,17 @@ function crdEntryProperties() {
     labelSelector: Type.Optional(SelectorSchema),
     labels: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.String(), { description: 'Labels written onto each custom resource every cycle (Orkestra); values may be templates.' })),
     fieldSelector: Type.Optional(SelectorSchema),
+    normalize: Type.Optional(NormalizeSchema),
+    enrich: Type.Optional(
+      Type.Array(
+        Type.Union([
+          Type.String({ minLength: 1 }),
+          Type.Record(Type.String({ minLength: 1 }), Type.Object({ when: Type.Optional(ConditionsSchema), anyOf: Type.Optional(ConditionsSchema) }, { additionalProperties: false })),
+        ]),
+        { description: 'Data fetched beside the children for status fields (Orkestra): `pods`, or `{pods: {when, anyOf}}`.' },
+      ),
+    ),
+    enrichAll: Type.Optional(Type.Boolean({ description: 'Fetch every enrich target katalog has (Orkestra).' })),
     workers: Type.Optional(Type.Integer({ minimum: 1 })),
     resync: Type.Optional(DurationSchema),
     queue: Type.Optional(QueueSchema),

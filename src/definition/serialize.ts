@@ -4,7 +4,7 @@
  * (its settings then report the source `definition`), Motif entries become plain `onCreate` entries (their
  * `inputs` cannot be written in a Katalog), and `files` lists only what the new load reads.
  */
-import type { AutoscaleRule, Condition, EmitEvent, CrdDefinition, CrossEntry, Definition, Gate, PreReconcile, StatusField, TemplateEntry, TemplatePhase, WatchEntry } from './types.js';
+import type { AutoscaleRule, Condition, EmitEvent, CrdDefinition, CrossEntry, Definition, Gate, NormalizeField, PreReconcile, StatusField, TemplateEntry, TemplatePhase, WatchEntry } from './types.js';
 import { TEMPLATE_KINDS } from './types.js';
 import { formatDuration } from '../util/duration.js';
 import { toPlain } from './freeze.js';
@@ -45,11 +45,21 @@ function crdToInput(crd: CrdDefinition, katalogFinalizers: readonly string[]): J
     ...optional('labelSelector', crd.labelSelector),
     ...optional('fieldSelector', crd.fieldSelector),
     ...(crd.labels === undefined ? {} : { labels: { ...crd.labels } }),
+    ...(crd.normalize === undefined ? {} : { normalize: normalizeToInput(crd.normalize) }),
+    ...(crd.enrich === undefined ? {} : crd.enrich.all ? { enrichAll: true } : { enrich: crd.enrich.targets.map((t) => (t.when.length + t.anyOf.length === 0 ? t.name : { [t.name]: conditionsToInput(t) })) }),
     ...optional('workers', settings.workers?.value),
     ...optional('resync', settings.resync === undefined ? undefined : formatDuration(settings.resync.value)),
     ...(Object.keys(queue).length > 0 ? { queue } : {}),
     ...(crd.dependsOn.length > 0 ? { dependsOn: Object.fromEntries(crd.dependsOn.map((d) => [d.name, d.condition])) } : {}),
     operatorBox: operatorBoxToInput(crd, ownFinalizers),
+  };
+}
+
+function normalizeToInput(fields: readonly NormalizeField[]): Json {
+  const typed = fields.filter((field) => field.type !== undefined);
+  return {
+    spec: Object.fromEntries(fields.map((field) => [field.path, field.value])),
+    ...(typed.length === 0 ? {} : { types: Object.fromEntries(typed.map((field) => [field.path, field.type])) }),
   };
 }
 
@@ -69,6 +79,7 @@ function operatorBoxToInput(crd: CrdDefinition, finalizers: readonly string[]): 
       ...(box.status.observedGeneration === false ? { observedGeneration: false } : {}),
       ...(box.status.write === false ? { write: false } : {}),
     },
+    ...(box.conditions === undefined ? {} : conditionsToInput(box.conditions)),
     ...(box.preReconcile === undefined ? {} : { preReconcile: preReconcileToInput(box.preReconcile) }),
     ...(box.watch === undefined ? {} : { watch: box.watch.map(watchToInput) }),
     ...(box.requeue === undefined ? {} : { requeue: { after: box.requeue.after, ...conditionsToInput(box.requeue) } }),

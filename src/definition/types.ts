@@ -256,6 +256,12 @@ export interface OperatorBox {
     /** `false`: the runtime writes no status for this CRD at all; absent = it does. */
     readonly write?: false;
   };
+  /**
+   * Conditions on the whole box (Orkestra's box-level `when` / `anyOf`): while they do not hold, no onCreate or
+   * onReconcile template applies (as if each entry's own conditions were false); hooks, status and the delete path
+   * are not affected. Absent when none are declared.
+   */
+  readonly conditions?: { readonly when: readonly Condition[]; readonly anyOf: readonly Condition[] };
   /** Gates before the box runs; absent when none are declared. */
   readonly preReconcile?: PreReconcile;
   /** Other kinds whose changes reconcile this CRD's custom resources again; absent when none are declared. */
@@ -356,6 +362,38 @@ export interface CrdDefinition {
    * docs/orkestra-compatibility.md#crd-labels): static keys, values that may be templates. Absent when not declared.
    */
   readonly labels?: Readonly<Record<string, string>>;
+  /**
+   * Data fetched beside the children before status fields render (Orkestra's `enrich` / `enrichAll`,
+   * docs/orkestra-compatibility.md#enrich); absent when not declared, and then nothing is fetched.
+   */
+  readonly enrich?: EnrichRule;
+  /** Fields under `.spec` replaced in memory before a cycle reads the object (Orkestra's `normalize`); absent when none. */
+  readonly normalize?: readonly NormalizeField[];
+}
+
+/** The enrich targets katalog fetches. */
+export const ENRICH_TARGETS = ['pods'] as const;
+export type EnrichTargetName = (typeof ENRICH_TARGETS)[number];
+
+/** `enrich` / `enrichAll` of a CRD: which targets are fetched, each when its conditions hold. */
+export interface EnrichRule {
+  /** `enrichAll: true`: every target katalog fetches, unconditionally. */
+  readonly all: boolean;
+  readonly targets: readonly EnrichTarget[];
+}
+
+export interface EnrichTarget {
+  readonly name: EnrichTargetName;
+  /** Evaluated against the custom resource and its children (before enrichment); empty lists hold. */
+  readonly when: readonly Condition[];
+  readonly anyOf: readonly Condition[];
+}
+
+/** One `normalize.spec` field: a dot path under `.spec`, its template, and the type to cast to (absent: read as YAML). */
+export interface NormalizeField {
+  readonly path: string;
+  readonly value: string;
+  readonly type?: StatusFieldType;
 }
 
 export type { AdmissionOperation, ValidationOperator, ValidationRule, MutationRule, AdmissionRules } from './admission-types.js';

@@ -41,6 +41,8 @@ export interface TemplateSet {
   readonly crLabels?: CompiledValue;
   /** The function table and data shape the templates use (the CRD's templateDialect). */
   readonly dialect: TemplateDialect;
+  /** `operatorBox.when` / `anyOf`, compiled: while they do not hold, no onCreate/onReconcile entry applies. */
+  readonly boxConditions?: CompiledConditions;
 }
 
 /** Phase keys in the order entries are rendered: the loader's kind order, then kinds registered in code. */
@@ -124,7 +126,18 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
     throw new RuntimeError('E_TEMPLATES', `CRD ${crd.name}: labels cannot be used: ${error instanceof Error ? error.message : String(error)}`);
   }
   const empty = onCreate.length + onReconcile.length + onDelete.length === 0 && crLabels === undefined;
-  return { onCreate, onReconcile, onDelete, staticKinds: [...staticKinds.values()], empty, dialect, ...(crLabels === undefined ? {} : { crLabels }) };
+  const box = crd.operatorBox.conditions;
+  const boxConditions = box === undefined ? undefined : compileConditions(box, { name: `spec.crds.${crd.name}.operatorBox`, dialect });
+  return {
+    onCreate,
+    onReconcile,
+    onDelete,
+    staticKinds: [...staticKinds.values()],
+    empty,
+    dialect,
+    ...(crLabels === undefined ? {} : { crLabels }),
+    ...(boxConditions === undefined ? {} : { boxConditions }),
+  };
 }
 
 /** Whether some Motif input is a template string. */

@@ -73,7 +73,8 @@ export class TemplatesPhase implements TemplatesStage {
     const { set, applier, lookup, kinds } = this.options;
     const owner = ownerOf(this.options.crd, object);
     const before = observedChildren(lookup, kinds, owner);
-    const { desired, requeueAfterMs } = await this.render([...set.onCreate, ...set.onReconcile], object, owner, before, signal);
+    const open = await this.boxHolds(object, before, signal);
+    const { desired, requeueAfterMs } = await this.render(open ? [...set.onCreate, ...set.onReconcile] : [], object, owner, before, signal);
     await beforeApply?.(desired.some((child) => !canOwnerReference(owner, child.manifest.metadata?.namespace)));
     const applied = await applier.applyAll(desired, signal);
     const pruned = await applier.prune(owner, desired, signal);
@@ -83,6 +84,21 @@ export class TemplatesPhase implements TemplatesStage {
     for (const child of applied) addChild(after, kinds, child.desired.resource.plural, child.object);
     const labelled = await this.writeLabels(object, after, signal);
     return { children: () => copyView(after), requeueAfterMs, ...(labelled === undefined ? {} : { object: labelled }) };
+  }
+
+  /**
+   * Whether the box-level conditions (`operatorBox.when` / `anyOf`) hold; true when there are none. While they do
+   * not, no onCreate/onReconcile entry applies: the children they rendered before are pruned, as when each entry's
+   * own conditions stop holding (docs/orkestra-compatibility.md#box-level-when).
+   */
+  private async boxHolds(object: KubeObject, children: ChildrenView, signal: AbortSignal): Promise<boolean> {
+    const conditions = this.options.set.boxConditions;
+    if (conditions === undefined) return true;
+    const base = templateData(object, children, {}, this.options.set.dialect);
+    const data = this.options.extra === undefined ? base : { ...base, ...this.options.extra(object, base) };
+    const verdict = await this.options.renders.run(this.options.crd, () => conditions.evaluate(data), signal);
+    for (const warning of verdict.warnings) this.options.logger.warn('operatorBox condition', { crd: this.options.crd, warning });
+    return verdict.ok;
   }
 
   /** Renders the CRD's `labels` (with this cycle's children) and merges the ones that differ into the object. */

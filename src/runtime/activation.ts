@@ -38,6 +38,8 @@ import { RenderScheduler } from '../operatorbox/render-scheduler.js';
 import { bothFilters, namespaceGuardFilter } from './namespace-guard.js';
 import { needsChildEchoes } from './child-echoes.js';
 import { compileStatusFields } from '../operatorbox/status-fields.js';
+import { compileNormalize, withNormalize } from '../operatorbox/normalize.js';
+import { enricherOf } from '../operatorbox/enrich.js';
 import { observedChildren, templateData } from '../operatorbox/template-data.js';
 import { compileTemplateSet, type TemplateSet } from '../operatorbox/template-set.js';
 import { TemplatesPhase } from '../operatorbox/templates.js';
@@ -195,6 +197,8 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const generic = crd.operatorBox.default;
   const set = generic ? compileTemplateSet(crd, kinds, options.templateLimits) : undefined;
   const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields, crd.templateDialect);
+  const normalize = crd.normalize === undefined ? undefined : compileNormalize(crd.name, crd.normalize, crd.templateDialect);
+  const enricher = enricherOf(crd, client, logger);
   const resolver = new ResourceResolver(client);
   let box: OperatorBoxStage | undefined;
   let controller: Controller | undefined;
@@ -355,9 +359,12 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const warn = (message: string, fields: Readonly<Record<string, unknown>>): void => logger.warn(message, fields);
   const stages: PipelineStages = {
     fetch: (key) => created.informer.get(key),
-    convert: withSchema(
-      convertStage(input.converters?.get(crd.name), { crd: crd.name, version: target.resource.version, apiVersion: apiVersionOf(target.resource) }),
-      input.schema === undefined ? undefined : schemaStage(crd.name, input.schema),
+    convert: withNormalize(
+      withSchema(
+        convertStage(input.converters?.get(crd.name), { crd: crd.name, version: target.resource.version, apiVersion: apiVersionOf(target.resource) }),
+        input.schema === undefined ? undefined : schemaStage(crd.name, input.schema),
+      ),
+      normalize,
     ),
     box,
     registry: NO_CHILDREN,
@@ -365,6 +372,9 @@ export async function buildController(input: ActivationInput): Promise<Activated
       ? {
           write: async (object, outcome, signal) => {
             const now = new Date(options.clock.now()).toISOString();
+            const observed = statusFields.count === 0 ? {} : observedChildren(children, kinds, ownerOf(crd.name, object));
+            // Orkestra's enrich: fetched for status fields only, after the box applied the children (a failure fails the write).
+            const view = enricher === undefined || statusFields.count === 0 ? observed : await enricher.run(object, observed, signal);
             const answer = await writeStatus(
               client,
               target.resource,
@@ -373,7 +383,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
                 const fields =
                   statusFields.count === 0
                     ? {}
-                    : statusFields.evaluate(withCross(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object))), object, !outcome.ok), outcome, warn);
+                    : statusFields.evaluate(withCross(templateData(object, view), object, !outcome.ok), outcome, warn);
                 return desiredStatus(fresh, outcome, now, fields, { conditions, observedGeneration, generation: object.metadata?.generation });
               },
               signal,

@@ -1,11 +1,12 @@
 /**
  * Orkestra notes katalog does not define, by name, with the reason: a template that calls one fails to compile
  * with that reason (never a bare "not defined"). Three reasons: the note reads data Orkestra's `enrich` adds to a
- * child (its pods, events, owner, node, ReplicaSets, Endpoints, StorageClass), which katalog does not fetch; it reads
+ * child that katalog's enrich does not fetch yet (events, owner, node, ReplicaSets, Endpoints, StorageClass; it
+ * fetches pods); it reads
  * the result of an `external` call (refused); or it reads the clock, which would make a render differ from one
  * reconcile to the next while nothing changed.
  */
-const ENRICH = "it reads what Orkestra's `enrich` fetches beside a child (pods, events, owners, nodes...), which katalog does not fetch; read the child's own fields, or use a hook";
+const ENRICH = "it reads what Orkestra's `enrich` fetches beside a child (events, owners, nodes, ReplicaSets, Endpoints, volumes...); katalog's enrich fetches only `pods` so far (docs/orkestra-compatibility.md#enrich); read the child's own fields, or use a hook";
 const EXTERNAL = 'it reads the result of an `external` call, which katalog does not make';
 const CLOCK = 'it reads the clock, so a render would change while nothing else does; use rotateAfter or requeue.after for time-based work';
 const NOT_YET = 'not implemented yet';
@@ -14,10 +15,6 @@ const by = (reason: string, names: readonly string[]): Array<[string, string]> =
 
 const REFUSED: ReadonlyMap<string, string> = new Map([
   ...by(ENRICH, [
-    'hasCrashingPod', 'podByOrdinal', 'podContainerReasons', 'podContainerState', 'podCount', 'podCrashLoopDetected',
-    'podCreateContainerErrorDetected', 'podErrImagePullDetected', 'podErrorDetected', 'podIPs', 'podImagePullBackOffDetected',
-    'podInvalidImageNameDetected', 'podMaxRestarts', 'podNames', 'podNodes', 'podOOMKilledDetected', 'podPhases',
-    'podPostStartHookErrorDetected', 'podPreStartHookErrorDetected', 'podRunContainerErrorDetected', 'readyPodCount',
     'firstWarning', 'hasWarnings', 'warningCount', 'warningMessages', 'warningReasons',
     'podNodeInstanceType', 'podNodeName', 'podNodeRegion', 'podNodeZone',
     'deploymentReplicaSetCount', 'deploymentReplicaSets', 'oldDeploymentReplicaSets', 'replicaSetOwnerKind', 'replicaSetOwnerName',
