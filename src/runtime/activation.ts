@@ -25,6 +25,7 @@ import { convertStage, type ConverterRegistry } from '../operatorbox/converters.
 import { schemaStage } from '../operatorbox/typed-schema.js';
 import { GenericBox } from '../operatorbox/generic-box.js';
 import { GatedBox } from '../operatorbox/gated-box.js';
+import { ReconcileValidation, ValidatedBox } from '../operatorbox/validated-box.js';
 import { RequeueBox } from '../operatorbox/requeue-box.js';
 import { WatchTriggers } from '../operatorbox/watch-triggers.js';
 import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
@@ -340,6 +341,8 @@ export async function buildController(input: ActivationInput): Promise<Activated
   if (crd.operatorBox.requeue !== undefined) {
     box = new RequeueBox(box, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, logger });
   }
+  const validation = generic ? ReconcileValidation.of(crd) : undefined;
+  if (validation !== undefined) box = new ValidatedBox(box, validation);
   if (crd.operatorBox.preReconcile !== undefined) {
     box = new GatedBox(box, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, logger });
   }
@@ -368,7 +371,8 @@ export async function buildController(input: ActivationInput): Promise<Activated
                   statusFields.count === 0
                     ? {}
                     : statusFields.evaluate(withCross(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object))), object, !outcome.ok), outcome, warn);
-                return desiredStatus(fresh, outcome, now, fields, { conditions, observedGeneration, generation: object.metadata?.generation });
+                const extraConditions = validation?.conditions(object, now);
+                return desiredStatus(fresh, outcome, now, fields, { conditions, observedGeneration, generation: object.metadata?.generation, extraConditions });
               },
               signal,
             );
