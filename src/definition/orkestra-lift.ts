@@ -27,7 +27,7 @@ import { liftPhase, liftStatus } from './orkestra-lift-box.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { readCrdFileTypes } from './orkestra-crd-file.js';
 import { liftAdmission, liftSecurity } from './orkestra-lift-admission.js';
-import { liftStatusToggles } from './orkestra-lift-toggles.js';
+import { liftBoxRuntime, liftStatusToggles } from './orkestra-lift-toggles.js';
 
 type Map = Record<string, unknown>;
 
@@ -206,6 +206,7 @@ function liftQueue(lift: Lift, entry: Map, path: Path): void {
 }
 
 function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path): void {
+  liftBoxRuntime(lift, box, path);
   for (const blockKey of ['reconciler', 'reconcile']) {
     const block = box[blockKey];
     if (!Object.hasOwn(box, blockKey)) continue;
