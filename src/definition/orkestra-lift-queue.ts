@@ -68,3 +68,24 @@ export function liftQueueBehaviour(lift: Lift, queue: Map, at: Path): void {
   delete queue.behaviour;
   if (bound !== undefined) queue[depthKey] = bound;
 }
+
+/**
+ * `queue.retryBackoff` (Orkestra: "delay before re-enqueuing a failed reconcile"): the shorthand `5s` sets `initial`
+ * only; the full form is `{initial, max, multiplier, maxAttempts}`. katalog reads `{initial, max, multiplier}` as this
+ * CRD's backoff of failed reconciles; `maxAttempts` is refused by name: katalog never stops retrying a failure.
+ */
+export function liftRetryBackoff(lift: Lift, queue: Map, at: Path): void {
+  const retry = queue.retryBackoff;
+  if (typeof retry === 'string') {
+    queue.retryBackoff = { initial: retry };
+    lift.origin.positions?.alias([...at, 'retryBackoff'], [...at, 'retryBackoff', 'initial']);
+    return;
+  }
+  if (isMap(retry) && Object.hasOwn(retry, 'maxAttempts')) {
+    refuse(lift, retry, 'maxAttempts', [...at, 'retryBackoff'], {
+      feature: 'queue.retryBackoff.maxAttempts',
+      reason: 'katalog retries a failed reconcile until it succeeds (its delay capped by max), it never gives up on one',
+      anchor: ANCHOR,
+    });
+  }
+}

@@ -28,7 +28,7 @@ import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { readCrdFileTypes } from './orkestra-crd-file.js';
 import { liftAdmission, liftSecurity } from './orkestra-lift-admission.js';
 import { liftBoxRuntime, liftStatusToggles } from './orkestra-lift-toggles.js';
-import { liftQueueBehaviour } from './orkestra-lift-queue.js';
+import { liftQueueBehaviour, liftRetryBackoff } from './orkestra-lift-queue.js';
 
 type Map = Record<string, unknown>;
 
@@ -198,7 +198,7 @@ function liftQueue(lift: Lift, entry: Map, path: Path): void {
   delete queue.default;
   delete queue.shared;
   liftQueueBehaviour(lift, queue, at);
-  if (Object.hasOwn(queue, 'retryBackoff')) refuse(lift, queue, 'retryBackoff', at, { feature: 'per-CRD retry backoff', reason: 'not implemented yet (the backoff is the runtime\'s)', anchor: 'queue' });
+  liftRetryBackoff(lift, queue, at);
 }
 
 function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path): void {

@@ -26,6 +26,7 @@ import { schemaStage } from '../operatorbox/typed-schema.js';
 import { GenericBox } from '../operatorbox/generic-box.js';
 import { GatedBox } from '../operatorbox/gated-box.js';
 import { ReconcileValidation, ValidatedBox } from '../operatorbox/validated-box.js';
+import { crdBackoff } from './crd-backoff.js';
 import { RequeueBox } from '../operatorbox/requeue-box.js';
 import { WatchTriggers } from '../operatorbox/watch-triggers.js';
 import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
@@ -275,7 +276,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       maxDepth: settings.maxDepth.value,
       reconcileTimeoutMs: options.reconcileTimeoutMs,
       accepts: bothFilters(shardFilter(options.shard), namespaceGuardFilter(crd.namespaceGuard)),
-      rateLimiter: { clock: options.clock, ...options.rateLimiter },
+      rateLimiter: { clock: options.clock, ...options.rateLimiter, ...crdBackoff(crd, options.rateLimiter) },
       informer: options.watch,
       reconcile: (key, signal) => {
         if (box === undefined) return Promise.resolve({ result: 'error', error: new RuntimeError('E_STATE', 'controller not ready') });

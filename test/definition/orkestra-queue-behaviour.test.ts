@@ -57,4 +57,19 @@ describe('queue.behaviour', () => {
     assert.match(problemsOf('            maxDepth: 10\n            behaviour: { onThreshold: { value: 0 } }\n')[0]?.message ?? '', /whole percentage from 1 to 100/);
     assert.match(problemsOf('            maxDepth: 10\n            behaviour: { onFull: { drop: true } }\n')[0]?.message ?? '', /^queue\.behaviour\.onFull \("onFull"\) is not supported/);
   });
+
+  test('retryBackoff: the shorthand is the initial delay, the full form in ms; maxAttempts refused; katalog.dev/v1 writes it too', () => {
+    const retryOf = (queue: string) => parseDefinition(katalog(queue), { source: 'q.yaml' }).crds.get('ingestor')?.retryBackoff;
+    assert.deepEqual(retryOf('            retryBackoff: 5s\n'), { baseDelayMs: 5000 });
+    assert.deepEqual(retryOf('            retryBackoff: { initial: 1s, max: 1m, multiplier: 1.5 }\n'), { baseDelayMs: 1000, maxDelayMs: 60000, multiplier: 1.5 });
+    const refused = problemsOf('            retryBackoff: { initial: 1s, maxAttempts: 3 }\n');
+    assert.match(refused[0]?.message ?? '', /^queue\.retryBackoff\.maxAttempts \("maxAttempts"\) is not supported by katalog: .*never gives up/);
+    assert.equal(refused[0]?.line, 11);
+    assert.match(problemsOf('            retryBackoff: { initial: 1m, max: 1s }\n')[0]?.message ?? '', /must not be shorter than initial/);
+    const own = parseDefinition(
+      'apiVersion: katalog.dev/v1\nkind: Katalog\nmetadata: { name: q }\nspec:\n  crds:\n    a:\n      apiTypes: { group: x.io, version: v1, kind: A, plural: as }\n      queue: { retryBackoff: { initial: 2s } }\n',
+      { source: 'k.yaml' },
+    );
+    assert.deepEqual(own.crds.get('a')?.retryBackoff, { baseDelayMs: 2000 });
+  });
 });
