@@ -15,6 +15,7 @@ const rank: Record<string, number> = {
   template: 1,
   graph: 1,
   definition: 2,
+  rules: 2,
   kube: 3,
   observe: 4,
   registry: 5,
@@ -34,7 +35,7 @@ const rank: Record<string, number> = {
 const testingMayImport = new Set(['util', 'errors.ts', 'testing']);
 // The admission webhook router reads the frozen definition and the template evaluator only: it must run without a
 // runtime (a webhook server scales apart from the operator), so it never reaches into runtime/, controller/ or kube/.
-const admissionMayImport = new Set(['util', 'errors.ts', 'template', 'definition', 'admission']);
+const admissionMayImport = new Set(['util', 'errors.ts', 'template', 'definition', 'rules', 'admission']);
 // The command line stands on the public surface only, like an example: the package's two entry points.
 const cliMayImport = new Set(['index.ts', 'testing/index.ts', 'cli']);
 

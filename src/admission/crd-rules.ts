@@ -4,7 +4,7 @@
  */
 import type { CrdDefinition, Definition } from '../definition/index.js';
 import { compileMutation, type MutationResult } from './mutation.js';
-import { compileValidation, type Moment, type ValidationResult } from './validation.js';
+import { compileValidation, type Moment, type ValidationResult } from '../rules/validation.js';
 import type { GroupVersionResource } from './review.js';
 
 /** Label that marks a custom resource protected from deletion (Orkestra's). */

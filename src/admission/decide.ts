@@ -11,9 +11,9 @@
  */
 import { TemplateError } from '../errors.js';
 import { DELETION_PROTECTION_LABEL, type CompiledCrdRules } from './crd-rules.js';
-import type { JsonPatchOperation } from './object-fields.js';
+import type { JsonPatchOperation } from '../rules/object-fields.js';
 import type { AdmissionRequest, AdmissionResponse } from './review.js';
-import type { Violation } from './validation.js';
+import type { Violation } from '../rules/validation.js';
 
 function isMap(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -6,8 +6,8 @@
  */
 import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateDialect } from '../template/index.js';
 import type { MutationRule } from '../definition/index.js';
-import { readField, setField, type JsonPatchOperation } from './object-fields.js';
-import type { Moment } from './validation.js';
+import { readField, setField, type JsonPatchOperation } from '../rules/object-fields.js';
+import type { Moment } from '../rules/validation.js';
 
 export interface MutationResult {
   readonly object: Record<string, unknown>;

@@ -29,21 +29,28 @@ export interface ExponentialFailureRateLimiterOptions {
   readonly baseDelayMs?: number;
   /** Upper bound of the delay, in ms. Default 1 000 000 (1000 s). */
   readonly maxDelayMs?: number;
+  /** Growth of the delay per retry (at least 1). Default 2. */
+  readonly multiplier?: number;
 }
 
 /**
  * Per-key exponential backoff: the n-th retry of a key since it was last forgotten waits
- * `baseDelayMs * 2^(n-1)`, capped at `maxDelayMs` (5, 10, 20, 40 ms ... up to 1000 s with the defaults).
+ * `baseDelayMs * multiplier^(n-1)` (multiplier 2 by default), capped at `maxDelayMs` (5, 10, 20, 40 ms ... up to 1000 s with the defaults).
  * Memory grows with the number of keys that failed and were not forgotten; `forget` after a success keeps it bounded.
  */
 export class ExponentialFailureRateLimiter implements RateLimiter {
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
+  private readonly multiplier: number;
   private readonly failures = new Map<string, number>();
 
   constructor(options: ExponentialFailureRateLimiterOptions = {}) {
     this.baseDelayMs = options.baseDelayMs ?? 5;
     this.maxDelayMs = options.maxDelayMs ?? 1_000_000;
+    this.multiplier = options.multiplier ?? 2;
+    if (!(this.multiplier >= 1) || !Number.isFinite(this.multiplier)) {
+      throw new RuntimeError('E_OPTIONS', `rate limiter: multiplier must be a finite number >= 1, got ${this.multiplier}`);
+    }
     if (!(this.baseDelayMs >= 0) || !Number.isFinite(this.baseDelayMs)) {
       throw new RuntimeError('E_OPTIONS', `rate limiter: baseDelayMs must be a finite number >= 0, got ${this.baseDelayMs}`);
     }
@@ -55,8 +62,8 @@ export class ExponentialFailureRateLimiter implements RateLimiter {
   when(key: string): number {
     const previous = this.failures.get(key) ?? 0;
     this.failures.set(key, previous + 1);
-    // 2 ** previous becomes Infinity past 1023 failures; the cap absorbs it.
-    return Math.min(this.baseDelayMs * 2 ** previous, this.maxDelayMs);
+    // multiplier ** previous becomes Infinity after enough failures; the cap absorbs it.
+    return Math.min(this.baseDelayMs * this.multiplier ** previous, this.maxDelayMs);
   }
 
   forget(key: string): void {

@@ -8,6 +8,7 @@ import type { CrdDefinition, OperatorBox, Sourced, TemplateEntry } from './types
 import { parseDuration } from '../util/duration.js';
 import type { Field, RawCrd } from './crd-entries.js';
 import type { LoadContext } from './documents.js';
+import type { ProblemList } from './problems.js';
 import { resolveApiTypes } from './api-types.js';
 import { readDependsOn, type GraphNode } from './dependencies.js';
 import { addToPhase, normalizeOperatorBox, orderedPhase, unique, PHASES, type Loose } from './operator-box.js';
@@ -63,6 +64,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
   const resync = sourced('resync', (value) => (typeof value === 'string' ? parseDuration(value) : undefined));
   const maxDepth = sourced('queue.maxDepth', integer);
   const failureThreshold = sourced('queue.failureThreshold', integer);
+  const retryBackoff = readRetryBackoff(get('queue.retryBackoff'), problems);
   const enabled = get('enabled')?.value !== false;
   const dependsOn = readDependsOn(get('dependsOn'), problems);
   const mode = text('mode');
@@ -84,6 +86,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
       ...(maxDepth === undefined ? {} : { maxDepth }),
       ...(failureThreshold === undefined ? {} : { failureThreshold }),
     },
+    ...(retryBackoff === undefined ? {} : { retryBackoff }),
     dependsOn: dependsOn.map(({ name, condition }) => ({ name, condition })),
     operatorBox: { ...box, status, onCreate: orderedPhase(phases.onCreate), onReconcile: orderedPhase(phases.onReconcile), onDelete: orderedPhase(phases.onDelete) },
     finalizers: unique([...topFinalizers, ...raw.fileFinalizers, ...box.finalizers]),
@@ -159,4 +162,19 @@ function checkConstructorRules(
   if (imported.length > 0 && importsField !== undefined) {
     problems.add(importsField.origin, importsField.path, 'templates-without-reconciler', 'Motif imports add onCreate templates, which are never applied when operatorBox.default is false', { at: 'key' });
   }
+}
+
+/** `queue.retryBackoff` ({initial, max, multiplier}; the schema checked the shapes): delays in ms; max ≥ initial. */
+function readRetryBackoff(field: Field | undefined, problems: ProblemList): CrdDefinition['retryBackoff'] {
+  const value = field?.value;
+  if (field === undefined || typeof value !== 'object' || value === null) return undefined;
+  const { initial, max, multiplier } = value as { initial?: unknown; max?: unknown; multiplier?: unknown };
+  const baseDelayMs = typeof initial === 'string' ? parseDuration(initial) : undefined;
+  if (baseDelayMs === undefined) return undefined;
+  const maxDelayMs = typeof max === 'string' ? parseDuration(max) : undefined;
+  if (maxDelayMs !== undefined && maxDelayMs < baseDelayMs) {
+    problems.add(field.origin, [...field.path, 'max'], 'invalid-value', `retryBackoff.max (${String(max)}) must not be shorter than initial (${String(initial)})`);
+    return undefined;
+  }
+  return { baseDelayMs, ...(maxDelayMs === undefined ? {} : { maxDelayMs }), ...(typeof multiplier === 'number' ? { multiplier } : {}) };
 }

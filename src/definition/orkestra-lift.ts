@@ -28,7 +28,8 @@ import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { readCrdFileTypes } from './orkestra-crd-file.js';
 import { liftEnrich } from './orkestra-lift-enrich.js';
 import { liftAdmission, liftSecurity } from './orkestra-lift-admission.js';
-import { liftStatusToggles } from './orkestra-lift-toggles.js';
+import { liftBoxRuntime, liftStatusToggles } from './orkestra-lift-toggles.js';
+import { liftQueueBehaviour, liftRetryBackoff } from './orkestra-lift-queue.js';
 import { expandMergeInclude } from './include.js';
 import { liftEmit } from './orkestra-lift-emit.js';
 
@@ -193,23 +194,19 @@ function isFullTypes(types: Map): boolean {
   return typeof types.group === 'string' && typeof types.version === 'string' && typeof types.plural === 'string';
 }
 
-/** Queue fields katalog has no separate setting for: a shared queue, and "drop when full" (its behaviour). */
+/** Queue fields katalog has no separate setting for (a shared queue), and `behaviour` (orkestra-lift-queue.ts). */
 function liftQueue(lift: Lift, entry: Map, path: Path): void {
   const queue = entry.queue;
   if (!isMap(queue)) return;
   const at = [...path, 'queue'];
   delete queue.default;
   delete queue.shared;
-  const behaviour = queue.behaviour;
-  if (behaviour !== undefined) {
-    const dropOnLimit = isMap(behaviour) && Object.keys(behaviour).length === 1 && isMap(behaviour.onLimit) && behaviour.onLimit.drop === true && Object.keys(behaviour.onLimit).length === 1;
-    if (dropOnLimit) delete queue.behaviour;
-    else refuse(lift, queue, 'behaviour', at, { feature: 'queue behaviour rules', reason: 'katalog drops new keys when the queue is full and has no other rule', anchor: 'queue' });
-  }
-  if (Object.hasOwn(queue, 'retryBackoff')) refuse(lift, queue, 'retryBackoff', at, { feature: 'per-CRD retry backoff', reason: 'not implemented yet (the backoff is the runtime\'s)', anchor: 'queue' });
+  liftQueueBehaviour(lift, queue, at);
+  liftRetryBackoff(lift, queue, at);
 }
 
 function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path): void {
+  liftBoxRuntime(lift, box, path);
   for (const blockKey of ['reconciler', 'reconcile']) {
     const block = box[blockKey];
     if (!Object.hasOwn(box, blockKey)) continue;

@@ -61,6 +61,16 @@ const QueueSchema = Type.Object(
     failureThreshold: Type.Optional(Type.Integer({ minimum: 1, description: 'Consecutive failures that make the CRD degraded.' })),
     maxQueueDepth: Type.Optional(Type.Integer({ minimum: 1, description: 'Alias of maxDepth.' })),
     degradeThreshold: Type.Optional(Type.Integer({ minimum: 1, description: 'Alias of failureThreshold.' })),
+    retryBackoff: Type.Optional(
+      Type.Object(
+        {
+          initial: DurationSchema,
+          max: Type.Optional(DurationSchema),
+          multiplier: Type.Optional(Type.Number({ minimum: 1, description: 'Growth of the delay per failure. Default 2.' })),
+        },
+        { additionalProperties: false, description: "This CRD's backoff of failed reconciles: initial delay, cap (default: the runtime's), growth." },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -31,7 +31,20 @@ function optional(key: string, value: unknown): Json {
 
 function crdToInput(crd: CrdDefinition, katalogFinalizers: readonly string[]): Json {
   const { apiTypes, settings } = crd;
-  const queue = { ...optional('maxDepth', settings.maxDepth?.value), ...optional('failureThreshold', settings.failureThreshold?.value) };
+  const retry = crd.retryBackoff;
+  const queue = {
+    ...optional('maxDepth', settings.maxDepth?.value),
+    ...optional('failureThreshold', settings.failureThreshold?.value),
+    ...(retry === undefined
+      ? {}
+      : {
+          retryBackoff: {
+            initial: formatDuration(retry.baseDelayMs),
+            ...optional('max', retry.maxDelayMs === undefined ? undefined : formatDuration(retry.maxDelayMs)),
+            ...optional('multiplier', retry.multiplier),
+          },
+        }),
+  };
   const ownFinalizers = crd.finalizers.filter((f) => !katalogFinalizers.includes(f));
   return {
     ...optional('description', crd.description),

@@ -338,6 +338,11 @@ export interface CrdDefinition {
     readonly maxDepth?: Sourced<number>;
     readonly failureThreshold?: Sourced<number>;
   };
+  /**
+   * `queue.retryBackoff`: this CRD's backoff of failed reconciles (per key, `baseDelayMs × multiplier^(n-1)` capped
+   * at `maxDelayMs`), instead of the runtime's `rateLimiter` delays. Absent: the runtime's.
+   */
+  readonly retryBackoff?: { readonly baseDelayMs: number; readonly maxDelayMs?: number; readonly multiplier?: number };
   readonly dependsOn: readonly Dependency[];
   readonly operatorBox: OperatorBox;
   /** Katalog-wide finalizers merged with the CRD's own, without duplicates, declared order. */

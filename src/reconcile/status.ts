@@ -24,6 +24,8 @@ const ATTEMPTS = 4;
  * The status fields a reconcile wants, besides the ones it leaves alone. Pure. `fields` are the evaluated
  * `status.fields` (merged in; the runtime's own keys win); `options.conditions: false` leaves the Ready condition out.
  * `options.observedGeneration: false` writes no `observedGeneration` (status or condition).
+ * `options.extraConditions` are conditions of the runtime's besides Ready (reconcile-time validation's), written
+ * after it; each keeps its previous `lastTransitionTime` while its status stays.
  * `options.generation` is the generation the reconcile worked on (default: the object's): when `object` is a fresher
  * read (after a 409), its newer spec has not been reconciled yet, and `observedGeneration` must not claim it.
  */
@@ -32,7 +34,12 @@ export function desiredStatus(
   outcome: { readonly ok: true } | { readonly ok: false; readonly message: string },
   now: string,
   fields: Readonly<Record<string, unknown>> = {},
-  options: { readonly conditions?: boolean; readonly generation?: number | undefined; readonly observedGeneration?: boolean } = {},
+  options: {
+    readonly conditions?: boolean;
+    readonly generation?: number | undefined;
+    readonly observedGeneration?: boolean;
+    readonly extraConditions?: readonly Condition[] | undefined;
+  } = {},
 ): Record<string, unknown> {
   // `observedGeneration: false` (Orkestra's ignoreObservedGeneration): no generation is claimed anywhere.
   const generation = options.observedGeneration === false ? undefined : (options.generation ?? object.metadata?.generation);
@@ -50,9 +57,14 @@ export function desiredStatus(
     : { type: 'Ready', status: 'False', reason: 'ReconcileError', message: truncate(outcome.message), lastTransitionTime: now };
   if (previous !== undefined && previous.status === ready.status) ready.lastTransitionTime = previous.lastTransitionTime;
   if (generation !== undefined) ready.observedGeneration = generation;
+  const extra = (options.extraConditions ?? []).map((condition) => {
+    const before = conditions.find((existing) => existing.type === condition.type);
+    return before !== undefined && before.status === condition.status ? { ...condition, lastTransitionTime: before.lastTransitionTime } : condition;
+  });
+  const ours = new Set(['Ready', ...extra.map((condition) => condition.type)]);
   const next: Record<string, unknown> = {
     ...fields,
-    conditions: [...conditions.filter((condition) => condition.type !== 'Ready'), ready],
+    conditions: [...conditions.filter((condition) => !ours.has(condition.type)), ready, ...extra],
   };
   if (generation !== undefined && outcome.ok) next['observedGeneration'] = generation;
   return next;

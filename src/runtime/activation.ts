@@ -25,6 +25,8 @@ import { convertStage, type ConverterRegistry } from '../operatorbox/converters.
 import { schemaStage } from '../operatorbox/typed-schema.js';
 import { GenericBox } from '../operatorbox/generic-box.js';
 import { GatedBox } from '../operatorbox/gated-box.js';
+import { ReconcileValidation, ValidatedBox } from '../operatorbox/validated-box.js';
+import { crdBackoff } from './crd-backoff.js';
 import { RequeueBox } from '../operatorbox/requeue-box.js';
 import { EmitBox } from '../operatorbox/emit-box.js';
 import { WatchTriggers } from '../operatorbox/watch-triggers.js';
@@ -279,7 +281,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       maxDepth: settings.maxDepth.value,
       reconcileTimeoutMs: options.reconcileTimeoutMs,
       accepts: bothFilters(shardFilter(options.shard), namespaceGuardFilter(crd.namespaceGuard)),
-      rateLimiter: { clock: options.clock, ...options.rateLimiter },
+      rateLimiter: { clock: options.clock, ...options.rateLimiter, ...crdBackoff(crd, options.rateLimiter) },
       informer: options.watch,
       reconcile: (key, signal) => {
         if (box === undefined) return Promise.resolve({ result: 'error', error: new RuntimeError('E_STATE', 'controller not ready') });
@@ -350,6 +352,8 @@ export async function buildController(input: ActivationInput): Promise<Activated
   if (crd.operatorBox.requeue !== undefined) {
     box = new RequeueBox(box, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, logger });
   }
+  const validation = generic ? ReconcileValidation.of(crd) : undefined;
+  if (validation !== undefined) box = new ValidatedBox(box, validation);
   if (crd.operatorBox.preReconcile !== undefined) {
     box = new GatedBox(box, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, logger });
   }
@@ -384,7 +388,8 @@ export async function buildController(input: ActivationInput): Promise<Activated
                   statusFields.count === 0
                     ? {}
                     : statusFields.evaluate(withCross(templateData(object, view), object, !outcome.ok), outcome, warn);
-                return desiredStatus(fresh, outcome, now, fields, { conditions, observedGeneration, generation: object.metadata?.generation });
+                const extraConditions = validation?.conditions(object, now);
+                return desiredStatus(fresh, outcome, now, fields, { conditions, observedGeneration, generation: object.metadata?.generation, extraConditions });
               },
               signal,
             );

@@ -2,7 +2,7 @@
 // EvaluateValidationRule): one row per comparison, each with a passing and a failing object.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { passes, compileValidation } from '../../src/admission/validation.js';
+import { passes, compileValidation } from '../../src/rules/validation.js';
 import type { ValidationRule } from '../../src/definition/index.js';
 
 type Row = readonly [ValidationRule['operator'], string | undefined, string, boolean];

@@ -69,4 +69,41 @@ spec:
       assert.match(refusal?.message ?? '', /removeFinalizers .*testing switch.*docs\/orkestra-compatibility\.md#removefinalizers/);
     }
   });
+
+  test('operatorBox.runtime (current Orkestra): the same switches, autoscale moved out, another key refused by name', () => {
+    const viaRuntime = parseDefinition(
+      orkestra(`      operatorBox:
+        runtime:
+          ignoreObservedGeneration: true
+          ignoreStatusPatch: true
+          autoscale:
+            conditions: { when: [{ field: metrics.queueDepth, greaterThan: "10" }] }
+            do: { workers: 4 }
+`),
+      { source: 'k.yaml' },
+    ).crds.get('widget');
+    const onEntry = parseDefinition(
+      orkestra(`      ignoreObservedGeneration: true
+      ignoreStatusPatch: true
+      operatorBox:
+        autoscale:
+          conditions: { when: [{ field: metrics.queueDepth, greaterThan: "10" }] }
+          do: { workers: 4 }
+`),
+      { source: 'k.yaml' },
+    ).crds.get('widget');
+    assert.deepEqual(viaRuntime?.operatorBox.status, onEntry?.operatorBox.status);
+    assert.equal(viaRuntime?.operatorBox.status.write, false);
+    assert.deepEqual(viaRuntime?.operatorBox.autoscale, onEntry?.operatorBox.autoscale);
+    assert.equal(viaRuntime?.operatorBox.autoscale?.do.workers, 4);
+    try {
+      parseDefinition(orkestra('      operatorBox:\n        runtime:\n          shardBy: name\n'), { source: 'k.yaml' });
+      assert.fail('expected a refusal');
+    } catch (error) {
+      assert.ok(error instanceof DefinitionError);
+      const problem = error.problems.find((p) => p.path.endsWith('runtime.shardBy'));
+      assert.match(problem?.message ?? '', /^operatorBox\.runtime\.shardBy \("shardBy"\) is not supported by katalog: .*docs\/orkestra-compatibility\.md#status-switches$/);
+      assert.equal(problem?.line, 10);
+    }
+  });
 });

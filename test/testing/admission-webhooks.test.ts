@@ -5,71 +5,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { AdmissionregistrationV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { selfSignedCertificate } from '../../src/testing/tls.js';
+import { configuration, webhookServer, type FakeWebhook } from '../support/fake-webhook.js';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
-
-type Answer = (request: Record<string, unknown>) => Record<string, unknown> | 'hang';
-
-interface FakeWebhook {
-  readonly url: string;
-  readonly seen: Record<string, unknown>[];
-  answer: Answer;
-  close(): Promise<void>;
-}
-
-/** A webhook server of the test's own: answers with `answer(request)` (or never, for 'hang'). */
-async function webhookServer(tls: { key: string; cert: string }): Promise<FakeWebhook> {
-  const seen: Record<string, unknown>[] = [];
-  const hanging: Array<() => void> = [];
-  const state: FakeWebhook = {
-    url: '',
-    seen,
-    answer: () => ({}),
-    close: async () => {
-      for (const end of hanging) end();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-  const server: Server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: Record<string, unknown> };
-      seen.push(review.request);
-      const answer = state.answer(review.request);
-      if (answer === 'hang') {
-        hanging.push(() => res.destroy());
-        return;
-      }
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, ...answer } }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return Object.assign(state, { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` });
-}
-
-function configuration(kind: 'validating' | 'mutating', url: string, caBundle: string | undefined, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    metadata: { name: `${kind}-test` },
-    webhooks: [
-      {
-        name: `${kind}.test.example.com`,
-        clientConfig: { url: `${url}/${kind}`, ...(caBundle === undefined ? {} : { caBundle: Buffer.from(caBundle).toString('base64') }) },
-        rules: [{ operations: ['CREATE', 'UPDATE', 'DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
-        sideEffects: 'None',
-        admissionReviewVersions: ['v1'],
-        ...extra,
-      },
-    ],
-  };
-}
 
 function statusOf(error: unknown): { code: number; message: string; reason?: string; details?: unknown } {
   const body = (error as { body?: unknown }).body;

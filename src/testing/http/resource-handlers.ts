@@ -23,6 +23,7 @@ import { negotiate } from '../printing/accept.js';
 import { contentTypeOf, render } from '../printing/render.js';
 import { startWatch } from './watch-handler.js';
 import { admitWrite } from '../admission/admit.js';
+import { admitPatch } from '../admission/admit-patch.js';
 import type { KubeObject as Body } from '../store/record.js';
 
 /** A resolved resource request. */
@@ -155,13 +156,24 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const mode = fieldValidationOf(query, 'PatchOptions');
       const patch = patchType === 'apply' ? parseApplyBody(text) : parseJsonBody(text);
       const fields = patchChecker(view, mode, patchType === 'merge' || patchType === 'strategic' ? text : undefined);
-      const result = patchObject(cluster, view, patchType, patch, target, {
-        manager: fieldManager(req, query),
-        dryRun: dryRun(query, 'PatchOptions'),
-        force: flag(query, 'force'),
-        checkFields: fields.check,
-      });
-      sendJson(res, result.created ? 201 : 200, objectText(view, result.record), fields.headers());
+      const manager = fieldManager(req, query);
+      const admitted = await admitPatch(
+        cluster,
+        {
+          view,
+          namespace,
+          name: target.name,
+          subresource: r.subresource,
+          dryRun: dryRun(query, 'PatchOptions'),
+          oldObject: () => {
+            const current = cluster.store.get(view.type.key, namespace, target.name);
+            return current === undefined ? undefined : (JSON.parse(objectText(view, current)) as Body);
+          },
+        },
+        // Each run patches a copy: the engines keep their inputs, but the admission may run the patch several times.
+        (run) => patchObject(cluster, view, patchType, structuredClone(patch), target, { manager, force: flag(query, 'force'), checkFields: fields.check, ...run }),
+      );
+      sendJson(res, admitted.created ? 201 : 200, objectText(view, admitted.record), withWarnings(fields.headers(), admitted.warnings));
       return;
     }
     case 'delete': {

@@ -53,6 +53,11 @@ export interface PatchOptions extends WriteOptions {
    * the object to store (`fieldValidation`'s pruning) or throws to refuse the patch.
    */
   readonly checkFields?: (object: KubeObject) => KubeObject;
+  /**
+   * Called with the object the patch (or apply) produced, just before it is stored (after `checkFields`): answers
+   * the object to store instead. Admission uses it to store what the mutating webhooks made of the patched object.
+   */
+  readonly replace?: (object: KubeObject) => KubeObject;
 }
 
 /** The result of a patch: the stored record, and whether apply created it. */
@@ -108,7 +113,8 @@ export function patchObject(cluster: Cluster, view: ResourceView, type: PatchTyp
     patched = runEngine(() => applyStrategicMergePatch(base, patch, strategic));
   }
   const checked = asObject(patched, 'the patch');
-  const object = options.checkFields === undefined ? checked : options.checkFields(checked);
+  const fieldsChecked = options.checkFields === undefined ? checked : options.checkFields(checked);
+  const object = options.replace === undefined ? fieldsChecked : options.replace(fieldsChecked);
   checkUnchangedIdentity(view, object, prev);
   return { record: finishUpdate(cluster, view, prev, object, target.subresource, options), created: false };
 }
@@ -145,9 +151,9 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
   if (prev === undefined) {
     if (target.subresource !== undefined) throw notFound(view.type, target.name);
     const result = runApply(() => serverSideApply(undefined, applied, common));
-    const object = result.object;
-    object['apiVersion'] = view.apiVersion;
-    object['kind'] = view.type.kind;
+    result.object['apiVersion'] = view.apiVersion;
+    result.object['kind'] = view.type.kind;
+    const object = options.replace === undefined ? result.object : options.replace(result.object);
     const record = createObject(cluster, view, object, view.type.namespaced ? target.namespace : undefined, {
       manager: options.manager,
       dryRun: options.dryRun,
@@ -157,9 +163,9 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
   }
   const live: KubeObject = { ...prev.object, apiVersion: view.apiVersion };
   const result = runApply(() => serverSideApply(live, applied, common));
-  const object = result.object;
-  object['apiVersion'] = view.apiVersion;
-  object['kind'] = view.type.kind;
+  result.object['apiVersion'] = view.apiVersion;
+  result.object['kind'] = view.type.kind;
+  const object = options.replace === undefined ? result.object : options.replace(result.object);
   checkUnchangedIdentity(view, object, prev);
   const record = finishUpdate(cluster, view, prev, object, target.subresource, {
     manager: options.manager,

@@ -11,6 +11,11 @@ import { readField } from './object-fields.js';
 export interface Violation {
   readonly field: string;
   readonly message: string;
+  /**
+   * The message as the definition writes it: equal to `message` unless it is a template, whose rendering may
+   * quote the object. Texts that leave the object (errors, logs, the inspection API) use this one.
+   */
+  readonly messageAsWritten: string;
   readonly operator: ValidationRule['operator'];
 }
 
@@ -52,7 +57,8 @@ export function compileValidation(rules: readonly ValidationRule[], dialect?: Te
       const actual = item.field === undefined ? readField(object, rule.field) : nonEmpty(item.field.renderString(object));
       const expected = item.value === undefined ? rule.value : item.value.renderString(object);
       if (passes(rule.operator, actual, expected)) continue;
-      const violation = { field: rule.field, message: item.message === undefined ? rule.message : item.message.renderString(object), operator: rule.operator };
+      const message = item.message === undefined ? rule.message : item.message.renderString(object);
+      const violation = { field: rule.field, message, messageAsWritten: rule.message, operator: rule.operator };
       (rule.action === 'warn' ? warnings : denials).push(violation);
     }
     return { denials, warnings };

@@ -1,0 +1,62 @@
+// A webhook server of a test's own, over HTTPS (node:https), and a webhook configuration pointing at it: what the
+// admission tests of the test API server register in it.
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+export type Answer = (request: Record<string, unknown>) => Record<string, unknown> | 'hang';
+
+export interface FakeWebhook {
+  readonly url: string;
+  readonly seen: Record<string, unknown>[];
+  answer: Answer;
+  close(): Promise<void>;
+}
+
+/** A webhook server of the test's own: answers with `answer(request)` (or never, for 'hang'). */
+export async function webhookServer(tls: { key: string; cert: string }): Promise<FakeWebhook> {
+  const seen: Record<string, unknown>[] = [];
+  const hanging: Array<() => void> = [];
+  const state: FakeWebhook = {
+    url: '',
+    seen,
+    answer: () => ({}),
+    close: async () => {
+      for (const end of hanging) end();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server: Server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: Record<string, unknown> };
+      seen.push(review.request);
+      const answer = state.answer(review.request);
+      if (answer === 'hang') {
+        hanging.push(() => res.destroy());
+        return;
+      }
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, ...answer } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return Object.assign(state, { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` });
+}
+
+export function configuration(kind: 'validating' | 'mutating', url: string, caBundle: string | undefined, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    metadata: { name: `${kind}-test` },
+    webhooks: [
+      {
+        name: `${kind}.test.example.com`,
+        clientConfig: { url: `${url}/${kind}`, ...(caBundle === undefined ? {} : { caBundle: Buffer.from(caBundle).toString('base64') }) },
+        rules: [{ operations: ['CREATE', 'UPDATE', 'DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+        ...extra,
+      },
+    ],
+  };
+}
