@@ -193,7 +193,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const kinds = input.kinds ?? new KindTable();
   const generic = crd.operatorBox.default;
   const set = generic ? compileTemplateSet(crd, kinds, options.templateLimits) : undefined;
-  const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields, crd.templateDialect);
+  const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields, crd.templateDialect, crd.notes);
   const resolver = new ResourceResolver(client);
   let box: OperatorBoxStage | undefined;
   let controller: Controller | undefined;
@@ -243,6 +243,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
           crd: crd.name,
           entries: crossed,
           dialect: crd.templateDialect,
+          notes: crd.notes,
           primary: { has: (key) => controller?.informer.get(key) !== undefined },
           enqueue: (key) => controller?.enqueue(key),
           tuning: options.watch,
@@ -338,10 +339,10 @@ export async function buildController(input: ActivationInput): Promise<Activated
   }
   if (cross !== undefined) box = forgetOnNotFound(box, cross);
   if (crd.operatorBox.requeue !== undefined) {
-    box = new RequeueBox(box, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, logger });
+    box = new RequeueBox(box, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, notes: crd.notes, logger });
   }
   if (crd.operatorBox.preReconcile !== undefined) {
-    box = new GatedBox(box, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, logger });
+    box = new GatedBox(box, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, notes: crd.notes, logger });
   }
   const conditions = crd.operatorBox.status.conditions;
   const writesStatus = target.hasStatus && crd.operatorBox.status.write !== false && (conditions || statusFields.count > 0);

@@ -53,7 +53,7 @@ describe('user-defined notes', () => {
   test('in values and conditions compiled with the notes', () => {
     const value = compileValue({ host: '{{ serviceHost }}', big: '{{ isBig }}' }, { dialect: 'orkestra', notes: NOTES });
     assert.deepEqual(value.render(data), { host: 'web.shop.svc.cluster.local', big: true });
-    const conditions = compileConditions({ when: [{ field: '{{ isBig }}', operator: 'equals', value: 'true' }] }, { dialect: 'orkestra', notes: NOTES });
+    const conditions = compileConditions({ when: [{ field: '{{ isBig }}', operator: 'eq', value: 'true' }] }, { dialect: 'orkestra', notes: NOTES });
     assert.equal(conditions.evaluate(data).ok, true);
   });
 
