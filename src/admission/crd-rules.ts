@@ -23,8 +23,8 @@ export function compileDefinitionRules(definition: Definition): ReadonlyMap<stri
     if (!crd.enabled || crd.admission === undefined) continue;
     byResource.set(`${crd.apiTypes.group}/${crd.apiTypes.plural}`, {
       crd,
-      validate: compileValidation(crd.admission.validation, crd.templateDialect),
-      mutate: compileMutation(crd.admission.mutation, crd.templateDialect),
+      validate: compileValidation(crd.admission.validation, crd.templateDialect, crd.notes),
+      mutate: compileMutation(crd.admission.mutation, crd.templateDialect, crd.notes),
     });
   }
   return byResource;

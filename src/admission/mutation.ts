@@ -4,7 +4,7 @@
  * when the rule runs. The result is the changed object and the RFC 6902 operations that make it from the original.
  * Pure: no I/O, no logging.
  */
-import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateDialect } from '../template/index.js';
+import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateDialect, type UserNote } from '../template/index.js';
 import type { MutationRule } from '../definition/index.js';
 import { readField, setField, type JsonPatchOperation } from '../rules/object-fields.js';
 import type { Moment } from '../rules/validation.js';
@@ -23,8 +23,8 @@ interface CompiledRule {
 }
 
 /** Compiles a CRD's mutation rules once; throws a TemplateError naming the rule when a template does not compile. */
-export function compileMutation(rules: readonly MutationRule[], dialect?: TemplateDialect): (object: Record<string, unknown>, moment: Moment) => MutationResult {
-  const options = dialect === undefined ? {} : { dialect };
+export function compileMutation(rules: readonly MutationRule[], dialect?: TemplateDialect, notes?: readonly UserNote[]): (object: Record<string, unknown>, moment: Moment) => MutationResult {
+  const options = { ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) };
   const compiled: CompiledRule[] = rules.map((rule) => ({
     rule,
     conditions: compileConditions({ when: rule.when, anyOf: rule.anyOf }, { name: rule.path, ...options }),

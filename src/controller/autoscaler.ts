@@ -10,7 +10,7 @@
  * the last 100 × 100) and `reconcileDurationP95Ms` (95th percentile of the last 256 reconciles).
  */
 import type { AutoscaleRule } from '../definition/types.js';
-import { compileConditions, type CompiledConditions, type TemplateDialect } from '../template/index.js';
+import { compileConditions, type CompiledConditions, type TemplateDialect, type UserNote } from '../template/index.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
 import type { ControllerTuning } from './controller.js';
 
@@ -28,6 +28,8 @@ export interface AutoscalerOptions {
   readonly clock: Clock;
   readonly target: AutoscaleTarget;
   readonly dialect?: TemplateDialect | undefined;
+  /** User-defined notes the templates may call (the CRD's `notes`). */
+  readonly notes?: readonly UserNote[] | undefined;
   /** Told when the override is applied (true) or the declared values restored (false). */
   readonly onChange?: ((active: boolean, tuning: ControllerTuning) => void) | undefined;
   /** Told about each condition whose data did not fit its comparison (it is false). */
@@ -47,8 +49,8 @@ export class Autoscaler {
 
   /** Compiles the conditions; throws a TemplateError when one does not compile. */
   constructor(private readonly options: AutoscalerOptions) {
-    const { rule, crd, dialect } = options;
-    this.conditions = compileConditions({ when: rule.when, anyOf: rule.anyOf }, { name: `spec.crds.${crd}.operatorBox.autoscale.conditions`, ...(dialect === undefined ? {} : { dialect }) });
+    const { rule, crd, dialect, notes } = options;
+    this.conditions = compileConditions({ when: rule.when, anyOf: rule.anyOf }, { name: `spec.crds.${crd}.operatorBox.autoscale.conditions`, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) });
   }
 
   /** Whether the `do` values are in force. */

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Path } from './path.js';
 import { parseYamlSource } from './positions.js';
-import type { Origin, ProblemList } from './problems.js';
+import type { NoteHolder, Origin, ProblemList } from './problems.js';
 import { describeValue, isMap } from './schema-check.js';
 import { didYouMean, nearest } from './suggest.js';
 
@@ -18,6 +18,8 @@ export interface LoadContext {
   readonly problems: ProblemList;
   readonly files: string[];
   readonly motifs: Map<string, unknown>;
+  /** The user-defined notes of this load (made by the first Orkestra document lifted). */
+  notes?: NoteHolder;
 }
 
 /** A document read from a file. */

@@ -12,9 +12,10 @@ import { KatalogSchema, type KatalogInput, type KomposerInput } from './schema.j
 import type { Loose } from './operator-box.js';
 import { resolve } from 'node:path';
 import { liftDocument } from './orkestra-lift.js';
+import type { DeclaredNote } from './notes.js';
 
 /** The raw CRD entries of a checked Komposer, imports first (file order), then CRDs added inline. */
-export function composeCrds(komposer: Loose<KomposerInput>, origin: Origin, context: LoadContext): RawCrd[] {
+export function composeCrds(komposer: Loose<KomposerInput>, origin: Origin, context: LoadContext, noteGroups: DeclaredNote[][] = []): RawCrd[] {
   const { problems } = context;
   const spec = komposer.spec ?? {};
   if (spec.imports !== undefined && spec.sources !== undefined) {
@@ -35,7 +36,7 @@ export function composeCrds(komposer: Loose<KomposerInput>, origin: Origin, cont
       return;
     }
     seenFiles.set(absolute, written);
-    for (const raw of importKatalog(written, origin, path, context)) {
+    for (const raw of importKatalog(written, origin, path, context, noteGroups)) {
       const other = declaredIn.get(raw.name);
       if (other !== undefined) {
         problems.add(raw.origin, [...raw.path], 'duplicate-crd', `CRD "${raw.name}" is declared in both "${other}" and "${written}"; each CRD must come from exactly one imported file (override it inline instead)`, { at: 'key' });
@@ -56,7 +57,7 @@ export function composeCrds(komposer: Loose<KomposerInput>, origin: Origin, cont
 }
 
 /** Reads one imported file, which must be a Katalog, and returns its entries. */
-function importKatalog(written: string, from: Origin, path: Path, context: LoadContext): RawCrd[] {
+function importKatalog(written: string, from: Origin, path: Path, context: LoadContext, noteGroups: DeclaredNote[][]): RawCrd[] {
   const { problems } = context;
   const document = readDocument(written, from, path, context);
   if (document === undefined) return [];
@@ -71,6 +72,7 @@ function importKatalog(written: string, from: Origin, path: Path, context: LoadC
   }
   if (kind !== 'Katalog') return [];
   const lifted = liftDocument(document.value, kind, document.origin, context);
+  if (lifted.notes.length > 0) noteGroups.push(lifted.notes.map((declared) => ({ ...declared, from: `"${written}"` })));
   const katalog = checkSchema(KatalogSchema, lifted.value, [], problems, lifted.origin) as Loose<KatalogInput> | undefined;
   if (!isMap(katalog)) return [];
   const fileFinalizers = (katalog.spec?.finalizers ?? []).filter((f): f is string => f !== undefined);

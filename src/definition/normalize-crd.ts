@@ -21,6 +21,7 @@ import { normalizeAdmission } from './admission-rules.js';
 import { checkTemplates } from './template-check.js';
 import { normalizeFields } from './normalize-fields.js';
 import { normalizeEnrich } from './enrich-targets.js';
+import type { UserNote } from '../template/index.js';
 
 /** Normalises one entry. `topFinalizers` are the finalizers of the document being loaded (Katalog or Komposer). */
 export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], context: LoadContext): { crd: CrdDefinition; node: GraphNode; cross: readonly CrossDraft[] } {
@@ -92,6 +93,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
     finalizers: unique([...topFinalizers, ...raw.fileFinalizers, ...box.finalizers]),
     file: raw.origin.file,
     ...((boxField?.origin ?? raw.origin).dialect === 'orkestra' ? { templateDialect: 'orkestra' as const } : {}),
+    ...notesOf(boxField?.origin ?? raw.origin),
     ...(allowed.length + restricted.length === 0 ? {} : { namespaceGuard: { allowed, restricted } }),
     ...(get('critical')?.value === true ? { critical: true } : {}),
     ...(Object.keys(labels).length === 0 ? {} : { labels }),
@@ -108,6 +110,12 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
     ...(enrich === undefined ? {} : { enrich }),
   };
   return { crd, node: { name: raw.name, enabled, dependsOn }, cross };
+}
+
+/** The definition's notes for a CRD of an Orkestra document (they are compiled with its templates). */
+function notesOf(origin: Field['origin']): { notes: readonly UserNote[] } | Record<string, never> {
+  const list = origin.dialect === 'orkestra' ? origin.notes?.list : undefined;
+  return list === undefined || list.length === 0 ? {} : { notes: list };
 }
 
 function strings(value: unknown): string[] {

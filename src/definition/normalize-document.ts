@@ -16,13 +16,14 @@ import { unique, type Loose } from './operator-box.js';
 import { liftDocument } from './orkestra-lift.js';
 import { resolveCross } from './cross-targets.js';
 import type { CrossDraft } from './box-flow.js';
+import { mergeNotes, settleNotes, type DeclaredNote } from './notes.js';
 
 /** Normalises a document; the result is meaningful only when `context.problems` stayed empty. */
 export function normalizeDocument(input: unknown, written: Origin, context: LoadContext): Definition | undefined {
   const { problems } = context;
   const kind = documentKind(input, written, problems);
   if (kind === undefined) return undefined;
-  const { value, origin } = liftDocument(input, kind, written, context);
+  const { value, origin, notes } = liftDocument(input, kind, written, context);
   if (kind === 'Motif') {
     problems.add(origin, ['kind'], 'motif-not-importable', 'a Motif is only valid as an import (imports: [{motif: ./file.yaml}] in a CRD entry); load a Katalog or a Komposer');
     return undefined;
@@ -31,10 +32,12 @@ export function normalizeDocument(input: unknown, written: Origin, context: Load
   const checked = checkSchema(schema, value, [], problems, origin) as Loose<KatalogInput | KomposerInput> | undefined;
   if (checked === undefined) return undefined;
   const finalizers = unique((checked.spec?.finalizers ?? []).filter((f): f is string => f !== undefined));
+  const noteGroups: DeclaredNote[][] = [];
   const raws: RawCrd[] =
     kind === 'Katalog'
       ? collectCrds(checked.spec?.crds, origin, ['spec', 'crds'], { problems, fileFinalizers: finalizers, complete: true })
-      : composeCrds(checked as Loose<KomposerInput>, origin, context);
+      : composeCrds(checked as Loose<KomposerInput>, origin, context, noteGroups);
+  if (context.notes !== undefined) settleNotes(mergeNotes(notes, noteGroups, problems), context.notes, problems);
   const normalized: Array<[string, CrdDefinition]> = [];
   const nodes: GraphNode[] = [];
   const drafts = new Map<string, readonly CrossDraft[]>();

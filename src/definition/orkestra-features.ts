@@ -59,14 +59,12 @@ export const REFUSED_ENTRY_FIELDS: Readonly<Record<string, Refusal>> = {
 
 /** Refused top-level blocks of a document. */
 export const REFUSED_DOCUMENT_FIELDS: Readonly<Record<string, Refusal>> = {
-  notes: { feature: 'user-defined notes', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   helm: { feature: 'Helm sources', reason: 'they need a Helm binary and chart repositories', anchor: 'komposer-sources' },
   registry: { feature: 'registry sources (OCI or git patterns)', reason: CLI + ' (ork pull)', anchor: 'komposer-sources' },
   notification: { feature: 'notifications', reason: 'not implemented yet; subscribe to the runtime\'s "degraded" event', anchor: 'not-yet-implemented' },
   providers: { feature: 'providers', reason: 'Orkestra providers are Go plug-ins; write a hook instead', anchor: 'refused-runtime-services' },
   profiles: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   endpoints: { feature: 'Katalog-wide endpoints switches', reason: 'the inspection router always serves its six routes', anchor: 'refused-runtime-services' },
-  imports: { feature: 'Katalog-level imports (Motif notes and profiles)', reason: 'not implemented yet (notes and profiles are not)', anchor: 'not-yet-implemented' },
 };
 
 /** Orkestra template kinds katalog has no short form for yet (none left: every kind of Orkestra's has one). */

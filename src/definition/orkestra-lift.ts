@@ -32,6 +32,9 @@ import { liftBoxRuntime, liftStatusToggles } from './orkestra-lift-toggles.js';
 import { liftQueueBehaviour, liftRetryBackoff } from './orkestra-lift-queue.js';
 import { expandMergeInclude } from './include.js';
 import { liftEmit } from './orkestra-lift-emit.js';
+import { mergeNotes, takeNotes, type DeclaredNote } from './notes.js';
+import { takeKatalogImports } from './imports.js';
+import { basename } from 'node:path';
 
 type Map = Record<string, unknown>;
 
@@ -40,18 +43,31 @@ type Map = Record<string, unknown>;
  * Orkestra-only fields of a katalog.dev/v1 document. Returns the value to check and its origin (which carries
  * the template dialect).
  */
-export function liftDocument(value: unknown, kind: DocumentKind, origin: Origin, context: LoadContext): { value: unknown; origin: Origin } {
-  if (!isMap(value)) return { value, origin };
-  if (!isOrkestraApiVersion(value.apiVersion)) return { value: flagOrkestraFields(value, origin, context.problems), origin };
-  const lifted = { ...origin, dialect: 'orkestra' as const };
+export function liftDocument(value: unknown, kind: DocumentKind, origin: Origin, context: LoadContext): LiftedDocument {
+  if (!isMap(value)) return { value, origin, notes: [] };
+  if (!isOrkestraApiVersion(value.apiVersion)) return { value: flagOrkestraFields(value, origin, context.problems), origin, notes: [] };
+  const lifted = { ...origin, dialect: 'orkestra' as const, notes: (context.notes ??= { list: [] }) };
   const lift: Lift = { origin: lifted, problems: context.problems, context };
   const doc = structuredClone(value) as Map;
   doc.apiVersion = 'orkestra.orkspace.io/v1';
-  if (Object.hasOwn(doc, 'notes')) refuse(lift, doc, 'notes', [], REFUSED_DOCUMENT_FIELDS.notes as Refusal);
+  const own = takeNotes(doc, lifted, context.problems, origin.file === undefined ? 'the document' : `"${basename(origin.file)}"`);
+  const spec = doc.spec;
+  const imported = kind === 'Katalog' && isMap(spec) ? takeKatalogImports(spec, lifted, context, motifNotes) : [];
   liftMetadata(doc);
   if (kind === 'Motif') liftMotif(lift, doc);
   else liftSpec(lift, doc, kind);
-  return { value: doc, origin: lifted };
+  return { value: doc, origin: lifted, notes: mergeNotes(own, imported, context.problems) };
+}
+
+/** A lifted document: the value to check, its origin (with the dialect) and its notes (own over imported). */
+export interface LiftedDocument {
+  readonly value: unknown;
+  readonly origin: Origin;
+  readonly notes: readonly DeclaredNote[];
+}
+
+function motifNotes(value: unknown, origin: Origin, context: LoadContext): DeclaredNote[] {
+  return [...liftDocument(value, 'Motif', origin, context).notes];
 }
 
 /** Informational metadata of Orkestra (Control Center grouping) that the model has no use for. */
@@ -78,7 +94,6 @@ function liftSpec(lift: Lift, doc: Map, kind: DocumentKind): void {
   for (const key of ['notification', 'providers', 'profiles', 'endpoints']) {
     if (Object.hasOwn(spec, key)) refuse(lift, spec, key, ['spec'], REFUSED_DOCUMENT_FIELDS[key] as Refusal);
   }
-  if (kind === 'Katalog' && Object.hasOwn(spec, 'imports')) refuse(lift, spec, 'imports', ['spec'], REFUSED_DOCUMENT_FIELDS.imports as Refusal);
   const crds = spec.crds;
   const override = kind === 'Komposer';
   if (Array.isArray(crds)) {

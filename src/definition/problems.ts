@@ -5,7 +5,7 @@
  */
 import type { DefinitionProblem } from '../errors.js';
 import type { DefinitionSource } from './types.js';
-import type { TemplateDialect } from '../template/index.js';
+import type { TemplateDialect, UserNote } from '../template/index.js';
 import { formatPath, type Path } from './path.js';
 import { positionInContent, type PositionIndex, type Position } from './positions.js';
 
@@ -21,6 +21,13 @@ export interface Origin {
   readonly source: DefinitionSource;
   /** Template dialect of the document: `orkestra` for an Orkestra apiVersion, else katalog's (the default). */
   readonly dialect?: TemplateDialect;
+  /** The user-defined notes of the definition being loaded (Orkestra documents; filled before templates are checked). */
+  readonly notes?: NoteHolder;
+}
+
+/** The notes of one load, shared by the origins of its Orkestra documents (definition/notes.ts fills it). */
+export interface NoteHolder {
+  list: readonly UserNote[];
 }
 
 export interface ReportOptions {

@@ -10,6 +10,7 @@ import { formatDuration } from '../util/duration.js';
 import { toPlain } from './freeze.js';
 import { copyToInput } from './entry-copy.js';
 import { tlsToInput } from './entry-tls.js';
+import { isBuiltinFunction } from '../template/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -22,7 +23,15 @@ export function definitionToInput(definition: Definition): Json {
     kind: 'Katalog',
     metadata: { name: definition.name, ...optional('description', definition.description) },
     spec: { ...(definition.finalizers.length > 0 ? { finalizers: [...definition.finalizers] } : {}), crds },
+    ...notesToInput(definition),
   };
+}
+
+/** The definition's user-defined notes (one list, shared by its Orkestra CRDs) as a top-level `notes` block. */
+function notesToInput(definition: Definition): Json {
+  const notes = [...definition.crds.values()].find((crd) => crd.notes !== undefined)?.notes;
+  if (notes === undefined) return {};
+  return { notes: notes.map(({ name, expression }) => ({ name, expression, ...(isBuiltinFunction(name, 'orkestra') ? { shadow: true } : {}) })) };
 }
 
 function optional(key: string, value: unknown): Json {

@@ -13,7 +13,8 @@ export type CompileCheck = (source: string, name: string) => void;
 
 function compileFor(origin: Origin): CompileCheck {
   return (source, name) => {
-    compileTemplate(source, { name, ...(origin.dialect === undefined ? {} : { dialect: origin.dialect }) });
+    const notes = origin.notes?.list ?? [];
+    compileTemplate(source, { name, ...(origin.dialect === undefined ? {} : { dialect: origin.dialect }), ...(notes.length === 0 ? {} : { notes }) });
   };
 }
 
@@ -34,6 +35,8 @@ export function checkTemplates(
     try {
       compile(value, formatPath(path));
     } catch (error) {
+      // A note that does not compile is reported once, at the note (definition/notes.ts), not at every caller.
+      if (error instanceof TemplateError && error.template?.startsWith('notes.') === true && (origin.notes?.list.length ?? 0) > 0) return;
       if (error instanceof TemplateError) {
         problems.add(origin, path, 'template-syntax', `invalid template: ${error.reason}`, { within: clamp(value, error.line, error.column) });
       } else {

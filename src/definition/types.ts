@@ -4,7 +4,7 @@
  * aliases, Komposer, Motif) exist only inside `definition/`; this file is the contract with the rest.
  */
 
-import type { Condition as TemplateCondition, TemplateDialect } from '../template/index.js';
+import type { Condition as TemplateCondition, TemplateDialect, UserNote } from '../template/index.js';
 
 /** Where a resolved setting came from, highest precedence first (SPEC §5). */
 export type SettingSource = 'override' | 'komposer' | 'definition' | 'options' | 'env' | 'default';
@@ -351,6 +351,8 @@ export interface CrdDefinition {
   readonly file: string | undefined;
   /** Function table its templates compile against: `orkestra` when declared in an Orkestra document. Default katalog. */
   readonly templateDialect?: TemplateDialect;
+  /** User-defined notes the CRD's templates may call (Orkestra `notes`, imported ones included); one list per definition. */
+  readonly notes?: readonly UserNote[];
   /** Namespaces whose custom resources are (not) reconciled; absent = all. */
   readonly namespaceGuard?: NamespaceGuard;
   /** A critical CRD that is degraded makes the runtime not ready (`/ready` answers 503). */

@@ -17,7 +17,7 @@ import type { KubeClient } from '../kube/client.js';
 import { startInformers, stopInformers } from '../kube/informer-group.js';
 import { Informer, type InformerEvent } from '../kube/informer.js';
 import { keyOf, type KubeObject, type ResourceRef } from '../kube/resource.js';
-import { compileTemplate, type CompiledTemplate, type TemplateData, type TemplateDialect } from '../template/index.js';
+import { compileTemplate, type CompiledTemplate, type TemplateData, type TemplateDialect, type UserNote } from '../template/index.js';
 import type { Clock } from '../util/clock.js';
 import { RuntimeError } from '../errors.js';
 import type { OperatorBoxStage } from './stage.js';
@@ -30,6 +30,8 @@ export interface CrossReadsOptions {
   /** The cross entries with the resource each target kind was resolved to. */
   readonly entries: ReadonlyArray<{ readonly entry: CrossEntry; readonly resource: ResourceRef }>;
   readonly dialect?: TemplateDialect | undefined;
+  /** User-defined notes the templates may call (the CRD's `notes`). */
+  readonly notes?: readonly UserNote[] | undefined;
   /** Whether a key of the reading CRD is in its cache. */
   readonly primary: { has(key: string): boolean };
   readonly enqueue: (key: string) => void;
@@ -112,7 +114,7 @@ export class CrossReads {
         this.ids.set(created, id);
       }
       const compileOne = (source: string, field: string): CompiledTemplate =>
-        compileTemplate(source, { name: `${entry.path}.selector.${field}`, ...(options.dialect === undefined ? {} : { dialect: options.dialect }) });
+        compileTemplate(source, { name: `${entry.path}.selector.${field}`, ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...(options.notes === undefined ? {} : { notes: options.notes }) });
       const compile = (source: string | undefined, field: string): CompiledTemplate | undefined => (source === undefined ? undefined : compileOne(source, field));
       this.compiled.push({
         entry,

@@ -19,7 +19,7 @@
 import type { Gate, PreReconcile, Sentinel } from '../definition/types.js';
 import type { KubeObject } from '../kube/resource.js';
 import type { Logger } from '../observe/logger.js';
-import { compileConditions, type CompiledConditions, type TemplateDialect } from '../template/index.js';
+import { compileConditions, type CompiledConditions, type TemplateDialect, type UserNote } from '../template/index.js';
 import type { BoxInput, BoxOutput, DeleteOutput, OperatorBoxStage } from './stage.js';
 import { templateData } from './template-data.js';
 
@@ -56,6 +56,8 @@ export interface GatedBoxOptions {
   readonly crd: string;
   readonly preReconcile: PreReconcile;
   readonly dialect?: TemplateDialect | undefined;
+  /** User-defined notes the templates may call (the CRD's `notes`). */
+  readonly notes?: readonly UserNote[] | undefined;
   readonly logger: Logger;
   /** Told each time a gate holds an object back (for metrics and tests). */
   readonly onGated?: ((key: string, gate: 'enqueueGate' | 'reconcileGate') => void) | undefined;
@@ -72,11 +74,11 @@ export class GatedBox implements OperatorBoxStage {
     private readonly inner: OperatorBoxStage,
     private readonly options: GatedBoxOptions,
   ) {
-    const { preReconcile, crd, dialect } = options;
+    const { preReconcile, crd, dialect, notes } = options;
     const compile = (name: 'enqueueGate' | 'reconcileGate', gate: Gate | undefined): CompiledGate[] =>
       gate === undefined
         ? []
-        : [{ name, sentinels: gate.sentinels, conditions: compileConditions({ when: gate.when, anyOf: gate.anyOf }, { name: `spec.crds.${crd}.operatorBox.preReconcile.${name}`, ...(dialect === undefined ? {} : { dialect }) }) }];
+        : [{ name, sentinels: gate.sentinels, conditions: compileConditions({ when: gate.when, anyOf: gate.anyOf }, { name: `spec.crds.${crd}.operatorBox.preReconcile.${name}`, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) }) }];
     this.gates = [...compile('enqueueGate', preReconcile.enqueueGate), ...compile('reconcileGate', preReconcile.reconcileGate)];
     this.declared = [...new Set([...preReconcile.sentinels, ...this.gates.flatMap((gate) => gate.sentinels)])];
   }

@@ -7,7 +7,7 @@
  */
 import type { RequeueRule } from '../definition/types.js';
 import type { Logger } from '../observe/logger.js';
-import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateDialect } from '../template/index.js';
+import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateDialect, type UserNote } from '../template/index.js';
 import { parseDuration } from '../util/duration.js';
 import type { BoxInput, BoxOutput, DeleteOutput, OperatorBoxStage } from './stage.js';
 import { templateData } from './template-data.js';
@@ -16,6 +16,8 @@ export interface RequeueBoxOptions {
   readonly crd: string;
   readonly rule: RequeueRule;
   readonly dialect?: TemplateDialect | undefined;
+  /** User-defined notes the templates may call (the CRD's `notes`). */
+  readonly notes?: readonly UserNote[] | undefined;
   readonly logger: Logger;
 }
 
@@ -29,7 +31,7 @@ export class RequeueBox implements OperatorBoxStage {
     private readonly options: RequeueBoxOptions,
   ) {
     const name = `spec.crds.${options.crd}.operatorBox.requeue`;
-    const dialect = options.dialect === undefined ? {} : { dialect: options.dialect };
+    const dialect = { ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...(options.notes === undefined ? {} : { notes: options.notes }) };
     this.conditions = compileConditions({ when: options.rule.when, anyOf: options.rule.anyOf }, { name, ...dialect });
     this.after = compileTemplate(options.rule.after, { name: `${name}.after`, ...dialect });
   }

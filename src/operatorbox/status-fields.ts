@@ -14,7 +14,7 @@ import type { StatusField, StatusFieldType } from '../definition/types.js';
 import { hasTemplateInputs } from './template-set.js';
 import { orkestraChildren, type ChildrenView } from './template-data.js';
 import { RuntimeError } from '../errors.js';
-import { compileConditions, compileValue, type CompiledConditions, type CompiledValue, type TemplateData, type TemplateDialect } from '../template/index.js';
+import { compileConditions, compileValue, type CompiledConditions, type CompiledValue, type TemplateData, type TemplateDialect, type UserNote } from '../template/index.js';
 
 /** Paths the runtime writes itself. */
 const RESERVED = new Set(['conditions', 'observedGeneration']);
@@ -48,7 +48,8 @@ export interface StatusFields {
 }
 
 /** Compiles the status fields of a CRD; throws one RuntimeError listing every problem. */
-export function compileStatusFields(crd: string, fields: readonly StatusField[], dialect: TemplateDialect = 'katalog'): StatusFields {
+export function compileStatusFields(crd: string, fields: readonly StatusField[], dialect: TemplateDialect = 'katalog', notes?: readonly UserNote[]): StatusFields {
+  const withNotes = notes === undefined ? {} : { notes };
   const problems: string[] = [];
   const compiled: CompiledField[] = [];
   fields.forEach((field, index) => {
@@ -66,12 +67,12 @@ export function compileStatusFields(crd: string, fields: readonly StatusField[],
       compiled.push({
         name,
         segments,
-        value: compileValue(field.value, { name: `${name}.value`, dialect }),
-        conditions: compileConditions({ when: field.when, anyOf: field.anyOf }, { name, dialect }),
+        value: compileValue(field.value, { name: `${name}.value`, dialect, ...withNotes }),
+        conditions: compileConditions({ when: field.when, anyOf: field.anyOf }, { name, dialect, ...withNotes }),
         conditional: field.when.length + field.anyOf.length > 0,
         type: field.type,
         clearOnFalse: field.clearOnFalse === true,
-        inputs: dialect === 'orkestra' && hasTemplateInputs(field.inputs) ? compileValue(field.inputs, { name: `${name}.inputs`, dialect }) : field.inputs,
+        inputs: dialect === 'orkestra' && hasTemplateInputs(field.inputs) ? compileValue(field.inputs, { name: `${name}.inputs`, dialect, ...withNotes }) : field.inputs,
       });
     } catch (error) {
       problems.push(error instanceof Error ? error.message : String(error));

@@ -70,6 +70,7 @@ function literal(value: unknown): string | undefined {
 export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?: Partial<TemplateLimits>): TemplateSet {
   const problems: string[] = [];
   const dialect = crd.templateDialect ?? 'katalog';
+  const withNotes = crd.notes === undefined ? {} : { notes: crd.notes };
   const staticKinds = new Map<string, { apiVersion: string; kind: string }>();
   const compilePhase = (name: PhaseName): CompiledEntry[] => {
     const phase = crd.operatorBox[name];
@@ -84,12 +85,12 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
         checkFields(entry, builder, problems);
         try {
           const withLimits = limits === undefined ? {} : { limits };
-          const body = compileValue(entry.body, { name: entry.path, dialect, ...withLimits });
-          const conditions = compileConditions({ when: entry.when, anyOf: entry.anyOf }, { name: entry.path, dialect });
-          const inputs = dialect === 'orkestra' && hasTemplateInputs(entry.inputs) ? compileValue(entry.inputs, { name: `${entry.path}.inputs`, dialect, ...withLimits }) : undefined;
-          const copy = entry.copy === undefined ? undefined : compileValue(entry.copy, { name: entry.path, dialect, ...withLimits });
-          const rotateAfter = entry.rotateAfter === undefined ? undefined : compileValue(entry.rotateAfter, { name: `${entry.path}.rotateAfter`, dialect, ...withLimits });
-          const tls = entry.tls === undefined ? undefined : compileValue(entry.tls, { name: `${entry.path}.tls`, dialect, ...withLimits });
+          const body = compileValue(entry.body, { name: entry.path, dialect, ...withNotes, ...withLimits });
+          const conditions = compileConditions({ when: entry.when, anyOf: entry.anyOf }, { name: entry.path, dialect, ...withNotes });
+          const inputs = dialect === 'orkestra' && hasTemplateInputs(entry.inputs) ? compileValue(entry.inputs, { name: `${entry.path}.inputs`, dialect, ...withNotes, ...withLimits }) : undefined;
+          const copy = entry.copy === undefined ? undefined : compileValue(entry.copy, { name: entry.path, dialect, ...withNotes, ...withLimits });
+          const rotateAfter = entry.rotateAfter === undefined ? undefined : compileValue(entry.rotateAfter, { name: `${entry.path}.rotateAfter`, dialect, ...withNotes, ...withLimits });
+          const tls = entry.tls === undefined ? undefined : compileValue(entry.tls, { name: `${entry.path}.tls`, dialect, ...withNotes, ...withLimits });
           out.push({
             entry,
             builder,
@@ -121,7 +122,7 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
   }
   let crLabels: CompiledValue | undefined;
   try {
-    crLabels = crd.labels === undefined ? undefined : compileValue(crd.labels, { name: `spec.crds.${crd.name}.labels`, dialect, ...(limits === undefined ? {} : { limits }) });
+    crLabels = crd.labels === undefined ? undefined : compileValue(crd.labels, { name: `spec.crds.${crd.name}.labels`, dialect, ...withNotes, ...(limits === undefined ? {} : { limits }) });
   } catch (error) {
     throw new RuntimeError('E_TEMPLATES', `CRD ${crd.name}: labels cannot be used: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -3,7 +3,7 @@
  * whose conditions hold is checked, every violation is reported (denials and warnings), in declaration order.
  * Pure: no I/O, no logging. Templates in `field`, `value` and `message` render against the object.
  */
-import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateDialect } from '../template/index.js';
+import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateDialect, type UserNote } from '../template/index.js';
 import type { ValidationRule } from '../definition/index.js';
 import { readField } from './object-fields.js';
 
@@ -34,18 +34,18 @@ interface CompiledRule {
   readonly message: CompiledTemplate | undefined;
 }
 
-function maybeTemplate(source: string, name: string, dialect: TemplateDialect | undefined): CompiledTemplate | undefined {
-  return source.includes('{{') ? compileTemplate(source, { name, ...(dialect === undefined ? {} : { dialect }) }) : undefined;
+function maybeTemplate(source: string, name: string, dialect: TemplateDialect | undefined, notes: readonly UserNote[] | undefined): CompiledTemplate | undefined {
+  return source.includes('{{') ? compileTemplate(source, { name, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) }) : undefined;
 }
 
 /** Compiles a CRD's rules once; throws a TemplateError naming the rule when a template does not compile. */
-export function compileValidation(rules: readonly ValidationRule[], dialect?: TemplateDialect): (object: Record<string, unknown>, moment: Moment) => ValidationResult {
+export function compileValidation(rules: readonly ValidationRule[], dialect?: TemplateDialect, notes?: readonly UserNote[]): (object: Record<string, unknown>, moment: Moment) => ValidationResult {
   const compiled: CompiledRule[] = rules.map((rule) => ({
     rule,
-    conditions: compileConditions({ when: rule.when, anyOf: rule.anyOf }, { name: rule.path, ...(dialect === undefined ? {} : { dialect }) }),
-    field: maybeTemplate(rule.field, `${rule.path}.field`, dialect),
-    value: maybeTemplate(rule.value, `${rule.path}.value`, dialect),
-    message: maybeTemplate(rule.message, `${rule.path}.message`, dialect),
+    conditions: compileConditions({ when: rule.when, anyOf: rule.anyOf }, { name: rule.path, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) }),
+    field: maybeTemplate(rule.field, `${rule.path}.field`, dialect, notes),
+    value: maybeTemplate(rule.value, `${rule.path}.value`, dialect, notes),
+    message: maybeTemplate(rule.message, `${rule.path}.message`, dialect, notes),
   }));
   return (object, moment) => {
     const denials: Violation[] = [];

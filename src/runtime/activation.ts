@@ -198,7 +198,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const kinds = input.kinds ?? new KindTable();
   const generic = crd.operatorBox.default;
   const set = generic ? compileTemplateSet(crd, kinds, options.templateLimits) : undefined;
-  const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields, crd.templateDialect);
+  const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields, crd.templateDialect, crd.notes);
   const normalize = crd.normalize === undefined ? undefined : compileNormalize(crd.name, crd.normalize, crd.templateDialect);
   const enricher = enricherOf(crd, client, logger);
   const resolver = new ResourceResolver(client);
@@ -250,6 +250,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
           crd: crd.name,
           entries: crossed,
           dialect: crd.templateDialect,
+          notes: crd.notes,
           primary: { has: (key) => controller?.informer.get(key) !== undefined },
           enqueue: (key) => controller?.enqueue(key),
           tuning: options.watch,
@@ -350,12 +351,12 @@ export async function buildController(input: ActivationInput): Promise<Activated
     box = new EmitBox(box, { crd: crd.name, events, dialect: crd.templateDialect, client, logger, now: () => options.clock.now(), data });
   }
   if (crd.operatorBox.requeue !== undefined) {
-    box = new RequeueBox(box, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, logger });
+    box = new RequeueBox(box, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, notes: crd.notes, logger });
   }
   const validation = generic ? ReconcileValidation.of(crd) : undefined;
   if (validation !== undefined) box = new ValidatedBox(box, validation);
   if (crd.operatorBox.preReconcile !== undefined) {
-    box = new GatedBox(box, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, logger });
+    box = new GatedBox(box, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, notes: crd.notes, logger });
   }
   const conditions = crd.operatorBox.status.conditions;
   const writesStatus = target.hasStatus && crd.operatorBox.status.write !== false && (conditions || statusFields.count > 0);

@@ -19,6 +19,7 @@ export function autoscalerOf(crd: CrdDefinition, created: AutoscaleTarget, clock
     clock,
     target: created,
     dialect: crd.templateDialect,
+    notes: crd.notes,
     onChange: (active, tuning) => {
       metrics.workersMax(crd.name, tuning.workers);
       logger.info(active ? 'autoscale: override applied' : 'autoscale: declared settings restored', { crd: crd.name, workers: tuning.workers, maxDepth: tuning.maxDepth, resyncMs: tuning.resyncMs });

@@ -13,6 +13,7 @@ import { createState, type RenderState } from './state.js';
 import { exportValue } from './export-value.js';
 import { printValue } from './values.js';
 import type { TemplateDialect } from './dialect.js';
+import { noteTable, type UserNote } from './notes.js';
 
 /** Options of {@link compileTemplate} and {@link compileValue}. */
 export interface CompileOptions {
@@ -22,6 +23,8 @@ export interface CompileOptions {
   limits?: Partial<TemplateLimits>;
   /** Function table: `katalog` (Sprig-style, the default) or `orkestra` (documents with an Orkestra apiVersion). */
   dialect?: TemplateDialect;
+  /** User-defined notes the templates may call (Orkestra's `notes:`; see notes.ts). */
+  notes?: readonly UserNote[];
 }
 
 /** The data a template sees: `.metadata`, `.spec`, `.status`, `.inputs`, `.children` and whatever else the caller adds. */
@@ -124,7 +127,7 @@ export class Template implements CompiledTemplate {
  * nesting exceeds `maxDepth` or a limit option is invalid. Line and column are 1-based in `source`.
  */
 export function compileTemplate(source: string, options?: CompileOptions): CompiledTemplate {
-  return compileInternal(source, options?.name, resolveLimits(options?.limits, options?.name), undefined, options?.dialect);
+  return compileInternal(source, options?.name, resolveLimits(options?.limits, options?.name), undefined, options?.dialect, options?.notes);
 }
 
 /**
@@ -138,14 +141,20 @@ export function compileInternal(
   limits: Readonly<TemplateLimits>,
   reads = new ReadTable(),
   dialect?: TemplateDialect,
+  noteList?: readonly UserNote[],
 ): Template {
-  const info: TemplateSourceInfo = dialect === undefined || dialect === 'katalog' ? { name, source } : { name, source, dialect };
+  const notes = noteTable(noteList, dialect);
+  const first = notes?.problems[0];
+  if (first !== undefined) throw first.error;
+  const plain: TemplateSourceInfo = dialect === undefined || dialect === 'katalog' ? { name, source } : { name, source, dialect };
+  const info: TemplateSourceInfo = notes === undefined ? plain : { ...plain, notes };
   if (typeof source !== 'string') {
     throw templateError('E_TEMPLATE_SYNTAX', `a template must be a string, got ${typeof source}`, { name, source: '' }, 0);
   }
   const parsed = parseTemplate(info, limits.maxDepth);
   const program = linkProgram(parsed, info, limits.maxOutputBytes);
-  return new Template(info, parsed.isSingleAction, program, parsed.slotCount, limits, fastLeaf(parsed, info, limits.maxOutputBytes, reads), reads);
+  const fast = notes?.shadows === true ? undefined : fastLeaf(parsed, info, limits.maxOutputBytes, reads);
+  return new Template(info, parsed.isSingleAction, program, parsed.slotCount, limits, fast, reads);
 }
 
 /** Whether `text` contains template actions (`{{`). Text without them renders as itself. */

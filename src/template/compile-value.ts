@@ -73,7 +73,7 @@ export function compileValueCollect(
     if (typeof node === 'string') {
       if (!hasTemplateActions(node)) return constant(node);
       try {
-        const template = compileInternal(node, path === '' ? undefined : path, resolved, reads, options?.dialect);
+        const template = compileInternal(node, path === '' ? undefined : path, resolved, reads, options?.dialect, options?.notes);
         templateCount++;
         return dynamic(template.renderLeaf);
       } catch (error) {

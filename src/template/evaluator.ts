@@ -9,6 +9,7 @@ import { lookupFunction, unknownFunctionHint } from './functions.js';
 import { formatWith, parseFormat } from './printf.js';
 import { CLOCK_EVERY_STEPS } from './limits.js';
 import type { RenderState } from './state.js';
+import type { NoteTable } from './notes.js';
 import { isForbiddenKey, isMap, isTruthy, kindOf, mapKeys, printValue, utf8Length } from './values.js';
 
 /** Computes a value in a render. */
@@ -227,6 +228,8 @@ class Linker {
   }
 
   private call(name: string, pos: number, argExpressions: readonly Expression[], piped: boolean): CommandEvaluate {
+    const notes = this.info.notes;
+    if (notes?.has(name) === true) return this.note(notes, name, pos, argExpressions.length + (piped ? 1 : 0));
     const fn = lookupFunction(name, this.info.dialect);
     if (fn === undefined) {
       this.fail('E_TEMPLATE_FUNCTION', `function ${JSON.stringify(name)} not defined${unknownFunctionHint(name, this.info.dialect)}`, pos);
@@ -280,6 +283,20 @@ class Linker {
       // A call can be costly in one step (a 1 MiB `replace`): the next step reads the clock.
       state.checkAt = state.steps;
       return result;
+    };
+  }
+
+  /** A call of a user-defined note: no arguments; renders the note against `$` in this render (notes.ts). */
+  private note(notes: NoteTable, name: string, pos: number, count: number): CommandEvaluate {
+    if (count !== 0) this.fail('E_TEMPLATE_FUNCTION', `wrong number of arguments for ${name}: want 0 (a note takes no arguments), got ${count}`, pos);
+    notes.referenced(name);
+    return (state) => {
+      if (++state.steps > state.checkAt) this.budget(state, pos);
+      try {
+        return notes.evaluate(name, state);
+      } catch (error) {
+        throw asTemplateError(error, this.info, pos);
+      }
     };
   }
 

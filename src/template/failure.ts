@@ -4,6 +4,7 @@
  */
 import { TemplateError } from '../errors.js';
 import type { TemplateDialect } from './dialect.js';
+import type { NoteTable } from './notes.js';
 
 /** What a built-in function or value helper throws. Never escapes the template module. */
 export class FunctionFailure extends Error {
@@ -27,6 +28,8 @@ export interface TemplateSourceInfo {
   readonly source: string;
   /** The function table the template is compiled against (default `katalog`). */
   readonly dialect?: TemplateDialect;
+  /** The user-defined notes the template may call (notes.ts); they win over built-ins of the same name. */
+  readonly notes?: NoteTable;
 }
 
 /** Converts a 0-based offset into a 1-based line and column (columns count UTF-16 code units). */

@@ -42,7 +42,7 @@ export class FastActions {
   /** A command that calls a built-in function with operand arguments, or `undefined`. */
   private call(command: Command | undefined): FastCall | undefined {
     const head = command?.args[0];
-    if (command === undefined || head?.kind !== 'function') return undefined;
+    if (command === undefined || head?.kind !== 'function' || this.info.notes?.has(head.name) === true) return undefined;
     const fn = lookupFunction(head.name, this.info.dialect);
     if (fn === undefined || fn.lazy !== undefined) return undefined;
     const args: Read[] = [];

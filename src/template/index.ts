@@ -20,3 +20,5 @@ export type { CompiledConditions, Condition, ConditionResult, ConditionSpec } fr
 export { TEMPLATE_FUNCTION_NAMES } from './functions.js';
 export { ORKESTRA_FUNCTION_NAMES } from './dialect.js';
 export type { TemplateDialect } from './dialect.js';
+export { checkNotes, isBuiltinFunction } from './notes.js';
+export type { NoteProblem, UserNote } from './notes.js';

@@ -48,8 +48,9 @@ const CORPUS: Readonly<Record<string, Expected>> = {
   // failureThreshold: 0.5 does not fit Orkestra's integer field either (Go's YAML decoder refuses it).
   'current/08-state-machine/katalog.yaml': { refused: ['must be an integer'] },
   'current/09-notes/01-built-in/katalog.yaml': { loads: ['website'] },
-  'current/09-notes/03-motifs/katalog.yaml': { refused: ['user-defined notes', 'Katalog-level imports'] },
-  'current/09-notes/04-komposer/komposer.yaml': { refused: ['user-defined notes'] },
+  'current/09-notes/02-user-defined/katalog.yaml': { loads: ['workload'] },
+  'current/09-notes/03-motifs/katalog.yaml': { loads: ['workload'] },
+  'current/09-notes/04-komposer/komposer.yaml': { loads: ['website', 'workload'] },
   'current/12-autoscale-without/katalog.yaml': { loads: ['ingestor'] },
   'current/12-autoscale-sibling/katalog-processor.yaml': { refused: ['cross[].source', "autoscale on another CRD's figures"] },
   'current/ctrlruntime/katalog.yaml': { loads: ['webapp'] },
