@@ -9,6 +9,7 @@ import type { OperatorBoxInput, TemplateEntryInput, TemplatePhaseInput, StatusFi
 import { normalizeConditions } from './conditions.js';
 import { checkTemplates } from './template-check.js';
 import { toPlain } from './freeze.js';
+import { normalizeExternalCalls } from './external-calls.js';
 import { normalizeAutoscale, normalizeCross, normalizePreReconcile, normalizeRequeue, normalizeWatch, type CrossDraft } from './box-flow.js';
 import { takeCopy, takeRotateAfter } from './entry-copy.js';
 import { takeTls } from './entry-tls.js';
@@ -135,6 +136,7 @@ export function normalizeOperatorBox(
   const requeue = normalizeRequeue(box.requeue, origin, [...path, 'requeue'], problems);
   const cross = normalizeCross(box.cross, origin, [...path, 'cross'], [...canonical, 'cross'], problems);
   const autoscale = normalizeAutoscale(box.autoscale, origin, [...path, 'autoscale'], problems);
+  const external = normalizeExternalCalls(box.external, origin, [...path, 'external'], problems);
   return {
     phases,
     cross,
@@ -156,6 +158,7 @@ export function normalizeOperatorBox(
       ...(watch === undefined || watch.length === 0 ? {} : { watch }),
       ...(requeue === undefined ? {} : { requeue }),
       ...(autoscale === undefined ? {} : { autoscale }),
+      ...(external === undefined || external.length === 0 ? {} : { external }),
     },
   };
 }

@@ -47,7 +47,6 @@ export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
 
 /** Refused fields of an operatorBox (or of its reconciler block), by key. */
 export const REFUSED_BOX_FIELDS: Readonly<Record<string, Refusal>> = {
-  external: { feature: 'external calls', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   include: { feature: 'include (fragments from other files)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   emit: { feature: 'emit', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   when: { feature: 'operatorBox-level when', reason: 'not implemented yet; put the conditions on each template entry', anchor: 'not-yet-implemented' },

@@ -10,6 +10,7 @@ import { formatDuration } from '../util/duration.js';
 import { toPlain } from './freeze.js';
 import { copyToInput } from './entry-copy.js';
 import { tlsToInput } from './entry-tls.js';
+import { externalCallToInput } from './external-calls.js';
 
 type Json = Record<string, unknown>;
 
@@ -74,6 +75,7 @@ function operatorBoxToInput(crd: CrdDefinition, finalizers: readonly string[]): 
     ...(box.requeue === undefined ? {} : { requeue: { after: box.requeue.after, ...conditionsToInput(box.requeue) } }),
     ...(box.cross === undefined ? {} : { cross: box.cross.map(crossToInput) }),
     ...(box.autoscale === undefined ? {} : { autoscale: autoscaleToInput(box.autoscale) }),
+    ...(box.external === undefined ? {} : { external: box.external.map(externalCallToInput) }),
   };
 }
 
@@ -97,9 +99,18 @@ function crossToInput(entry: CrossEntry): Json {
 }
 
 function preReconcileToInput(pre: PreReconcile): Json {
-  const gate = (g: Gate | undefined): Json => (g === undefined ? {} : { ...conditionsToInput(g), ...(g.sentinels.length > 0 ? { sentinels: [...g.sentinels] } : {}) });
+  const gate = (g: Gate | undefined): Json =>
+    g === undefined
+      ? {}
+      : {
+          ...conditionsToInput(g),
+          ...(g.sentinels.length > 0 ? { sentinels: [...g.sentinels] } : {}),
+          ...(g.external === undefined ? {} : { external: g.external.map(externalCallToInput) }),
+          ...(g.failPolicy === undefined ? {} : { failPolicy: g.failPolicy }),
+        };
   return {
     ...(pre.sentinels.length > 0 ? { sentinels: [...pre.sentinels] } : {}),
+    ...(pre.external === undefined ? {} : { external: pre.external.map(externalCallToInput) }),
     ...(pre.enqueueGate === undefined ? {} : { enqueueGate: gate(pre.enqueueGate) }),
     ...(pre.reconcileGate === undefined ? {} : { reconcileGate: gate(pre.reconcileGate) }),
   };

@@ -29,6 +29,7 @@ import { RequeueBox } from '../operatorbox/requeue-box.js';
 import { WatchTriggers } from '../operatorbox/watch-triggers.js';
 import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
 import { CrossReads, forgetOnNotFound } from '../operatorbox/cross-reads.js';
+import { externalWiring } from './external-wiring.js';
 import type { Autoscaler } from '../controller/autoscaler.js';
 import { autoscaled, autoscalerOf } from './autoscale-wiring.js';
 import { allWatches } from './all-watches.js';
@@ -251,7 +252,9 @@ export async function buildController(input: ActivationInput): Promise<Activated
         });
   // Status fields see .cross too. When the cycle already failed (a selector that does not render, say), the failed
   // status is written without .cross: the same error must not also block the Ready=False that reports it.
-  const withCross = (data: TemplateData, object: KubeObject, failed: boolean): TemplateData => {
+  const external = externalWiring(crd, client, () => options.clock.now(), logger);
+  const withCross = (given: TemplateData, object: KubeObject, failed: boolean): TemplateData => {
+    const data = external.withResults(given, object);
     if (cross === undefined) return data;
     try {
       return { ...data, ...cross.data(object, data) };
@@ -325,7 +328,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
             read: (ref, name, namespace, signal) => client.get(ref, name, namespace, signal),
             now: () => options.clock.now(),
             labelObject: (object, labels, signal) => client.patch(info.resource, object.metadata?.name ?? '', object.metadata?.namespace, { metadata: { labels } }, { type: 'merge', signal }),
-            extra: cross === undefined ? undefined : (object, data) => cross.data(object, data),
+            extra: external.extra(cross === undefined ? undefined : (object, data) => cross.data(object, data)),
           });
     box = new GenericBox({
       deps,
@@ -335,13 +338,14 @@ export async function buildController(input: ActivationInput): Promise<Activated
       finalizers: crd.finalizers,
       templates,
     });
+    if (external.stage !== undefined) box = external.stage.wrap(box);
   }
   if (cross !== undefined) box = forgetOnNotFound(box, cross);
   if (crd.operatorBox.requeue !== undefined) {
     box = new RequeueBox(box, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, logger });
   }
   if (crd.operatorBox.preReconcile !== undefined) {
-    box = new GatedBox(box, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, logger });
+    box = new GatedBox(box, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, logger, calls: external.gateCalls });
   }
   const conditions = crd.operatorBox.status.conditions;
   const writesStatus = target.hasStatus && crd.operatorBox.status.write !== false && (conditions || statusFields.count > 0);
