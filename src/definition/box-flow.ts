@@ -13,6 +13,7 @@ import { parseDuration } from '../util/duration.js';
 import type { Loose } from './operator-box.js';
 import { normalizeConditions } from './conditions.js';
 import { checkTemplates } from './template-check.js';
+import { normalizeExternalCalls } from './external-calls.js';
 
 const ALL_EVENTS: readonly WatchEvent[] = ['create', 'update', 'delete'];
 
@@ -20,9 +21,10 @@ function present<T>(list: readonly (T | undefined)[] | undefined): T[] {
   return (list ?? []).filter((item): item is T => item !== undefined);
 }
 
-function gate(input: Loose<GateInput> | undefined, declared: readonly Sentinel[], origin: Origin, path: Path, problems: ProblemList): Gate | undefined {
+function gate(input: Loose<GateInput> | undefined, declared: readonly Sentinel[], shared: readonly string[], origin: Origin, path: Path, problems: ProblemList): Gate | undefined {
   if (input === undefined) return undefined;
-  checkTemplates(input, path, origin, problems);
+  checkTemplates({ when: input.when, anyOf: input.anyOf }, path, origin, problems);
+  const external = normalizeExternalCalls(input.external, origin, [...path, 'external'], problems, new Set(shared));
   const sentinels = present(input.sentinels);
   sentinels.forEach((name, index) => {
     if (!declared.includes(name)) {
@@ -33,6 +35,8 @@ function gate(input: Loose<GateInput> | undefined, declared: readonly Sentinel[]
     when: normalizeConditions(input.when, origin, [...path, 'when'], problems),
     anyOf: normalizeConditions(input.anyOf, origin, [...path, 'anyOf'], problems),
     sentinels,
+    ...(external === undefined || external.length === 0 ? {} : { external }),
+    ...(input.failPolicy === undefined ? {} : { failPolicy: input.failPolicy }),
   };
 }
 
@@ -40,10 +44,13 @@ function gate(input: Loose<GateInput> | undefined, declared: readonly Sentinel[]
 export function normalizePreReconcile(input: Loose<PreReconcileInput> | undefined, origin: Origin, path: Path, problems: ProblemList): PreReconcile | undefined {
   if (input === undefined) return undefined;
   const sentinels = present(input.sentinels);
+  const external = normalizeExternalCalls(input.external, origin, [...path, 'external'], problems);
+  const shared = (external ?? []).map((call) => call.name);
   return {
     sentinels,
-    enqueueGate: gate(input.enqueueGate, sentinels, origin, [...path, 'enqueueGate'], problems),
-    reconcileGate: gate(input.reconcileGate, sentinels, origin, [...path, 'reconcileGate'], problems),
+    enqueueGate: gate(input.enqueueGate, sentinels, shared, origin, [...path, 'enqueueGate'], problems),
+    reconcileGate: gate(input.reconcileGate, sentinels, shared, origin, [...path, 'reconcileGate'], problems),
+    ...(external === undefined || external.length === 0 ? {} : { external }),
   };
 }
 

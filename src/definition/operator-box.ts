@@ -9,6 +9,7 @@ import type { OperatorBoxInput, TemplateEntryInput, TemplatePhaseInput, StatusFi
 import { normalizeConditions } from './conditions.js';
 import { checkTemplates } from './template-check.js';
 import { toPlain } from './freeze.js';
+import { normalizeExternalCalls } from './external-calls.js';
 import { normalizeAutoscale, normalizeCross, normalizePreReconcile, normalizeRequeue, normalizeWatch, type CrossDraft } from './box-flow.js';
 import { takeCopy, takeRotateAfter } from './entry-copy.js';
 import { takeTls } from './entry-tls.js';
@@ -139,6 +140,7 @@ export function normalizeOperatorBox(
   const events = normalizeEvents(box.events, origin, [...path, 'events'], [...canonical, 'events'], problems);
   const when = normalizeConditions(box.when, origin, [...path, 'when'], problems);
   const anyOf = normalizeConditions(box.anyOf, origin, [...path, 'anyOf'], problems);
+  const external = normalizeExternalCalls(box.external, origin, [...path, 'external'], problems);
   return {
     phases,
     cross,
@@ -162,6 +164,7 @@ export function normalizeOperatorBox(
       ...(requeue === undefined ? {} : { requeue }),
       ...(autoscale === undefined ? {} : { autoscale }),
       ...(events === undefined || events.length === 0 ? {} : { events }),
+      ...(external === undefined || external.length === 0 ? {} : { external }),
     },
   };
 }

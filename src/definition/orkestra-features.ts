@@ -44,7 +44,6 @@ export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
 
 /** Refused fields of an operatorBox (or of its reconciler block), by key. */
 export const REFUSED_BOX_FIELDS: Readonly<Record<string, Refusal>> = {
-  external: { feature: 'external calls', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   providers: { feature: 'providers', reason: 'Orkestra providers are Go plug-ins; write a hook instead', anchor: 'refused-runtime-services' },
 };
 

@@ -62,7 +62,13 @@ export function liftAdmission(lift: Lift, entry: Map, path: Path): void {
     if (!isMap(lifted)) continue;
     const at = [...path, key];
     expandListInclude(lift, lifted, at, key, 'rules');
-    if (Object.hasOwn(lifted, 'external')) refuse(lift, lifted, 'external', at, { feature: `${key}.external (HTTP calls before the rules)`, ...NOT_YET });
+    if (Object.hasOwn(lifted, 'external')) {
+      refuse(lift, lifted, 'external', at, {
+        feature: `${key}.external (HTTP calls before the rules)`,
+        reason: 'the admission router answers from the definition alone and makes no calls (a webhook that waits on another service stalls every write of the kind); gate with preReconcile.reconcileGate.external instead',
+        anchor: 'external-calls',
+      });
+    }
     const rules = lifted.rules;
     if (!Array.isArray(rules)) continue;
     rules.forEach((rule: unknown, index) => {

@@ -8,6 +8,7 @@ import type { Path } from './path.js';
 import { isMap } from './schema-check.js';
 import { liftConditionBlocks } from './orkestra-lift-box.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
+import { liftPreReconcileExternal } from './orkestra-lift-external.js';
 
 type Map = Record<string, unknown>;
 
@@ -82,17 +83,15 @@ function liftCrossEntry(lift: Lift, entry: Map, path: Path): void {
 }
 
 function liftPreReconcile(lift: Lift, pre: Map, path: Path): void {
-  if (Object.hasOwn(pre, 'external')) refuse(lift, pre, 'external', path, { feature: 'preReconcile.external (HTTP or gRPC calls before the gates)', reason: 'not implemented yet', anchor: NOT_YET });
+  liftPreReconcileExternal(lift, pre, path);
   dropManagedFields(lift, pre, path);
   for (const key of ['enqueueGate', 'reconcileGate']) {
     const gate = pre[key];
     if (!isMap(gate)) continue;
     const at = [...path, key];
-    if (Object.hasOwn(gate, 'external')) refuse(lift, gate, 'external', at, { feature: `${key}.external (HTTP or gRPC calls in a gate)`, reason: 'not implemented yet', anchor: NOT_YET });
     // eventAware: katalog's queue coalesces events per key and the gate reads the sentinels of every coalesced
-    // change together; failPolicy: only an external call can fail to evaluate, and those are refused above.
+    // change together. failPolicy stays (what a failed external call does to the gate).
     delete gate.eventAware;
-    delete gate.failPolicy;
     dropManagedFields(lift, gate, at);
     liftConditionBlocks(lift, gate, at);
   }

@@ -24,6 +24,7 @@ import {
   type Refusal,
 } from './orkestra-features.js';
 import { liftConditionBlocks, liftPhase, liftStatus } from './orkestra-lift-box.js';
+import { liftBoxExternal } from './orkestra-lift-external.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { readCrdFileTypes } from './orkestra-crd-file.js';
 import { liftEnrich } from './orkestra-lift-enrich.js';
@@ -252,6 +253,7 @@ function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path):
   liftFlow(lift, box, path);
   liftEmit(lift, box, path);
   liftConditionBlocks(lift, box, path); // box-level when / or (anyOf): docs/orkestra-compatibility.md#box-level-when
+  liftBoxExternal(lift, box, path);
   for (const [key, refusal] of Object.entries(REFUSED_BOX_FIELDS)) if (Object.hasOwn(box, key)) refuse(lift, box, key, path, refusal);
   if (Object.hasOwn(box, 'rollBackOnError')) {
     if (box.rollBackOnError === false) delete box.rollBackOnError;
@@ -262,7 +264,7 @@ function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path):
     if (!isMap(code)) continue;
     // Go wiring (`ork generate`): the module path, the import alias and the RBAC hints. Code registers by name here.
     for (const informational of ['location', 'alias', 'resources', 'managedResources']) delete code[informational];
-    for (const refused of ['args', 'external']) {
+    for (const refused of ['args']) {
       if (Object.hasOwn(code, refused)) refuse(lift, code, refused, [...path, key], { feature: `${key}.${refused}`, reason: 'not implemented yet; pass configuration to the hook in code', anchor: 'not-yet-implemented' });
     }
   }

@@ -7,6 +7,7 @@
 import { CONDITION_OPERATOR_ALIASES, CONDITION_OPERATORS } from '../template/index.js';
 import Type from 'typebox';
 import { SENTINELS, type TemplateKind } from './types.js';
+import { externalCallsSchema } from './schema-external.js';
 
 /** Operators as written in a definition: the short names and their long aliases (the template module's tables). */
 const WRITTEN_OPERATORS = [...CONDITION_OPERATORS, ...Object.keys(CONDITION_OPERATOR_ALIASES)];
@@ -24,6 +25,9 @@ export const ConditionSchema = Type.Object(
 );
 
 export const ConditionsSchema = Type.Array(ConditionSchema);
+
+/** `external`: HTTP calls read as `.external.<name>` (schema-external.ts). */
+export const ExternalCallsSchema = externalCallsSchema(ConditionsSchema);
 
 const StringMapSchema = Type.Record(Type.String(), Type.String());
 
@@ -115,12 +119,18 @@ const SentinelNames = Type.Array(Type.Enum([...SENTINELS]), { description: 'Sent
 
 /** A pre-reconcile gate: passes when one of its sentinels is true, else when its conditions hold. */
 export const GateSchema = Type.Object(
-  { when: Type.Optional(ConditionsSchema), anyOf: Type.Optional(ConditionsSchema), sentinels: Type.Optional(SentinelNames) },
+  {
+    when: Type.Optional(ConditionsSchema),
+    anyOf: Type.Optional(ConditionsSchema),
+    sentinels: Type.Optional(SentinelNames),
+    external: Type.Optional(ExternalCallsSchema),
+    failPolicy: Type.Optional(Type.Enum(['open', 'closed'], { description: 'A failed call: open (default) lets the object through; closed fails the cycle, retried with backoff.' })),
+  },
   { additionalProperties: false },
 );
 
 export const PreReconcileSchema = Type.Object(
-  { sentinels: Type.Optional(SentinelNames), enqueueGate: Type.Optional(GateSchema), reconcileGate: Type.Optional(GateSchema) },
+  { sentinels: Type.Optional(SentinelNames), external: Type.Optional(ExternalCallsSchema), enqueueGate: Type.Optional(GateSchema), reconcileGate: Type.Optional(GateSchema) },
   { additionalProperties: false, description: 'Gates checked before each reconcile of a live object; a closed gate skips the cycle.' },
 );
 
@@ -225,6 +235,7 @@ export const OperatorBoxSchema = Type.Object(
     when: Type.Optional(Type.Array(ConditionSchema, { description: 'All must hold for any onCreate/onReconcile template of the box to apply.' })),
     anyOf: Type.Optional(Type.Array(ConditionSchema, { description: 'One must hold for any onCreate/onReconcile template of the box to apply.' })),
     preReconcile: Type.Optional(PreReconcileSchema),
+    external: Type.Optional(ExternalCallsSchema),
     autoscale: Type.Optional(AutoscaleSchema),
     cross: Type.Optional(Type.Array(CrossEntrySchema, { description: 'Custom resources of other CRDs read into .cross; their changes reconcile again.' })),
     watch: Type.Optional(Type.Array(WatchEntrySchema, { description: 'Other kinds whose changes reconcile the custom resources again.' })),
@@ -254,3 +265,4 @@ export type WatchEntryInput = Type.Static<typeof WatchEntrySchema>;
 export type CrossEntryInput = Type.Static<typeof CrossEntrySchema>;
 export type AutoscaleInput = Type.Static<typeof AutoscaleSchema>;
 export type EmitEventInput = Type.Static<typeof EmitEventSchema>;
+export type ExternalCallInput = Type.Static<typeof ExternalCallsSchema>[number];

@@ -11,6 +11,7 @@ import { toPlain } from './freeze.js';
 import { copyToInput } from './entry-copy.js';
 import { tlsToInput } from './entry-tls.js';
 import { isBuiltinFunction } from '../template/index.js';
+import { externalCallToInput } from './external-calls.js';
 
 type Json = Record<string, unknown>;
 
@@ -108,6 +109,7 @@ function operatorBoxToInput(crd: CrdDefinition, finalizers: readonly string[]): 
     ...(box.cross === undefined ? {} : { cross: box.cross.map(crossToInput) }),
     ...(box.autoscale === undefined ? {} : { autoscale: autoscaleToInput(box.autoscale) }),
     ...(box.events === undefined ? {} : { events: Object.fromEntries(box.events.map((event) => [event.name, eventToInput(event)])) }),
+    ...(box.external === undefined ? {} : { external: box.external.map(externalCallToInput) }),
   };
 }
 
@@ -135,9 +137,18 @@ function crossToInput(entry: CrossEntry): Json {
 }
 
 function preReconcileToInput(pre: PreReconcile): Json {
-  const gate = (g: Gate | undefined): Json => (g === undefined ? {} : { ...conditionsToInput(g), ...(g.sentinels.length > 0 ? { sentinels: [...g.sentinels] } : {}) });
+  const gate = (g: Gate | undefined): Json =>
+    g === undefined
+      ? {}
+      : {
+          ...conditionsToInput(g),
+          ...(g.sentinels.length > 0 ? { sentinels: [...g.sentinels] } : {}),
+          ...(g.external === undefined ? {} : { external: g.external.map(externalCallToInput) }),
+          ...(g.failPolicy === undefined ? {} : { failPolicy: g.failPolicy }),
+        };
   return {
     ...(pre.sentinels.length > 0 ? { sentinels: [...pre.sentinels] } : {}),
+    ...(pre.external === undefined ? {} : { external: pre.external.map(externalCallToInput) }),
     ...(pre.enqueueGate === undefined ? {} : { enqueueGate: gate(pre.enqueueGate) }),
     ...(pre.reconcileGate === undefined ? {} : { reconcileGate: gate(pre.reconcileGate) }),
   };

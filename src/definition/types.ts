@@ -179,6 +179,10 @@ export interface Gate {
   readonly anyOf: readonly Condition[];
   /** Shorthand: the gate passes when any of these is true (then `when`/`anyOf` are not looked at). */
   readonly sentinels: readonly Sentinel[];
+  /** Calls made before the conditions (after preReconcile.external); absent when none. */
+  readonly external?: readonly ExternalCall[];
+  /** What a failed call does to the gate; absent = `open`. */
+  readonly failPolicy?: GateFailPolicy;
 }
 
 /**
@@ -190,6 +194,8 @@ export interface PreReconcile {
   readonly sentinels: readonly Sentinel[];
   readonly enqueueGate: Gate | undefined;
   readonly reconcileGate: Gate | undefined;
+  /** Calls shared by both gates, made before each gate's own; absent when none. */
+  readonly external?: readonly ExternalCall[];
 }
 
 export type WatchEvent = 'create' | 'update' | 'delete';
@@ -272,6 +278,8 @@ export interface OperatorBox {
   readonly cross?: readonly CrossEntry[];
   /** Workers, queue bound and resync overridden while the CRD's load figures meet conditions; absent when not declared. */
   readonly autoscale?: AutoscaleRule;
+  /** Calls made before templates and hooks, read as `.external.<name>`; absent when none are declared. */
+  readonly external?: readonly ExternalCall[];
   /** Kubernetes Events recorded after each reconcile of a live object (Orkestra's `emit.events`); absent when none. */
   readonly events?: readonly EmitEvent[];
 }
@@ -405,6 +413,8 @@ export interface NormalizeField {
 
 export type { AdmissionOperation, ValidationOperator, ValidationRule, MutationRule, AdmissionRules } from './admission-types.js';
 import type { AdmissionRules } from './admission-types.js';
+export type { ExternalAuth, ExternalCall, ExternalMethod, GateFailPolicy } from './external-types.js';
+import type { ExternalCall, GateFailPolicy } from './external-types.js';
 
 /** A loaded, validated, normalised and frozen definition. */
 export interface Definition {

@@ -14,7 +14,8 @@
  * so a burst of changes coalesced into one queue item counts every change: `generationChanged` is true when the
  * generation differs, and so on. An object the gate sees for the first time (created, or first seen since this
  * process started) has every sentinel true. Resync visits change nothing, so a sentinel gate holds them back,
- * as in Orkestra. Gate conditions also see `.sentinels.<name>` as `"true"` / `"false"`.
+ * as in Orkestra. Gate conditions also see `.sentinels.<name>` as `"true"` / `"false"`, and the results of the
+ * gates' external calls as `.external.<name>` (gate-calls.ts; a gate of sentinels makes no calls).
  */
 import type { Gate, PreReconcile, Sentinel } from '../definition/types.js';
 import type { KubeObject } from '../kube/resource.js';
@@ -22,6 +23,7 @@ import type { Logger } from '../observe/logger.js';
 import { compileConditions, type CompiledConditions, type TemplateDialect, type UserNote } from '../template/index.js';
 import type { BoxInput, BoxOutput, DeleteOutput, OperatorBoxStage } from './stage.js';
 import { templateData } from './template-data.js';
+import type { GateCalls, GateCycle } from './gate-calls.js';
 
 type Metadata = NonNullable<KubeObject['metadata']>;
 
@@ -61,6 +63,8 @@ export interface GatedBoxOptions {
   readonly logger: Logger;
   /** Told each time a gate holds an object back (for metrics and tests). */
   readonly onGated?: ((key: string, gate: 'enqueueGate' | 'reconcileGate') => void) | undefined;
+  /** The gates' external calls (gate-calls.ts), made before a gate's conditions; absent when none. */
+  readonly calls?: GateCalls | undefined;
 }
 
 export class GatedBox implements OperatorBoxStage {
@@ -84,7 +88,7 @@ export class GatedBox implements OperatorBoxStage {
   }
 
   async reconcile(input: BoxInput): Promise<BoxOutput> {
-    const closed = this.closedGate(input.key, input.object);
+    const closed = await this.closedGate(input.key, input.object, input.signal);
     if (closed === undefined) return this.inner.reconcile(input);
     this.options.onGated?.(input.key, closed);
     this.options.logger.debug('pre-reconcile gate closed: cycle skipped', { crd: this.options.crd, key: input.key, gate: closed });
@@ -101,10 +105,23 @@ export class GatedBox implements OperatorBoxStage {
   }
 
   /** The first gate that holds the object back, or undefined when every gate passes. Records what it saw. */
-  private closedGate(key: string, object: KubeObject): 'enqueueGate' | 'reconcileGate' | undefined {
+  private async closedGate(key: string, object: KubeObject, signal: AbortSignal): Promise<'enqueueGate' | 'reconcileGate' | undefined> {
     const now = object.metadata ?? {};
     const before = this.seen.get(key);
     this.seen.set(key, structuredClone(now));
+    try {
+      return await this.evaluate(key, object, before, signal);
+    } catch (error) {
+      // A failed external call (failPolicy closed) fails the cycle: its retry must see the same changes.
+      if (before === undefined) this.seen.delete(key);
+      else this.seen.set(key, before);
+      throw error;
+    }
+  }
+
+  private async evaluate(key: string, object: KubeObject, before: Metadata | undefined, signal: AbortSignal): Promise<'enqueueGate' | 'reconcileGate' | undefined> {
+    const now = object.metadata ?? {};
+    const cycle: GateCycle = {};
     const sentinels: Record<string, string> = {};
     for (const name of this.declared) sentinels[name] = before === undefined || SENTINEL_CHECKS[name](before, now) ? 'true' : 'false';
     const data = templateData(object, {}, { sentinels });
@@ -113,7 +130,9 @@ export class GatedBox implements OperatorBoxStage {
         if (!gate.sentinels.some((name) => sentinels[name] === 'true')) return gate.name;
         continue;
       }
-      const verdict = gate.conditions.evaluate(data);
+      const prepared = this.options.calls === undefined ? data : await this.options.calls.prepare(cycle, gate.name, key, object, data, signal);
+      if (prepared === 'pass') continue;
+      const verdict = gate.conditions.evaluate(prepared);
       // A condition whose data does not fit its comparison is false (the gate holds); the warning says which.
       for (const warning of verdict.warnings) this.options.logger.warn('pre-reconcile gate condition', { crd: this.options.crd, gate: gate.name, warning });
       if (!verdict.ok) return gate.name;

@@ -32,6 +32,7 @@ import { EmitBox } from '../operatorbox/emit-box.js';
 import { WatchTriggers } from '../operatorbox/watch-triggers.js';
 import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
 import { CrossReads, forgetOnNotFound } from '../operatorbox/cross-reads.js';
+import { externalWiring } from './external-wiring.js';
 import type { Autoscaler } from '../controller/autoscaler.js';
 import { autoscaled, autoscalerOf } from './autoscale-wiring.js';
 import { allWatches } from './all-watches.js';
@@ -259,7 +260,9 @@ export async function buildController(input: ActivationInput): Promise<Activated
         });
   // Status fields see .cross too. When the cycle already failed (a selector that does not render, say), the failed
   // status is written without .cross: the same error must not also block the Ready=False that reports it.
-  const withCross = (data: TemplateData, object: KubeObject, failed: boolean): TemplateData => {
+  const external = externalWiring(crd, client, () => options.clock.now(), logger);
+  const withCross = (given: TemplateData, object: KubeObject, failed: boolean): TemplateData => {
+    const data = external.withResults(given, object);
     if (cross === undefined) return data;
     try {
       return { ...data, ...cross.data(object, data) };
@@ -333,7 +336,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
             read: (ref, name, namespace, signal) => client.get(ref, name, namespace, signal),
             now: () => options.clock.now(),
             labelObject: (object, labels, signal) => client.patch(info.resource, object.metadata?.name ?? '', object.metadata?.namespace, { metadata: { labels } }, { type: 'merge', signal }),
-            extra: cross === undefined ? undefined : (object, data) => cross.data(object, data),
+            extra: external.extra(cross === undefined ? undefined : (object, data) => cross.data(object, data)),
           });
     box = new GenericBox({
       deps,
@@ -343,6 +346,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       finalizers: crd.finalizers,
       templates,
     });
+    if (external.stage !== undefined) box = external.stage.wrap(box);
   }
   if (cross !== undefined) box = forgetOnNotFound(box, cross);
   const events = crd.operatorBox.events;
@@ -356,7 +360,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const validation = generic ? ReconcileValidation.of(crd) : undefined;
   if (validation !== undefined) box = new ValidatedBox(box, validation);
   if (crd.operatorBox.preReconcile !== undefined) {
-    box = new GatedBox(box, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, notes: crd.notes, logger });
+    box = new GatedBox(box, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, notes: crd.notes, logger, calls: external.gateCalls });
   }
   const conditions = crd.operatorBox.status.conditions;
   const writesStatus = target.hasStatus && crd.operatorBox.status.write !== false && (conditions || statusFields.count > 0);

@@ -3,11 +3,11 @@
  * with that reason (never a bare "not defined"). Three reasons: the note reads data Orkestra's `enrich` adds to a
  * child that katalog's enrich does not fetch yet (events, owner, node, ReplicaSets, Endpoints, StorageClass; it
  * fetches pods); it reads
- * the result of an `external` call (refused); or it reads the clock, which would make a render differ from one
+ * the result of an `external` call with `protocol: prometheus` (katalog's calls are HTTP only); or it reads the clock, which would make a render differ from one
  * reconcile to the next while nothing changed.
  */
 const ENRICH = "it reads what Orkestra's `enrich` fetches beside a child (events, owners, nodes, ReplicaSets, Endpoints, volumes...); katalog's enrich fetches only `pods` so far (docs/orkestra-compatibility.md#enrich); read the child's own fields, or use a hook";
-const EXTERNAL = 'it reads the result of an `external` call, which katalog does not make';
+const EXTERNAL = 'it reads the result of an `external` call with `protocol: prometheus`, and katalog makes HTTP calls only';
 const CLOCK = 'it reads the clock, so a render would change while nothing else does; use rotateAfter or requeue.after for time-based work';
 const NOT_YET = 'not implemented yet';
 

@@ -33,7 +33,7 @@ ${box}`;
 }
 
 describe('preReconcile and watch', () => {
-  test('Orkestra gates: or → anyOf, condition shorthand, eventAware and failPolicy dropped, sentinels kept', () => {
+  test('Orkestra gates: or → anyOf, condition shorthand, eventAware dropped, failPolicy and sentinels kept', () => {
     const definition = parseDefinition(
       orkestra(`        preReconcile:
           sentinels: [generationChanged, labelsChanged]
@@ -58,6 +58,7 @@ describe('preReconcile and watch', () => {
         when: [{ field: '{{ .spec.enabled }}', operator: 'eq', value: 'true' }],
         anyOf: [{ field: 'spec.tier', operator: 'neq', value: 'free' }],
         sentinels: [],
+        failPolicy: 'closed',
       },
     });
   });
@@ -131,13 +132,10 @@ spec:
     assert.ok(messages.some((m) => m.startsWith('14:') && m.includes('watch kind must be literal')), messages.join('\n'));
   });
 
-  test('what katalog does not run is refused by name: external calls, observe.events, watch enqueueGate, managedFieldsChanged', () => {
+  test('what katalog does not run is refused by name: observe.events, watch enqueueGate, managedFieldsChanged', () => {
     const found = problems(
       orkestra(`        preReconcile:
           sentinels: [managedFieldsChanged]
-          external: [{ name: x, url: "http://x" }]
-          reconcileGate:
-            external: [{ name: y, url: "http://y" }]
         observe:
           events: [{ reason: BackOff }]
           watch:
@@ -147,7 +145,7 @@ spec:
 `),
     );
     const refused = found.filter((p) => p.code === 'orkestra-unsupported').map((p) => p.message);
-    for (const feature of ['preReconcile.external', 'reconcileGate.external', 'observe.events', 'watch[].enqueueGate', 'managedFieldsChanged']) {
+    for (const feature of ['observe.events', 'watch[].enqueueGate', 'managedFieldsChanged']) {
       assert.ok(refused.some((m) => m.includes(feature) && m.includes('docs/orkestra-compatibility.md#')), `${feature}: ${refused.join(' | ')}`);
     }
     assert.ok(!found.some((p) => p.code === 'unknown-field'), JSON.stringify(found));

@@ -1,0 +1,104 @@
+/**
+ * `external` lists (operatorBox, preReconcile, gates) → the model's calls. Checked offline: a name is unique in
+ * the results it joins (`taken`: the box's calls, or a gate's shared and own calls), a literal URL is http(s),
+ * header names are HTTP tokens, durations parse, templates compile.
+ */
+import { DEFAULT_EXTERNAL_MAX_BYTES, DEFAULT_EXTERNAL_TIMEOUT_MS, type ExternalCall } from './external-types.js';
+import type { Loose } from './operator-box.js';
+import { formatPath, type Path } from './path.js';
+import type { Origin, ProblemList } from './problems.js';
+import type { ExternalCallInput } from './schema-operator-box.js';
+import { normalizeConditions } from './conditions.js';
+import { toPlain } from './freeze.js';
+import { checkTemplates } from './template-check.js';
+import { formatDuration, parseDuration } from '../util/duration.js';
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function duration(text: string | undefined, fallback: number | undefined, origin: Origin, path: Path, problems: ProblemList): number | undefined {
+  if (text === undefined) return fallback;
+  const ms = parseDuration(text);
+  if (ms === undefined || ms <= 0) {
+    problems.add(origin, path, 'invalid-value', `"${text}" is not a positive duration (such as 500ms, 5s, 1m)`);
+    return fallback;
+  }
+  return ms;
+}
+
+/**
+ * Normalises one `external` list at `path`; `taken` holds the result names already in use where these results
+ * land, and gains this list's names. Undefined when the list is absent.
+ */
+export function normalizeExternalCalls(
+  list: readonly (Loose<ExternalCallInput> | undefined)[] | undefined,
+  origin: Origin,
+  path: Path,
+  problems: ProblemList,
+  taken: Set<string> = new Set(),
+): ExternalCall[] | undefined {
+  if (list === undefined) return undefined;
+  const calls: ExternalCall[] = [];
+  list.forEach((input, index) => {
+    if (input?.name === undefined || input.url === undefined) return;
+    const at = [...path, index];
+    checkTemplates({ url: input.url, body: input.body, headers: input.headers, when: input.when, anyOf: input.anyOf }, at, origin, problems);
+    if (taken.has(input.name)) problems.add(origin, [...at, 'name'], 'duplicate-name', `a call named "${input.name}" is already declared here; .external.${input.name} would hold two results`);
+    taken.add(input.name);
+    if (!input.url.includes('{{') && !/^https?:\/\/[^/]/i.test(input.url)) problems.add(origin, [...at, 'url'], 'invalid-value', 'an external call URL must start with http:// or https://');
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(input.headers ?? {})) {
+      if (value === undefined) continue;
+      if (!TOKEN.test(name)) problems.add(origin, [...at, 'headers', name], 'invalid-value', `"${name}" is not a valid HTTP header name`);
+      headers[name] = value;
+    }
+    const auth = input.auth?.secretRef;
+    if (input.auth?.header !== undefined && !TOKEN.test(input.auth.header)) problems.add(origin, [...at, 'auth', 'header'], 'invalid-value', `"${input.auth.header}" is not a valid HTTP header name`);
+    calls.push({
+      name: input.name,
+      url: input.url,
+      method: input.method ?? 'GET',
+      headers,
+      body: input.body,
+      timeoutMs: duration(input.timeout, DEFAULT_EXTERNAL_TIMEOUT_MS, origin, [...at, 'timeout'], problems) ?? DEFAULT_EXTERNAL_TIMEOUT_MS,
+      maxResponseBytes: input.maxResponseBytes ?? DEFAULT_EXTERNAL_MAX_BYTES,
+      expectedStatus: input.expectedStatus,
+      continueOnError: input.continueOnError ?? false,
+      cacheForMs: duration(input.cacheFor, undefined, origin, [...at, 'cacheFor'], problems),
+      auth:
+        auth?.name === undefined || auth.key === undefined
+          ? undefined
+          : { secretRef: { name: auth.name, namespace: auth.namespace, key: auth.key }, header: input.auth?.header },
+      when: normalizeConditions(input.when, origin, [...at, 'when'], problems),
+      anyOf: normalizeConditions(input.anyOf, origin, [...at, 'anyOf'], problems),
+      path: formatPath(at),
+    });
+  });
+  return calls;
+}
+
+/** A call written back as katalog.dev/v1 input (defaults left out); loading it gives an equal call. */
+export function externalCallToInput(call: ExternalCall): Record<string, unknown> {
+  const conditions = (list: ExternalCall['when']): unknown[] => list.map((condition) => toPlain(condition));
+  return {
+    name: call.name,
+    url: call.url,
+    ...(call.method === 'GET' ? {} : { method: call.method }),
+    ...(Object.keys(call.headers).length === 0 ? {} : { headers: { ...call.headers } }),
+    ...(call.body === undefined ? {} : { body: call.body }),
+    ...(call.timeoutMs === DEFAULT_EXTERNAL_TIMEOUT_MS ? {} : { timeout: formatDuration(call.timeoutMs) }),
+    ...(call.maxResponseBytes === DEFAULT_EXTERNAL_MAX_BYTES ? {} : { maxResponseBytes: call.maxResponseBytes }),
+    ...(call.expectedStatus === undefined ? {} : { expectedStatus: call.expectedStatus }),
+    ...(call.continueOnError ? { continueOnError: true } : {}),
+    ...(call.cacheForMs === undefined ? {} : { cacheFor: formatDuration(call.cacheForMs) }),
+    ...(call.auth === undefined
+      ? {}
+      : {
+          auth: {
+            secretRef: { name: call.auth.secretRef.name, ...(call.auth.secretRef.namespace === undefined ? {} : { namespace: call.auth.secretRef.namespace }), key: call.auth.secretRef.key },
+            ...(call.auth.header === undefined ? {} : { header: call.auth.header }),
+          },
+        }),
+    ...(call.when.length === 0 ? {} : { when: conditions(call.when) }),
+    ...(call.anyOf.length === 0 ? {} : { anyOf: conditions(call.anyOf) }),
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * External calls in the normalised definition (Orkestra's `external:` blocks): HTTP requests made before a
+ * reconcile (`operatorBox.external`, Orkestra's `hooks.external` too) or before the pre-reconcile gates
+ * (`preReconcile.external` and each gate's own), whose results the templates and conditions read as
+ * `.external.<name>.status` / `.body` / `.headers` / `.error` / `.called`. Re-exported by types.ts.
+ */
+import type { Condition } from './types.js';
+
+export const EXTERNAL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type ExternalMethod = (typeof EXTERNAL_METHODS)[number];
+
+/** Default time a call may take, request to last byte (Orkestra's hooks.external default). */
+export const DEFAULT_EXTERNAL_TIMEOUT_MS = 5000;
+/** Default largest response body a call accepts; a larger one fails the call (it is never truncated). */
+export const DEFAULT_EXTERNAL_MAX_BYTES = 64 * 1024;
+/** The largest `maxResponseBytes` a definition may ask for. */
+export const MAX_EXTERNAL_MAX_BYTES = 4 * 1024 * 1024;
+
+/** Where a call's credential comes from: one key of a Secret, read for each call (a rotation is seen at once). */
+export interface ExternalAuth {
+  readonly secretRef: {
+    readonly name: string;
+    /** Absent: the namespace of the custom resource being reconciled. */
+    readonly namespace: string | undefined;
+    readonly key: string;
+  };
+  /** The header the credential goes into: absent = `Authorization: Bearer <credential>`; else `<header>: <credential>`. */
+  readonly header: string | undefined;
+}
+
+/** One HTTP call. `url`, `body` and header values are templates over the custom resource and earlier results. */
+export interface ExternalCall {
+  /** The key under `.external`. */
+  readonly name: string;
+  readonly url: string;
+  readonly method: ExternalMethod;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | undefined;
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  /** The status that means success; absent = any 2xx. */
+  readonly expectedStatus: number | undefined;
+  /** true: a failed call leaves its `.error` set and the cycle goes on; false (default): the cycle fails. */
+  readonly continueOnError: boolean;
+  /** Reuse a result for this long (same call, same rendered URL, body and headers); absent = call every time. */
+  readonly cacheForMs: number | undefined;
+  readonly auth: ExternalAuth | undefined;
+  /** The call is made only when these hold (all `when`, one of `anyOf`); a skipped call has `.called` "false". */
+  readonly when: readonly Condition[];
+  readonly anyOf: readonly Condition[];
+  /** The document path of the call, for messages. */
+  readonly path: string;
+}
+
+/** What a gate does when one of its calls fails: `open` lets the object through, `closed` fails the cycle. */
+export type GateFailPolicy = 'open' | 'closed';

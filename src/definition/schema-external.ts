@@ -1,0 +1,46 @@
+/**
+ * TypeBox schema of an external call as katalog.dev/v1 writes it (Orkestra's documents are lifted into it by
+ * orkestra-lift-external.ts). Used by schema-operator-box.ts for `operatorBox.external`, `preReconcile.external`
+ * and each gate's `external`. Built from the conditions schema it is given (schema-operator-box.ts owns it, and
+ * imports this module).
+ */
+import Type from 'typebox';
+import { EXTERNAL_METHODS, MAX_EXTERNAL_MAX_BYTES } from './external-types.js';
+
+export const ExternalAuthSchema = Type.Object(
+  {
+    secretRef: Type.Object(
+      {
+        name: Type.String({ minLength: 1, description: 'The Secret holding the credential.' }),
+        namespace: Type.Optional(Type.String({ minLength: 1, description: "Its namespace (default: the custom resource's)." })),
+        key: Type.String({ minLength: 1, description: 'The data key of the credential.' }),
+      },
+      { additionalProperties: false },
+    ),
+    header: Type.Optional(Type.String({ minLength: 1, description: 'Header to send it in (default: Authorization, as "Bearer <credential>").' })),
+  },
+  { additionalProperties: false },
+);
+
+/** The schema of a list of calls whose `when`/`anyOf` follow `conditions`. */
+export function externalCallsSchema<C extends Type.TSchema>(conditions: C) {
+  const call = Type.Object(
+  {
+    name: Type.String({ minLength: 1, pattern: '^[A-Za-z_][A-Za-z0-9_-]*$', description: 'The key of the result under .external.' }),
+    url: Type.String({ minLength: 1, description: 'http:// or https:// URL (a template).' }),
+    method: Type.Optional(Type.Enum([...EXTERNAL_METHODS], { description: 'Default GET.' })),
+    headers: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Request headers (values are templates).' })),
+    body: Type.Optional(Type.String({ description: 'Request body (a template).' })),
+    timeout: Type.Optional(Type.String({ minLength: 1, description: 'Request to last byte (default 5s).' })),
+    maxResponseBytes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EXTERNAL_MAX_BYTES, description: 'Largest response body accepted (default 65536); a larger one fails the call.' })),
+    expectedStatus: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: 'The status meaning success (default: any 2xx).' })),
+    continueOnError: Type.Optional(Type.Boolean({ description: 'true: a failed call sets .external.<name>.error and the cycle goes on (default false: the cycle fails and is retried).' })),
+    cacheFor: Type.Optional(Type.String({ minLength: 1, description: 'Reuse a result of the same request for this long.' })),
+    auth: Type.Optional(ExternalAuthSchema),
+    when: Type.Optional(conditions),
+    anyOf: Type.Optional(conditions),
+  },
+  { additionalProperties: false },
+  );
+  return Type.Array(call, { description: 'HTTP calls whose results templates and conditions read as .external.<name>.' });
+}

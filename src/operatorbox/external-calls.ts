@@ -1,0 +1,190 @@
+/**
+ * Runs a list of external calls (definition/external-types.ts) for one custom resource, in declaration order:
+ * each call's conditions, URL, body and headers see the custom resource and the results of the calls before it
+ * (`.external.<name>`). A result is `{status, body, headers, error, called}` (strings and a header map), as
+ * Orkestra's HTTP results are; a skipped call has `called: "false"` and the rest empty.
+ *
+ * A call fails when it gets no complete response (network error, deadline, body over the limit) or a status
+ * other than `expectedStatus` (any 2xx when not set). A failed call with `continueOnError` keeps its `.error`
+ * and the run goes on (the user asked for that); otherwise the run throws an {@link ExternalCallError} that
+ * names the call and the reason: never the URL, the headers or the response body (the cycle's error reaches
+ * the Ready condition, Events and logs).
+ *
+ * The credential of `auth.secretRef` is read from its Secret for each call (a rotated Secret is used at once)
+ * and sent in a header; it is never part of a result, a cache key or a message.
+ */
+import type { ExternalCall } from '../definition/types.js';
+import { KatalogError } from '../errors.js';
+import type { KubeObject } from '../kube/resource.js';
+import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateData, type TemplateDialect } from '../template/index.js';
+import { ExternalHttpFailure, externalRequest, type ExternalHttpRequest, type ExternalHttpResponse } from './external-http.js';
+
+/** What `.external.<name>` holds. */
+export interface ExternalResult {
+  readonly status: string;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly error: string;
+  readonly called: 'true' | 'false';
+}
+
+/** A call failed and the cycle fails with it (retried with backoff). The message names the call only. */
+export class ExternalCallError extends KatalogError {
+  /** Private (not an own property), so that a logger printing the error never prints a response body. */
+  #results: Readonly<Record<string, ExternalResult>> = {};
+
+  constructor(
+    readonly call: string,
+    readonly reason: string,
+  ) {
+    super('E_EXTERNAL', `external call "${call}" failed: ${reason}`);
+  }
+
+  /** The results of the run up to and including the failed call (status fields may still read them). */
+  get results(): Readonly<Record<string, ExternalResult>> {
+    return this.#results;
+  }
+
+  /** Records the run's results (by the runner). */
+  withResults(results: Readonly<Record<string, ExternalResult>>): this {
+    this.#results = results;
+    return this;
+  }
+}
+
+/** Reads one key of a Secret as text; undefined when the Secret or the key is missing. */
+export type SecretReader = (name: string, namespace: string, key: string, signal: AbortSignal) => Promise<string | undefined>;
+
+export interface ExternalCallsOptions {
+  /** Where the calls are written, for template names (`spec.crds.web.operatorBox.external`). */
+  readonly name: string;
+  readonly calls: readonly ExternalCall[];
+  readonly dialect?: TemplateDialect | undefined;
+  readonly readSecret: SecretReader;
+  readonly now: () => number;
+  /** The HTTP client (tests may count requests through it); default node:http. */
+  readonly request?: ((input: ExternalHttpRequest) => Promise<ExternalHttpResponse>) | undefined;
+  /** Most cached results kept (calls with cacheFor); the oldest go first. Default 1,000. */
+  readonly cacheEntries?: number;
+}
+
+interface CompiledCall {
+  readonly call: ExternalCall;
+  readonly url: CompiledTemplate;
+  readonly body: CompiledTemplate | undefined;
+  readonly headers: ReadonlyArray<readonly [string, CompiledTemplate]>;
+  readonly conditions: CompiledConditions;
+}
+
+const SKIPPED: ExternalResult = Object.freeze({ status: '', body: '', headers: Object.freeze({}), error: '', called: 'false' });
+
+export class ExternalCalls {
+  private readonly compiled: readonly CompiledCall[];
+  private readonly cache = new Map<string, { readonly result: ExternalResult; readonly until: number }>();
+
+  /** Compiles the calls' templates; throws a TemplateError when one does not compile. */
+  constructor(private readonly options: ExternalCallsOptions) {
+    const dialect = options.dialect === undefined ? {} : { dialect: options.dialect };
+    this.compiled = options.calls.map((call, index) => {
+      const name = `${options.name}[${index}]`;
+      return {
+        call,
+        url: compileTemplate(call.url, { name: `${name}.url`, ...dialect }),
+        body: call.body === undefined ? undefined : compileTemplate(call.body, { name: `${name}.body`, ...dialect }),
+        headers: Object.entries(call.headers).map(([header, value]) => [header, compileTemplate(value, { name: `${name}.headers.${header}`, ...dialect })] as const),
+        conditions: compileConditions({ when: call.when, anyOf: call.anyOf }, { name, ...dialect }),
+      };
+    });
+  }
+
+  get size(): number {
+    return this.compiled.length;
+  }
+
+  /**
+   * Runs the calls for `object` over `data` (the template data built so far); resolves with every result by
+   * name, `earlier` included (results of calls that ran before, such as a gate's shared calls). Throws an
+   * {@link ExternalCallError} for a failed call without `continueOnError`; `onSoftFailure` hears the others.
+   */
+  async run(
+    object: KubeObject,
+    data: TemplateData,
+    signal: AbortSignal,
+    earlier: Readonly<Record<string, ExternalResult>> = {},
+    onSoftFailure?: (error: ExternalCallError) => void,
+  ): Promise<Record<string, ExternalResult>> {
+    const results: Record<string, ExternalResult> = { ...earlier };
+    for (const compiled of this.compiled) {
+      const { call } = compiled;
+      const view = { ...data, external: results };
+      const verdict = compiled.conditions.evaluate(view);
+      if (!verdict.ok) {
+        results[call.name] = SKIPPED;
+        continue;
+      }
+      const result = await this.callOnce(compiled, object, view, signal);
+      results[call.name] = result;
+      if (result.error === '') continue;
+      const error = new ExternalCallError(call.name, result.error).withResults(results);
+      if (!call.continueOnError) throw error;
+      onSoftFailure?.(error);
+    }
+    return results;
+  }
+
+  private async callOnce(compiled: CompiledCall, object: KubeObject, view: TemplateData, signal: AbortSignal): Promise<ExternalResult> {
+    const { call } = compiled;
+    const url = compiled.url.renderString(view);
+    const body = compiled.body?.renderString(view);
+    const headers: Record<string, string> = {};
+    for (const [name, template] of compiled.headers) headers[name] = template.renderString(view);
+    const key = call.cacheForMs === undefined ? undefined : JSON.stringify([call.name, call.method, url, body ?? null, headers]);
+    const now = this.options.now();
+    if (key !== undefined) {
+      const hit = this.cache.get(key);
+      if (hit !== undefined && hit.until > now) return hit.result;
+      this.cache.delete(key);
+    }
+    if (call.auth !== undefined) {
+      const { name, key: dataKey } = call.auth.secretRef;
+      const namespace = call.auth.secretRef.namespace ?? object.metadata?.namespace;
+      if (namespace === undefined) return failed(`auth.secretRef of a cluster-scoped custom resource needs a namespace`);
+      const credential = await this.options.readSecret(name, namespace, dataKey, signal);
+      if (credential === undefined) return failed(`Secret ${namespace}/${name} has no key "${dataKey}"`);
+      if (call.auth.header === undefined) headers['authorization'] = `Bearer ${credential}`;
+      else headers[call.auth.header] = credential;
+    }
+    let response: ExternalHttpResponse;
+    try {
+      response = await (this.options.request ?? externalRequest)({ url, method: call.method, headers, body, timeoutMs: call.timeoutMs, maxResponseBytes: call.maxResponseBytes, signal });
+    } catch (error) {
+      if (error instanceof ExternalHttpFailure) return failed(error.reason);
+      throw error;
+    }
+    const ok = call.expectedStatus === undefined ? response.status >= 200 && response.status < 300 : response.status === call.expectedStatus;
+    const result: ExternalResult = {
+      status: String(response.status),
+      body: response.body,
+      headers: response.headers,
+      error: ok ? '' : `HTTP status ${response.status}${call.expectedStatus === undefined ? ' (expected 2xx)' : ` (expected ${call.expectedStatus})`}`,
+      called: 'true',
+    };
+    // Only successes are kept: a failure is looked at again on the next attempt.
+    if (key !== undefined && ok && call.cacheForMs !== undefined) this.remember(key, result, now + call.cacheForMs);
+    return result;
+  }
+
+  private remember(key: string, result: ExternalResult, until: number): void {
+    const limit = this.options.cacheEntries ?? 1000;
+    while (this.cache.size >= limit) {
+      const oldest = this.cache.keys().next();
+      if (oldest.done === true) break;
+      this.cache.delete(oldest.value);
+    }
+    this.cache.set(key, { result, until });
+  }
+}
+
+function failed(reason: string): ExternalResult {
+  return { status: '', body: '', headers: {}, error: reason, called: 'true' };
+}
