@@ -141,6 +141,9 @@ export function normalizeOperatorBox(
   const when = normalizeConditions(box.when, origin, [...path, 'when'], problems);
   const anyOf = normalizeConditions(box.anyOf, origin, [...path, 'anyOf'], problems);
   const external = normalizeExternalCalls(box.external, origin, [...path, 'external'], problems);
+  if (external !== undefined && external.length > 0 && box.default === false) {
+    problems.add(origin, [...path, 'external'], 'invalid-value', 'external calls feed templates and status fields, which a constructor (default: false) does not use; make the call in the constructor', { at: 'key' });
+  }
   return {
     phases,
     cross,

@@ -27,9 +27,21 @@ const REFUSED_CALL_FIELDS: Readonly<Record<string, Refusal>> = {
 /** Lifts one `external` list (in place), at `path`. */
 export function liftExternalList(lift: Lift, list: unknown, path: Path): void {
   if (!Array.isArray(list)) return;
+  const onlyInclude = new WeakSet<Map>();
   list.forEach((call: unknown, index) => {
-    if (isMap(call)) liftCall(lift, call, [...path, index]);
+    if (!isMap(call)) return;
+    if (Object.hasOwn(call, 'include')) onlyInclude.add(call);
+    liftCall(lift, call, [...path, index]);
   });
+  // An entry that was only a refused `include` is gone (its refusal is reported; "missing name" would be noise).
+  let kept = 0;
+  list.forEach((call: unknown, index) => {
+    if (isMap(call) && onlyInclude.has(call) && Object.keys(call).length === 0) return;
+    if (kept !== index) lift.origin.positions?.alias([...path, index], [...path, kept]);
+    list[kept] = call;
+    kept += 1;
+  });
+  list.length = kept;
 }
 
 function liftCall(lift: Lift, call: Map, path: Path): void {
@@ -57,6 +69,7 @@ function liftCall(lift: Lift, call: Map, path: Path): void {
   const auth = call.auth;
   if (isMap(auth) && Object.hasOwn(auth, 'env')) {
     refuse(lift, auth, 'env', [...path, 'auth'], { feature: 'auth.env', reason: 'katalog, a library, reads no environment variables; put the credential in a Secret and use auth.secretRef', anchor: ANCHOR });
+    if (!Object.hasOwn(auth, 'secretRef')) delete call.auth; // reported above; "missing secretRef" would be noise
   }
 }
 
