@@ -41,7 +41,8 @@ describe("the echo of the runtime's own child write", () => {
     await runtime.start();
     try {
       // Hold back every ConfigMap event: the runtime's cache of children never sees the child it writes.
-      assert.equal(server.faults.stallWatches({ resource: 'configmaps' }), 1, 'the child watch is stalled');
+      // The watch opens just after start() resolves (on a connection of its own): stall it once it is open.
+      await waitFor('the child watch open and stalled', () => server.faults.stallWatches({ resource: 'configmaps' }) === 1);
       server.create(customResource(GIZMO, 'g', { size: 1 }));
       await waitFor('the first child and the status of generation 1', () => server.get('v1', 'ConfigMap', 'g-1', 'default') !== undefined && (server.get('example.io/v1', 'Gizmo', 'g', 'default') as Status | undefined)?.status?.observedGeneration === 1);
       server.patch('example.io/v1', 'Gizmo', 'g', { spec: { size: 2 } });
