@@ -44,6 +44,7 @@ export type {
   AutoscaleRule,
   WatchEvent,
   TemplateDialect,
+  UserNote,
   Condition,
   Dependency,
   DependencyCondition,
