@@ -49,6 +49,7 @@ export type {
   EmitEvent,
   WatchEvent,
   TemplateDialect,
+  UserNote,
   Condition,
   Dependency,
   DependencyCondition,

@@ -48,4 +48,4 @@ export type {
   ValidationOperator,
   MutationRule,
 } from './types.js';
-export type { TemplateDialect } from '../template/index.js';
+export type { TemplateDialect, UserNote } from '../template/index.js';

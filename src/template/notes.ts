@@ -19,7 +19,9 @@ import type { TemplateDialect } from './dialect.js';
 
 /** One user-defined note: its name (what templates call) and the template it renders. */
 export interface UserNote {
+  /** What templates call: `{{ name }}` (an identifier; no arguments). */
   readonly name: string;
+  /** The template the call renders against the whole data (`$`). */
   readonly expression: string;
 }
 
