@@ -7,13 +7,20 @@
  * `{functions: [...]}` (orkspace/orkestra's NoteRegistry); `include` is refused by name.
  */
 import { checkNotes, isBuiltinFunction, type UserNote } from '../template/index.js';
-import { REFUSED_BOX_FIELDS, refusalMessage, type Refusal } from './orkestra-features.js';
+import { refusalMessage, type Refusal } from './orkestra-features.js';
 import type { Path } from './path.js';
 import type { NoteHolder, Origin, ProblemList } from './problems.js';
 import { isMap } from './schema-check.js';
 import { nearest, didYouMean } from './suggest.js';
 
 type Map = Record<string, unknown>;
+
+/** `notes.include`: katalog expands `include` in status, validation, mutation and reconciler blocks, as Orkestra does, but not in notes. */
+const NOTES_INCLUDE: Refusal = {
+  feature: 'include (fragments from other files)',
+  reason: 'katalog expands include in status, validation, mutation and reconciler blocks only; declare the notes in the document or a Motif',
+  anchor: 'include-and-emit',
+};
 
 /** A note as a document declares it, with where (for problems). */
 export interface DeclaredNote {
@@ -38,7 +45,7 @@ export function takeNotes(doc: Map, origin: Origin, problems: ProblemList, from:
   if (isMap(block)) {
     for (const key of Object.keys(block)) {
       if (key === 'include') {
-        problems.add(origin, ['notes', 'include'], 'orkestra-unsupported', refusalMessage(REFUSED_BOX_FIELDS.include as Refusal, 'notes.include'), { at: 'key' });
+        problems.add(origin, ['notes', 'include'], 'orkestra-unsupported', refusalMessage(NOTES_INCLUDE, 'notes.include'), { at: 'key' });
       } else if (key !== 'functions') {
         problems.add(origin, ['notes', key], 'unknown-field', `unknown field "${key}" in notes (a list of notes, or functions: [...])${didYouMean(nearest(key, ['functions']))}`, { at: 'key' });
       }

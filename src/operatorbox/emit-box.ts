@@ -19,7 +19,7 @@ import type { KubeClient } from '../kube/client.js';
 import type { KubeObject, ResourceRef } from '../kube/resource.js';
 import type { Logger } from '../observe/logger.js';
 import { KubeError } from '../errors.js';
-import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateData, type TemplateDialect } from '../template/index.js';
+import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateData, type TemplateDialect, type UserNote } from '../template/index.js';
 import type { BoxInput, BoxOutput, DeleteOutput, OperatorBoxStage } from './stage.js';
 
 const EVENTS: ResourceRef = { group: '', version: 'v1', kind: 'Event', plural: 'events', namespaced: true };
@@ -28,6 +28,8 @@ export interface EmitBoxOptions {
   readonly crd: string;
   readonly events: readonly EmitEvent[];
   readonly dialect?: TemplateDialect | undefined;
+  /** The definition's user-defined notes the templates may call. */
+  readonly notes?: readonly UserNote[] | undefined;
   readonly client: KubeClient;
   readonly logger: Logger;
   readonly now: () => number;
@@ -60,7 +62,7 @@ export class EmitBox implements OperatorBoxStage {
     private readonly inner: OperatorBoxStage,
     private readonly options: EmitBoxOptions,
   ) {
-    const dialect = options.dialect === undefined ? {} : { dialect: options.dialect };
+    const dialect = { ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...(options.notes === undefined ? {} : { notes: options.notes }) };
     this.compiled = options.events.map((event) => ({
       event,
       conditions: compileConditions({ when: event.when, anyOf: event.anyOf }, { name: event.path, ...dialect }),

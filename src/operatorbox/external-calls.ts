@@ -16,7 +16,7 @@
 import type { ExternalCall } from '../definition/types.js';
 import { KatalogError } from '../errors.js';
 import type { KubeObject } from '../kube/resource.js';
-import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateData, type TemplateDialect } from '../template/index.js';
+import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateData, type TemplateDialect, type UserNote } from '../template/index.js';
 import { ExternalHttpFailure, externalRequest, type ExternalHttpRequest, type ExternalHttpResponse } from './external-http.js';
 
 /** What `.external.<name>` holds. */
@@ -60,6 +60,8 @@ export interface ExternalCallsOptions {
   readonly name: string;
   readonly calls: readonly ExternalCall[];
   readonly dialect?: TemplateDialect | undefined;
+  /** The definition's user-defined notes the templates may call. */
+  readonly notes?: readonly UserNote[] | undefined;
   readonly readSecret: SecretReader;
   readonly now: () => number;
   /** The HTTP client (tests may count requests through it); default node:http. */
@@ -84,7 +86,7 @@ export class ExternalCalls {
 
   /** Compiles the calls' templates; throws a TemplateError when one does not compile. */
   constructor(private readonly options: ExternalCallsOptions) {
-    const dialect = options.dialect === undefined ? {} : { dialect: options.dialect };
+    const dialect = { ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...(options.notes === undefined ? {} : { notes: options.notes }) };
     this.compiled = options.calls.map((call, index) => {
       const name = `${options.name}[${index}]`;
       return {

@@ -22,6 +22,8 @@ export interface GateCallsOptions {
   readonly crd: string;
   readonly preReconcile: PreReconcile;
   readonly dialect?: TemplateDialect | undefined;
+  /** The definition's user-defined notes the calls' templates may call. */
+  readonly notes?: ExternalCallsOptions['notes'];
   readonly logger: Logger;
   readonly readSecret: ExternalCallsOptions['readSecret'];
   readonly now: () => number;
@@ -43,7 +45,7 @@ export class GateCalls {
     const { preReconcile: pre, crd } = options;
     const base = `spec.crds.${crd}.operatorBox.preReconcile`;
     const make = (name: string, calls: readonly ExternalCall[] | undefined): ExternalCalls | undefined =>
-      calls === undefined || calls.length === 0 ? undefined : new ExternalCalls({ name, calls, dialect: options.dialect, readSecret: options.readSecret, now: options.now, request: options.request });
+      calls === undefined || calls.length === 0 ? undefined : new ExternalCalls({ name, calls, dialect: options.dialect, notes: options.notes, readSecret: options.readSecret, now: options.now, request: options.request });
     this.shared = make(`${base}.external`, pre.external);
     for (const gate of ['enqueueGate', 'reconcileGate'] as const) {
       const calls = make(`${base}.${gate}.external`, pre[gate]?.external);

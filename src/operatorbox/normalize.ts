@@ -15,7 +15,7 @@ import { parse } from 'yaml';
 import type { NormalizeField } from '../definition/types.js';
 import { RuntimeError } from '../errors.js';
 import type { KubeObject } from '../kube/resource.js';
-import { compileTemplate, type CompiledTemplate, type TemplateDialect } from '../template/index.js';
+import { compileTemplate, type CompiledTemplate, type TemplateDialect, type UserNote } from '../template/index.js';
 import { templateData } from './template-data.js';
 
 interface CompiledField {
@@ -25,10 +25,10 @@ interface CompiledField {
 }
 
 /** Compiles the fields once (when the CRD activates); the result rewrites a private copy of an object. */
-export function compileNormalize(crd: string, fields: readonly NormalizeField[], dialect: TemplateDialect = 'katalog'): (object: KubeObject) => KubeObject {
+export function compileNormalize(crd: string, fields: readonly NormalizeField[], dialect: TemplateDialect = 'katalog', notes?: readonly UserNote[]): (object: KubeObject) => KubeObject {
   const compiled: CompiledField[] = fields.map((field) => {
     const name = `spec.crds.${crd}.normalize.spec.${field.path}`;
-    return { field, name, template: compileTemplate(field.value, { name, dialect }) };
+    return { field, name, template: compileTemplate(field.value, { name, dialect, ...(notes === undefined ? {} : { notes }) }) };
   });
   return (object) => {
     const data = templateData(object, {}, {}, dialect);

@@ -200,7 +200,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const generic = crd.operatorBox.default;
   const set = generic ? compileTemplateSet(crd, kinds, options.templateLimits) : undefined;
   const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields, crd.templateDialect, crd.notes);
-  const normalize = crd.normalize === undefined ? undefined : compileNormalize(crd.name, crd.normalize, crd.templateDialect);
+  const normalize = crd.normalize === undefined ? undefined : compileNormalize(crd.name, crd.normalize, crd.templateDialect, crd.notes);
   const enricher = enricherOf(crd, client, logger);
   const resolver = new ResourceResolver(client);
   let box: OperatorBoxStage | undefined;
@@ -352,7 +352,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const events = crd.operatorBox.events;
   if (events !== undefined) {
     const data = (object: KubeObject, failed: boolean): TemplateData => withCross(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object)), {}, crd.templateDialect), object, failed);
-    box = new EmitBox(box, { crd: crd.name, events, dialect: crd.templateDialect, client, logger, now: () => options.clock.now(), data });
+    box = new EmitBox(box, { crd: crd.name, events, dialect: crd.templateDialect, notes: crd.notes, client, logger, now: () => options.clock.now(), data });
   }
   if (crd.operatorBox.requeue !== undefined) {
     box = new RequeueBox(box, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, notes: crd.notes, logger });

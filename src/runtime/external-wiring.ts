@@ -41,12 +41,12 @@ export function externalWiring(crd: CrdDefinition, client: KubeClient, now: () =
       ? undefined
       : new ExternalStage({
           crd: crd.name,
-          calls: new ExternalCalls({ name: `spec.crds.${crd.name}.operatorBox.external`, calls: box.external, dialect, readSecret, now }),
+          calls: new ExternalCalls({ name: `spec.crds.${crd.name}.operatorBox.external`, calls: box.external, dialect, notes: crd.notes, readSecret, now }),
           dialect,
           logger,
         });
   const pre = box.preReconcile;
-  const gateCalls = pre === undefined || !GateCalls.needed(pre) ? undefined : new GateCalls({ crd: crd.name, preReconcile: pre, dialect, logger, readSecret, now });
+  const gateCalls = pre === undefined || !GateCalls.needed(pre) ? undefined : new GateCalls({ crd: crd.name, preReconcile: pre, dialect, notes: crd.notes, logger, readSecret, now });
   return {
     stage,
     gateCalls,

@@ -109,3 +109,14 @@ describe(`normalize: the rewrite (${SOURCE})`, () => {
     assert.throws(() => run([{ path: 'image.tag', value: 'x' }], { image: 'nginx' }), (error: unknown) => error instanceof KatalogError && /"image" is not a map/.test(error.message));
   });
 });
+
+describe('normalize: user-defined notes', () => {
+  test('a normalize template calls the definition\'s notes (they reach the compile when the CRD activates)', () => {
+    const fields: NormalizeField[] = [{ path: 'retention', value: '{{ defaultRetention }}' }];
+    const notes = [{ name: 'defaultRetention', expression: '{{ .spec.keep | default 7 }}' }];
+    const normalize = compileNormalize('backup', fields, 'katalog', notes);
+    const spec = normalize({ apiVersion: 'demo.io/v1', kind: 'Backup', metadata: { name: 'b', namespace: 'ns' }, spec: { keep: 3 } })['spec'];
+    assert.deepEqual(spec, { keep: 3, retention: 3 });
+    assert.throws(() => compileNormalize('backup', fields, 'katalog'), /defaultRetention/);
+  });
+});
