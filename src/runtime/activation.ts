@@ -21,17 +21,13 @@ import type { Logger } from '../observe/logger.js';
 import type { Metrics } from '../observe/metrics.js';
 import { ConstructorBox } from '../operatorbox/constructor-box.js';
 import type { ContextDeps } from '../operatorbox/context.js';
-import { convertStage, type ConverterRegistry } from '../operatorbox/converters.js';
-import { schemaStage } from '../operatorbox/typed-schema.js';
+import type { ConverterRegistry } from '../operatorbox/converters.js';
 import { GenericBox } from '../operatorbox/generic-box.js';
-import { GatedBox } from '../operatorbox/gated-box.js';
-import { ReconcileValidation, ValidatedBox } from '../operatorbox/validated-box.js';
 import { crdBackoff } from './crd-backoff.js';
-import { RequeueBox } from '../operatorbox/requeue-box.js';
-import { EmitBox } from '../operatorbox/emit-box.js';
 import { WatchTriggers } from '../operatorbox/watch-triggers.js';
 import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
 import { CrossReads, forgetOnNotFound } from '../operatorbox/cross-reads.js';
+import { layerBox } from './box-layers.js';
 import { externalWiring } from './external-wiring.js';
 import type { Autoscaler } from '../controller/autoscaler.js';
 import { autoscaled, autoscalerOf } from './autoscale-wiring.js';
@@ -41,7 +37,7 @@ import { RenderScheduler } from '../operatorbox/render-scheduler.js';
 import { bothFilters, namespaceGuardFilter } from './namespace-guard.js';
 import { needsChildEchoes } from './child-echoes.js';
 import { compileStatusFields } from '../operatorbox/status-fields.js';
-import { compileNormalize, withNormalize } from '../operatorbox/normalize.js';
+import { convertChain } from './convert-chain.js';
 import { enricherOf } from '../operatorbox/enrich.js';
 import { observedChildren, templateData } from '../operatorbox/template-data.js';
 import { compileTemplateSet, type TemplateSet } from '../operatorbox/template-set.js';
@@ -200,7 +196,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const generic = crd.operatorBox.default;
   const set = generic ? compileTemplateSet(crd, kinds, options.templateLimits) : undefined;
   const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields, crd.templateDialect, crd.notes);
-  const normalize = crd.normalize === undefined ? undefined : compileNormalize(crd.name, crd.normalize, crd.templateDialect, crd.notes);
+  const convert = convertChain(crd, { crd: crd.name, version: target.resource.version, apiVersion: apiVersionOf(target.resource) }, input.converters, input.schema);
   const enricher = enricherOf(crd, client, logger);
   const resolver = new ResourceResolver(client);
   let box: OperatorBoxStage | undefined;
@@ -349,32 +345,24 @@ export async function buildController(input: ActivationInput): Promise<Activated
     if (external.stage !== undefined) box = external.stage.wrap(box);
   }
   if (cross !== undefined) box = forgetOnNotFound(box, cross);
-  const events = crd.operatorBox.events;
-  if (events !== undefined) {
-    const data = (object: KubeObject, failed: boolean): TemplateData => withCross(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object)), {}, crd.templateDialect), object, failed);
-    box = new EmitBox(box, { crd: crd.name, events, dialect: crd.templateDialect, notes: crd.notes, client, logger, now: () => options.clock.now(), data });
-  }
-  if (crd.operatorBox.requeue !== undefined) {
-    box = new RequeueBox(box, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, notes: crd.notes, logger });
-  }
-  const validation = generic ? ReconcileValidation.of(crd) : undefined;
-  if (validation !== undefined) box = new ValidatedBox(box, validation);
-  if (crd.operatorBox.preReconcile !== undefined) {
-    box = new GatedBox(box, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, notes: crd.notes, logger, calls: external.gateCalls });
-  }
+  const layered = layerBox(box, {
+    crd,
+    generic,
+    client,
+    logger,
+    now: () => options.clock.now(),
+    data: (object, failed) => withCross(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object)), {}, crd.templateDialect), object, failed),
+    gateCalls: external.gateCalls,
+  });
+  box = layered.box;
+  const validation = layered.validation;
   const conditions = crd.operatorBox.status.conditions;
   const writesStatus = target.hasStatus && crd.operatorBox.status.write !== false && (conditions || statusFields.count > 0);
   const observedGeneration = crd.operatorBox.status.observedGeneration !== false;
   const warn = (message: string, fields: Readonly<Record<string, unknown>>): void => logger.warn(message, fields);
   const stages: PipelineStages = {
     fetch: (key) => created.informer.get(key),
-    convert: withNormalize(
-      withSchema(
-        convertStage(input.converters?.get(crd.name), { crd: crd.name, version: target.resource.version, apiVersion: apiVersionOf(target.resource) }),
-        input.schema === undefined ? undefined : schemaStage(crd.name, input.schema),
-      ),
-      normalize,
-    ),
+    convert,
     box,
     registry: NO_CHILDREN,
     status: writesStatus
@@ -408,7 +396,3 @@ export async function buildController(input: ActivationInput): Promise<Activated
   return { controller: created, target };
 }
 
-/** Conversion, then validation against the registered schema (typed mode), as one convert stage. */
-function withSchema(convert: (object: KubeObject) => KubeObject, validate: ((object: KubeObject) => KubeObject) | undefined): (object: KubeObject) => KubeObject {
-  return validate === undefined ? convert : (object) => validate(convert(object));
-}

@@ -1,0 +1,47 @@
+/**
+ * The layers activation puts around a CRD's box, innermost first: Kubernetes Events (Orkestra's `emit.events`), the
+ * requeue rule, reconcile-time validation (generic boxes only), then the pre-reconcile gates, which see every cycle
+ * first. Each layer is there only when the definition declares it.
+ */
+import type { CrdDefinition } from '../definition/types.js';
+import type { KubeClient } from '../kube/client.js';
+import type { KubeObject } from '../kube/resource.js';
+import type { Logger } from '../observe/logger.js';
+import type { TemplateData } from '../template/index.js';
+import { EmitBox } from '../operatorbox/emit-box.js';
+import { GatedBox } from '../operatorbox/gated-box.js';
+import type { GateCalls } from '../operatorbox/gate-calls.js';
+import { RequeueBox } from '../operatorbox/requeue-box.js';
+import type { OperatorBoxStage } from '../operatorbox/stage.js';
+import { ReconcileValidation, ValidatedBox } from '../operatorbox/validated-box.js';
+
+export interface BoxLayerInput {
+  readonly crd: CrdDefinition;
+  /** Whether the box is the generic one (templates): only that one is validated at reconcile time. */
+  readonly generic: boolean;
+  readonly client: KubeClient;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** The template data the Events render against (what the status fields see); `failed` tells the outcome. */
+  readonly data: (object: KubeObject, failed: boolean) => TemplateData;
+  readonly gateCalls: GateCalls | undefined;
+}
+
+/** Wraps `box` in the declared layers; `validation` is kept for the status write (its conditions). */
+export function layerBox(box: OperatorBoxStage, input: BoxLayerInput): { readonly box: OperatorBoxStage; readonly validation: ReconcileValidation | undefined } {
+  const { crd, logger } = input;
+  let layered = box;
+  const events = crd.operatorBox.events;
+  if (events !== undefined) {
+    layered = new EmitBox(layered, { crd: crd.name, events, dialect: crd.templateDialect, notes: crd.notes, client: input.client, logger, now: input.now, data: input.data });
+  }
+  if (crd.operatorBox.requeue !== undefined) {
+    layered = new RequeueBox(layered, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, notes: crd.notes, logger });
+  }
+  const validation = input.generic ? ReconcileValidation.of(crd) : undefined;
+  if (validation !== undefined) layered = new ValidatedBox(layered, validation);
+  if (crd.operatorBox.preReconcile !== undefined) {
+    layered = new GatedBox(layered, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, notes: crd.notes, logger, calls: input.gateCalls });
+  }
+  return { box: layered, validation };
+}
