@@ -11,7 +11,7 @@ import { sleep, systemClock, type Clock } from '../util/clock.js';
 import { TokenBucket } from '../util/token-bucket.js';
 import { VERSION } from '../util/version.js';
 import { collectionPath, objectPath, type KubeObject, type ResourceRef } from './resource.js';
-import { Transport } from './transport.js';
+import { Transport, type TransportOptions } from './transport.js';
 import { readWatchLines } from './watch-lines.js';
 
 /** Query parameters; undefined values are left out. */
@@ -76,6 +76,8 @@ export interface KubeClientOptions {
   readonly rateLimit?: { readonly qps: number; readonly burst: number };
   /** Time source of the rate limit. */
   readonly clock?: Clock;
+  /** The HTTP client under the requests (default node:http; see transport.ts for why undici is not the default). */
+  readonly transport?: TransportOptions;
 }
 
 /** JSON over HTTP to one API server, with errors that say which request failed and why. */
@@ -92,7 +94,7 @@ export class KubeClient {
 
   constructor(kubeConfig: KubeConfig, options: KubeClientOptions = {}) {
     this.kubeConfig = kubeConfig;
-    this.transport = new Transport(kubeConfig);
+    this.transport = new Transport(kubeConfig, options.transport);
     this.userAgent = options.userAgent ?? `katalog/${VERSION}`;
     this.readHeaders = Object.freeze({ Accept: 'application/json', 'User-Agent': this.userAgent });
     this.clock = options.clock ?? systemClock;

@@ -3,9 +3,11 @@
  * {@link Transport.close}. client-node's own transport opens a new TCP (and TLS) connection for every request; this
  * one reuses them.
  *
- * Requests go over undici (transport-undici.ts), which costs the operator's thread less per request than node:http
- * (bench/transport.ts). Each connection takes up to {@link DEFAULT_PIPELINING} requests: GETs may be pipelined,
- * writes are only queued (undici writes a non-idempotent request on a connection with nothing else in flight), and
+ * Requests go over a kept-alive node:http(s) agent by default. An undici pool (transport-undici.ts, `engine:
+ * 'undici'`) costs the operator's thread less per request in bench/transport.ts, but in bench/scale (100 CRDs x 1,000)
+ * it raised the runtime's peak RSS from 483 to 636 MiB for the same throughput and CPU, so it is not the default
+ * (docs/performance.md#the-transport-undici-against-nodehttp). With undici, each connection takes up to
+ * {@link DEFAULT_PIPELINING} requests: GETs may be pipelined, writes are only queued (undici writes a non-idempotent request on a connection with nothing else in flight), and
  * only a GET whose connection closed before any answer is sent again. Watches stream over a node:http agent of their
  * own: a watch holds its connection for minutes, and nothing may queue behind it; the watch reader takes node:http's
  * response stream.
@@ -52,7 +54,7 @@ export interface TransportResponse {
 export type TransportEngine = 'undici' | 'node:http';
 
 export interface TransportOptions {
-  /** Default `undici`; clusters with a `proxy-url` always use node:http with client-node's proxy agent. */
+  /** Default `node:http`; clusters with a `proxy-url` always use node:http with client-node's proxy agent. */
   readonly engine?: TransportEngine;
   /** Requests queued per connection with undici (GETs pipelined, writes only queued); default 2. */
   readonly pipelining?: number;
@@ -86,7 +88,7 @@ export class Transport {
     this.url = new URL(cluster?.server ?? 'http://localhost');
     this.secure = this.url.protocol === 'https:';
     this.proxied = cluster?.proxyUrl !== undefined && cluster.proxyUrl !== '';
-    this.engine = this.proxied ? 'node:http' : (options.engine ?? 'undici');
+    this.engine = this.proxied ? 'node:http' : (options.engine ?? 'node:http');
     this.pipelining = options.pipelining ?? DEFAULT_PIPELINING;
   }
 

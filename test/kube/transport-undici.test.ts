@@ -12,6 +12,9 @@ import { KubeClient } from '../../src/kube/client.js';
 import type { ResourceRef } from '../../src/kube/resource.js';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 
+/** These tests are about the undici engine, which is not the default (see transport.ts). */
+const UNDICI = { transport: { engine: 'undici' as const } };
+
 const CONFIGMAPS: ResourceRef = { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
 let server: TestApiServer;
 before(async () => {
@@ -38,7 +41,7 @@ async function rawServer(handler: (req: IncomingMessage, res: ServerResponse) =>
 }
 
 test('sequential requests reuse one kept-alive connection, and a burst opens no more than its requests', async () => {
-  const client = new KubeClient(server.kubeConfig);
+  const client = new KubeClient(server.kubeConfig, UNDICI);
   try {
     for (let i = 0; i < 20; i++) await client.apply(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `undici-${i}`, namespace: 'default' } }, { fieldManager: 'test' });
     assert.equal(client.transport.openSockets, 1);
@@ -71,7 +74,7 @@ test('a write is never sent on a connection that has another request in flight',
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
     }, 5);
   });
-  const client = new KubeClient(raw.kubeConfig);
+  const client = new KubeClient(raw.kubeConfig, UNDICI);
   try {
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
@@ -97,7 +100,7 @@ test('a GET whose connection closes unanswered is sent once more; a write is not
     }
     res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
   });
-  const client = new KubeClient(raw.kubeConfig);
+  const client = new KubeClient(raw.kubeConfig, UNDICI);
   try {
     assert.deepEqual(await client.request('GET', '/read'), { ok: true });
     await assert.rejects(client.request('PATCH', '/write', { body: {}, contentType: 'application/merge-patch+json' }), (error: Error) => error instanceof KubeError && /PATCH \/write/.test(error.message));
@@ -121,7 +124,7 @@ test('a change of TLS material (a CA rotated by an authenticator) opens a new po
       if (ca !== undefined) options.ca = ca;
     },
   });
-  const client = new KubeClient(kubeConfig);
+  const client = new KubeClient(kubeConfig, UNDICI);
   try {
     await assert.rejects(client.get(CONFIGMAPS, 'none', 'default'), KubeError, 'a CA that signed nothing is refused');
     ca = undefined;
@@ -150,7 +153,7 @@ test('close() ends every connection at once, idle, in use and watching, as the s
   await once(raw, 'listening');
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromClusterAndUser({ name: 'raw', server: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`, skipTLSVerify: true }, { name: 'raw' });
-  const client = new KubeClient(kubeConfig);
+  const client = new KubeClient(kubeConfig, UNDICI);
   const connections = (): Promise<number> => new Promise((resolve, reject) => raw.getConnections((error, count) => (error === null ? resolve(count) : reject(error))));
   try {
     const watch = client.watch(CONFIGMAPS, { namespace: 'default' }, () => undefined);

@@ -41,8 +41,26 @@ test('sequential requests share one connection; concurrent ones open no more con
   }
 });
 
-test('a watch the server ends hands its connection back to the watches pool', async () => {
+test('a watch the server ends hands its connection back to the pool', async () => {
   const client = new KubeClient(server.kubeConfig);
+  try {
+    await client.get(CONFIGMAPS, 'none', 'default');
+    assert.equal(client.transport.openSockets, 1);
+    server.create(configMap('handed-back'));
+    const seen: string[] = [];
+    const handle = client.watch(CONFIGMAPS, { namespace: 'default', timeoutSeconds: 1 }, (type, object) => seen.push(`${type} ${object.metadata?.name}`));
+    const { error } = await handle.done;
+    assert.equal(error, undefined);
+    assert.ok(seen.includes('ADDED handed-back'), seen.join(', '));
+    await client.get(CONFIGMAPS, 'none', 'default');
+    assert.equal(client.transport.openSockets, 1, 'the watch and the requests used one connection, one after the other');
+  } finally {
+    client.close();
+  }
+});
+
+test('with undici, a watch the server ends hands its connection back to the watches pool', async () => {
+  const client = new KubeClient(server.kubeConfig, { transport: { engine: 'undici' } });
   try {
     await client.get(CONFIGMAPS, 'none', 'default');
     assert.equal(client.transport.openSockets, 1);

@@ -3,10 +3,12 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../../src/kube/client.js';
 
+const UNDICI = { transport: { engine: 'undici' as const } };
+
 const CONFIGMAPS = { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromClusterAndUser({ name: 'child', server: process.argv[2] ?? '', skipTLSVerify: true }, { name: 'child' });
-const client = new KubeClient(kubeConfig);
+const client = new KubeClient(kubeConfig, UNDICI);
 const watch = client.watch(CONFIGMAPS, { namespace: 'default' }, () => undefined);
 await Promise.all(Array.from({ length: 8 }, (_, i) => client.get(CONFIGMAPS, `none-${i}`, 'default')));
 await client.apply(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'exit-child', namespace: 'default' } }, { fieldManager: 'child' });
