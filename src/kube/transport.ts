@@ -197,6 +197,9 @@ export class Transport {
           resolve({ status: res.statusCode ?? 0, text: chunks.length === 1 ? (chunks[0]?.toString('utf8') ?? '') : Buffer.concat(chunks).toString('utf8') });
         });
       });
+      // node:http frames a DELETE's (or GET's) body by nothing at all unless told its length: the server would read the
+      // body as the next request. So the length is given here, for every body.
+      if (request.body !== undefined) req.setHeader('Content-Length', Buffer.byteLength(request.body));
       req.end(request.body);
     });
   }
