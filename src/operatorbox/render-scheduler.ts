@@ -19,7 +19,7 @@
  * render being expensive, and resting a CRD for it would only add latency. A render that really computes for more
  * than the slice uses that CPU wherever it runs. (The rest itself is a wall-time wait.)
  */
-import { threadCpuMs } from '../util/thread-cpu.js';
+import { cpuMsSince, threadCpuMs } from '../util/thread-cpu.js';
 
 /** Render CPU time of one event-loop turn, in ms, after which renders queue for their turn. */
 export const RENDER_SLICE_MS = 5;
@@ -60,13 +60,14 @@ export class RenderScheduler {
    */
   run<T>(crd: string, render: () => T, signal?: AbortSignal): Promise<T> {
     if (!this.pumping && this.queues.size === 0 && this.spent <= this.sliceMs && !this.resting(crd, performance.now())) {
-      const started = threadCpuMs();
+      const cpuAt = threadCpuMs();
+      const wallAt = performance.now();
       try {
         return Promise.resolve(render());
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       } finally {
-        const took = threadCpuMs() - started;
+        const took = cpuMsSince(cpuAt, wallAt);
         this.account(took);
         this.rest(crd, took);
       }
@@ -147,13 +148,14 @@ export class RenderScheduler {
     if (turn !== undefined) {
       if (turn.signal?.aborted === true) turn.reject(turn.signal.reason);
       else {
-        const started = threadCpuMs();
+        const cpuAt = threadCpuMs();
+        const wallAt = performance.now();
         try {
           turn.resolve(turn.render());
         } catch (error) {
           turn.reject(error);
         }
-        this.rest(crd, threadCpuMs() - started);
+        this.rest(crd, cpuMsSince(cpuAt, wallAt));
       }
     }
     this.pumping = false;

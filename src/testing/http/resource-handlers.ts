@@ -24,6 +24,7 @@ import { contentTypeOf, render } from '../printing/render.js';
 import { startWatch } from './watch-handler.js';
 import { admitWrite } from '../admission/admit.js';
 import { admitPatch } from '../admission/admit-patch.js';
+import { hasWebhooks } from '../admission/webhooks.js';
 import type { KubeObject as Body } from '../store/record.js';
 
 /** A resolved resource request. */
@@ -157,6 +158,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const patch = patchType === 'apply' ? parseApplyBody(text) : parseJsonBody(text);
       const fields = patchChecker(view, mode, patchType === 'merge' || patchType === 'strategic' ? text : undefined);
       const manager = fieldManager(req, query);
+      const reruns = hasWebhooks(cluster);
       const admitted = await admitPatch(
         cluster,
         {
@@ -170,8 +172,9 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
             return current === undefined ? undefined : (JSON.parse(objectText(view, current)) as Body);
           },
         },
-        // Each run patches a copy: the engines keep their inputs, but the admission may run the patch several times.
-        (run) => patchObject(cluster, view, patchType, structuredClone(patch), target, { manager, force: flag(query, 'force'), checkFields: fields.check, ...run }),
+        // With webhooks the admission runs the patch several times and each run patches a copy (the engines keep
+        // their inputs); without them it runs once, on the patch itself.
+        (run) => patchObject(cluster, view, patchType, reruns ? structuredClone(patch) : patch, target, { manager, force: flag(query, 'force'), checkFields: fields.check, ...run }),
       );
       sendJson(res, admitted.created ? 201 : 200, objectText(view, admitted.record), withWarnings(fields.headers(), admitted.warnings));
       return;
