@@ -92,7 +92,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
     operatorBox: { ...box, status, onCreate: orderedPhase(phases.onCreate), onReconcile: orderedPhase(phases.onReconcile), onDelete: orderedPhase(phases.onDelete) },
     finalizers: unique([...topFinalizers, ...raw.fileFinalizers, ...box.finalizers]),
     file: raw.origin.file,
-    ...((boxField?.origin ?? raw.origin).dialect === 'orkestra' ? { templateDialect: 'orkestra' as const } : {}),
+    ...((boxField?.origin ?? raw.origin).dialect === 'orkestra' ? { templateDialect: 'orkestra' as const, pruning: 'conditional' as const } : {}),
     ...notesOf(boxField?.origin ?? raw.origin),
     ...(allowed.length + restricted.length === 0 ? {} : { namespaceGuard: { allowed, restricted } }),
     ...(get('critical')?.value === true ? { critical: true } : {}),

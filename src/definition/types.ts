@@ -292,6 +292,12 @@ export interface CrdDefinition {
   readonly file: string | undefined;
   /** Function table its templates compile against: `orkestra` when declared in an Orkestra document. Default katalog. */
   readonly templateDialect?: TemplateDialect;
+  /**
+   * Which children a reconcile deletes (docs/operatorbox.md#pruning). Absent (katalog's): every owned child no
+   * entry declares this cycle. `conditional` (set for Orkestra documents, as Orkestra does): only a child that a
+   * kept-in-line entry (`onReconcile`, or `reconcile: true`; not a Job) names while its conditions do not hold.
+   */
+  readonly pruning?: 'conditional';
   /** User-defined notes the CRD's templates may call (Orkestra `notes`, imported ones included); one list per definition. */
   readonly notes?: readonly UserNote[];
   /** Namespaces whose custom resources are (not) reconciled; absent = all. */

@@ -43,6 +43,8 @@ export interface TemplateSet {
   readonly dialect: TemplateDialect;
   /** `operatorBox.when` / `anyOf`, compiled: while they do not hold, no onCreate/onReconcile entry applies. */
   readonly boxConditions?: CompiledConditions;
+  /** The CRD's `pruning` (docs/operatorbox.md#pruning): absent prunes every undeclared child. */
+  readonly pruning?: 'conditional';
 }
 
 /** Phase keys in the order entries are rendered: the loader's kind order, then kinds registered in code. */
@@ -138,6 +140,7 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
     dialect,
     ...(crLabels === undefined ? {} : { crLabels }),
     ...(boxConditions === undefined ? {} : { boxConditions }),
+    ...(crd.pruning === undefined ? {} : { pruning: crd.pruning }),
   };
 }
 

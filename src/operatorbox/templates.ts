@@ -50,6 +50,15 @@ export interface TemplatesPhaseOptions {
   readonly extra?: ((object: KubeObject, data: TemplateData) => Readonly<Record<string, unknown>>) | undefined;
 }
 
+/** An entry's body rendered for its name alone; undefined when it does not render now (nothing is applied from it). */
+function renderedOrUndefined(compiled: CompiledEntry, data: TemplateData): unknown {
+  try {
+    return compiled.body.render(data);
+  } catch {
+    return undefined; // the entry is withdrawn: a body that does not render names no child to delete
+  }
+}
+
 export class TemplatesPhase implements TemplatesStage {
   constructor(private readonly options: TemplatesPhaseOptions) {}
 
@@ -74,10 +83,14 @@ export class TemplatesPhase implements TemplatesStage {
     const owner = ownerOf(this.options.crd, object);
     const before = observedChildren(lookup, kinds, owner);
     const open = await this.boxHolds(object, before, signal);
-    const { desired, requeueAfterMs } = await this.render(open ? [...set.onCreate, ...set.onReconcile] : [], object, owner, before, signal);
+    const conditional = set.pruning === 'conditional';
+    // A closed box withdraws every entry: katalog's pruning needs no rendering for that, the conditional one
+    // needs the names the kept-in-line entries would give (docs/operatorbox.md#pruning).
+    const entries = open || conditional ? [...set.onCreate, ...set.onReconcile] : [];
+    const { desired, withdrawn, requeueAfterMs } = await this.render(entries, object, owner, before, signal, !open);
     await beforeApply?.(desired.some((child) => !canOwnerReference(owner, child.manifest.metadata?.namespace)));
     const applied = await applier.applyAll(desired, signal);
-    const pruned = await applier.prune(owner, desired, signal);
+    const pruned = await applier.prune(owner, desired, signal, conditional ? withdrawn : undefined);
     for (const child of pruned) this.options.logger.info('deleted a child no longer declared', { kind: child.resource.kind, name: child.object.metadata?.name, namespace: child.object.metadata?.namespace });
     const after = observedChildren(lookup, kinds, owner);
     for (const { resource, object: gone } of pruned) removeChild(after, kinds, resource.plural, gone);
@@ -88,8 +101,8 @@ export class TemplatesPhase implements TemplatesStage {
 
   /**
    * Whether the box-level conditions (`operatorBox.when` / `anyOf`) hold; true when there are none. While they do
-   * not, no onCreate/onReconcile entry applies: the children they rendered before are pruned, as when each entry's
-   * own conditions stop holding (docs/orkestra-compatibility.md#box-level-when).
+   * not, no onCreate/onReconcile entry applies: the children they rendered before are pruned as when each entry's
+   * own conditions stop holding, by the CRD's pruning (docs/orkestra-compatibility.md#box-level-when).
    */
   private async boxHolds(object: KubeObject, children: ChildrenView, signal: AbortSignal): Promise<boolean> {
     const conditions = this.options.set.boxConditions;
@@ -140,15 +153,22 @@ export class TemplatesPhase implements TemplatesStage {
     for (const child of deleted) this.options.logger.info('deleted a child of a deleted parent', { kind: child.resource.kind, name: child.object.metadata?.name, namespace: child.object.metadata?.namespace });
   }
 
-  /** Renders entries whose conditions hold into manifests, sorted into the application order; rotations say when to look again. */
+  /**
+   * Renders entries whose conditions hold (none when `closed`) into manifests, sorted into the application order;
+   * rotations say when to look again. With conditional pruning, `withdrawn` names the children of kept-in-line
+   * entries whose conditions do not hold (not Jobs: Orkestra never deletes one), as far as their names render.
+   */
   private async render(
     entries: readonly CompiledEntry[],
     object: KubeObject,
     owner: Owner,
     children: ChildrenView,
     signal: AbortSignal,
-  ): Promise<{ desired: DesiredManifest[]; requeueAfterMs: number | undefined }> {
+    closed = false,
+  ): Promise<{ desired: DesiredManifest[]; withdrawn: DesiredManifest[]; requeueAfterMs: number | undefined }> {
     let requeueAfterMs: number | undefined;
+    const withdrawn: DesiredManifest[] = [];
+    const conditional = this.options.set.pruning === 'conditional';
     const base = templateData(object, children, {}, this.options.set.dialect);
     const data = this.options.extra === undefined ? base : { ...base, ...this.options.extra(object, base) };
     const parent = { name: owner.name, namespace: owner.namespace };
@@ -162,10 +182,11 @@ export class TemplatesPhase implements TemplatesStage {
         () => {
           const inputs = compiled.inputs === undefined ? entry.inputs : compiled.inputs.render(data);
           const entryData = Object.keys(entry.inputs).length === 0 ? data : { ...data, inputs };
-          const verdict = compiled.conditions.evaluate(entryData);
+          const verdict = closed ? { ok: false, warnings: [] } : compiled.conditions.evaluate(entryData);
+          const withdraw = !verdict.ok && conditional && compiled.reconcile;
           return {
             verdict,
-            body: verdict.ok ? compiled.body.render(entryData) : undefined,
+            body: verdict.ok ? compiled.body.render(entryData) : withdraw ? renderedOrUndefined(compiled, entryData) : undefined,
             copy: verdict.ok && compiled.copy !== undefined ? renderedCopy(compiled.copy.render(entryData), entry) : undefined,
             rotateAfter: verdict.ok ? compiled.rotateAfter?.render(entryData) : undefined,
             tls: verdict.ok ? (compiled.tls?.render(entryData) as RenderedTls | undefined) : undefined,
@@ -174,7 +195,11 @@ export class TemplatesPhase implements TemplatesStage {
         signal,
       );
       for (const warning of rendered.verdict.warnings) this.options.logger.warn('template condition', { template: entry.path, warning });
-      if (!rendered.verdict.ok) continue;
+      if (!rendered.verdict.ok) {
+        const gone = rendered.body === undefined ? undefined : await this.withdrawnChild(rendered.body, compiled, owner, parent, signal);
+        if (gone !== undefined) withdrawn.push(gone);
+        continue;
+      }
       const body = rendered.body;
       let manifest: KubeObject;
       try {
@@ -208,7 +233,31 @@ export class TemplatesPhase implements TemplatesStage {
       .map((child, index) => ({ child, index, rank: applyRank(child.resource.kind) }))
       .sort((a, b) => a.rank - b.rank || a.index - b.index)
       .map(({ child }) => child);
-    return { desired, requeueAfterMs };
+    return { desired, withdrawn, requeueAfterMs };
+  }
+
+  /**
+   * The child a withdrawn entry would name (kind, namespace, name), for conditional pruning; undefined for a Job
+   * or when the entry cannot be built or resolved now (Orkestra, too, skips the cleanup when a name does not resolve).
+   */
+  private async withdrawnChild(body: unknown, compiled: CompiledEntry, owner: Owner, parent: { name: string; namespace: string | undefined }, signal: AbortSignal): Promise<DesiredManifest | undefined> {
+    let manifest: KubeObject;
+    try {
+      manifest = compiled.builder.build(isPlainMap(body) ? body : {}, { parent, ownerLabel: owner.label, source: compiled.entry.path });
+    } catch {
+      return undefined; // not applied either way: a manifest that does not build names no child to withdraw
+    }
+    if (manifest.kind === 'Job' && manifest.apiVersion === 'batch/v1') return undefined;
+    let resource: DesiredManifest['resource'];
+    try {
+      resource = this.options.resolver.known(manifest.apiVersion ?? '', manifest.kind ?? '') ?? (await this.options.resolver.resolve(manifest.apiVersion ?? '', manifest.kind ?? '', signal));
+    } catch {
+      return undefined; // a kind the server does not serve has no child of this owner to delete
+    }
+    const metadata = (manifest.metadata ??= {});
+    if (resource.namespaced) metadata.namespace ??= owner.namespace ?? 'default';
+    else delete metadata.namespace;
+    return { source: compiled.entry.path, manifest, resource, reconcile: true };
   }
 
   /**

@@ -126,10 +126,18 @@ export class ChildApplier {
    * Deletes the children of `owner` that are not in `keep` (a `when` turned false, a name changed). Only kinds that
    * are watched (the kinds of the CRD's templates) and only children labelled for this owner are considered: those
    * in the cache and those this applier wrote whose watch event has not arrived yet. Returns what was deleted.
+   * With `only`, just the children among `only` (and not in `keep`) are candidates: the conditional pruning of
+   * Orkestra documents (docs/operatorbox.md#pruning), where a child no entry names is left to the garbage collector.
    */
-  async prune(owner: Owner, keep: readonly DesiredManifest[], signal: AbortSignal): Promise<ObservedChild[]> {
-    const kept = new Set(keep.map((child) => childKey(child.resource, child.manifest.metadata?.namespace, child.manifest.metadata?.name ?? '')));
-    const stale = this.owned(owner).filter(({ resource, object }) => object.metadata?.deletionTimestamp === undefined && !kept.has(childKey(resource, object.metadata?.namespace, object.metadata?.name ?? '')));
+  async prune(owner: Owner, keep: readonly DesiredManifest[], signal: AbortSignal, only?: readonly DesiredManifest[]): Promise<ObservedChild[]> {
+    const keyOf = (child: DesiredManifest): string => childKey(child.resource, child.manifest.metadata?.namespace, child.manifest.metadata?.name ?? '');
+    const kept = new Set(keep.map(keyOf));
+    const candidates = only === undefined ? undefined : new Set(only.map(keyOf));
+    const stale = this.owned(owner).filter(({ resource, object }) => {
+      if (object.metadata?.deletionTimestamp !== undefined) return false;
+      const key = childKey(resource, object.metadata?.namespace, object.metadata?.name ?? '');
+      return !kept.has(key) && (candidates === undefined || candidates.has(key));
+    });
     for (const child of stale) await this.remove(child, signal);
     return stale;
   }

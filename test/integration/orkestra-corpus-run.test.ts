@@ -2,47 +2,10 @@
 // client-node: children created as Orkestra would create them (its default names, its condition shorthand,
 // its template functions), status written as Orkestra writes it (strings unless a type says otherwise),
 // namespace guards honoured. Files: test/fixtures/orkestra/ (each cites its source repository and commit).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRuntime } from '../../src/create-runtime.js';
-import { loadDefinition } from '../../src/definition/index.js';
-import type { Definition } from '../../src/definition/types.js';
-import type { Runtime } from '../../src/runtime/runtime.js';
-import { crdManifest, startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
-import { FAST_WATCH, waitFor } from '../support/cluster.js';
-
-type Obj = Record<string, unknown> & { metadata?: Record<string, unknown>; spec?: Record<string, unknown>; status?: Record<string, unknown> };
-
-const CORPUS = 'test/fixtures/orkestra';
-
-/** Starts a test API server and a runtime on one corpus file; CRDs without a crdFile are created from apiTypes. */
-function running(file: string): { server: () => TestApiServer; definition: () => Definition } {
-  let server: TestApiServer;
-  let runtime: Runtime;
-  let definition: Definition;
-  before(async () => {
-    server = await startTestApiServer();
-    definition = await loadDefinition(`${CORPUS}/${file}`);
-    for (const crd of definition.crds.values()) {
-      if (crd.crdFile !== undefined) continue;
-      const { group, kind, plural, scope, version } = crd.apiTypes;
-      server.create(crdManifest({ group, kind, plural, scope, versions: [{ name: version, served: true, storage: true, status: true }] }));
-    }
-    runtime = createRuntime(definition, { kubeConfig: server.kubeConfig, watch: FAST_WATCH, installCrds: true, rateLimiter: { baseDelay: 5, maxDelay: 200 } });
-    await runtime.start();
-  });
-  after(async () => {
-    await runtime.stop();
-    await server.stop();
-  });
-  return { server: () => server, definition: () => definition };
-}
-
-function cr(definition: Definition, name: string, spec: Record<string, unknown>, namespace = 'default'): Record<string, unknown> {
-  const crd = [...definition.crds.values()][0];
-  assert.ok(crd);
-  return { apiVersion: `${crd.apiTypes.group}/${crd.apiTypes.version}`, kind: crd.apiTypes.kind, metadata: { name, namespace }, spec };
-}
+import { cr, running, type Obj } from '../support/orkestra-run.js';
+import { waitFor } from '../support/cluster.js';
 
 describe('Orkestra corpus, run: current/02-with-serviceaccount (crdFile alone, allowedNamespaces, allReplicasReady)', () => {
   const { server, definition } = running('current/02-with-serviceaccount/katalog.yaml');
