@@ -39,7 +39,7 @@ export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
       "a testing switch of Orkestra whose meaning is not settled there (its docs: strip all finalizers on deletion; its reconciler: add the declared finalizers only when it is set); katalog adds its finalizers only when deletion needs work and removes them after the delete path, so delete the field",
     anchor: 'removefinalizers',
   },
-  profiles: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
+  profiles: { feature: 'CRD-level profiles', reason: 'not implemented yet; declare them in the document\'s profiles block', anchor: 'profiles' },
 };
 
 /** Refused fields of an operatorBox (or of its reconciler block), by key. */
@@ -50,7 +50,6 @@ export const REFUSED_BOX_FIELDS: Readonly<Record<string, Refusal>> = {
 /** Refused fields of a template entry, by key. */
 export const REFUSED_ENTRY_FIELDS: Readonly<Record<string, Refusal>> = {
   forEach: { feature: 'forEach', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
-  profile: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   fromNetworkPolicy: { feature: 'copies of NetworkPolicies (fromNetworkPolicy)', reason: 'not implemented yet (only Secrets and ConfigMaps are copied); write the policy', anchor: 'template-kinds' },
   fromLimitRange: { feature: 'copies of LimitRanges (fromLimitRange)', reason: 'not implemented yet (only Secrets and ConfigMaps are copied); write the limits', anchor: 'template-kinds' },
   fromResourceQuota: { feature: 'copies of ResourceQuotas (fromResourceQuota)', reason: 'not implemented yet (only Secrets and ConfigMaps are copied); write the quota', anchor: 'template-kinds' },
@@ -62,7 +61,6 @@ export const REFUSED_DOCUMENT_FIELDS: Readonly<Record<string, Refusal>> = {
   registry: { feature: 'registry sources (OCI or git patterns)', reason: CLI + ' (ork pull)', anchor: 'komposer-sources' },
   notification: { feature: 'notifications', reason: 'not implemented yet; subscribe to the runtime\'s "degraded" event', anchor: 'not-yet-implemented' },
   providers: { feature: 'providers', reason: 'Orkestra providers are Go plug-ins; write a hook instead', anchor: 'refused-runtime-services' },
-  profiles: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
   endpoints: { feature: 'Katalog-wide endpoints switches', reason: 'the inspection router always serves its six routes', anchor: 'refused-runtime-services' },
 };
 

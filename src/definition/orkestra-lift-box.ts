@@ -9,6 +9,7 @@ import { ORKESTRA_TEMPLATE_KIND_ALIASES, REFUSED_ENTRY_FIELDS, REFUSED_TEMPLATE_
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { CONDITION_OPERATOR_ALIASES, CONDITION_OPERATORS } from '../template/index.js';
 import { expandListInclude } from './include.js';
+import { liftPhaseProfiles } from './orkestra-lift-profiles.js';
 
 type Map = Record<string, unknown>;
 
@@ -32,15 +33,12 @@ export function liftPhase(lift: Lift, phase: Map, path: Path): void {
     }
     if (Array.isArray(list)) list.forEach((entry: unknown, index) => isMap(entry) && liftEntry(lift, entry, [...path, kind, index]));
   }
+  liftPhaseProfiles(lift, phase, path);
 }
 
 /** One template entry. */
 export function liftEntry(lift: Lift, entry: Map, path: Path): void {
   for (const [key, refusal] of Object.entries(REFUSED_ENTRY_FIELDS)) if (Object.hasOwn(entry, key)) refuse(lift, entry, key, path, refusal);
-  const resources = entry.resources;
-  if (isMap(resources) && Object.hasOwn(resources, 'profile')) {
-    refuse(lift, resources, 'profile', [...path, 'resources'], { feature: 'resource profiles (resources.profile)', reason: 'profiles are not implemented yet; write requests and limits', anchor: 'not-yet-implemented' });
-  }
   if (Object.hasOwn(entry, 'once')) {
     // `once: true` = create when missing, never update: what katalog does for an entry without reconcile: true.
     if (entry.once === true && entry.reconcile === true) {

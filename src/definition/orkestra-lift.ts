@@ -35,6 +35,7 @@ import { expandMergeInclude } from './include.js';
 import { liftEmit } from './orkestra-lift-emit.js';
 import { mergeNotes, takeNotes, type DeclaredNote } from './notes.js';
 import { takeKatalogImports } from './imports.js';
+import { liftReconcilerProfile, takeDocumentProfiles } from './orkestra-lift-profiles.js';
 import { basename } from 'node:path';
 
 type Map = Record<string, unknown>;
@@ -52,6 +53,7 @@ export function liftDocument(value: unknown, kind: DocumentKind, origin: Origin,
   const doc = structuredClone(value) as Map;
   doc.apiVersion = 'orkestra.orkspace.io/v1';
   const own = takeNotes(doc, lifted, context.problems, origin.file === undefined ? 'the document' : `"${basename(origin.file)}"`);
+  takeDocumentProfiles(lift, doc);
   const spec = doc.spec;
   const imported = kind === 'Katalog' && isMap(spec) ? takeKatalogImports(spec, lifted, context, motifNotes) : [];
   liftMetadata(doc);
@@ -92,7 +94,7 @@ function liftSpec(lift: Lift, doc: Map, kind: DocumentKind): void {
   const spec = doc.spec;
   if (!isMap(spec)) return;
   const protect = liftSecurity(spec);
-  for (const key of ['notification', 'providers', 'profiles', 'endpoints']) {
+  for (const key of ['notification', 'providers', 'endpoints']) {
     if (Object.hasOwn(spec, key)) refuse(lift, spec, key, ['spec'], REFUSED_DOCUMENT_FIELDS[key] as Refusal);
   }
   const crds = spec.crds;
@@ -230,10 +232,9 @@ function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path):
     if (!isMap(block)) continue;
     const at = [...path, blockKey];
     expandMergeInclude(lift, block, at, blockKey);
+    liftReconcilerProfile(lift, block, at, entry);
     for (const key of Object.keys(block)) {
-      if (key === 'profile') {
-        refuse(lift, block, key, at, { feature: 'reconciler profiles (named tuning presets)', reason: 'profiles are not implemented yet; write workers, resync and queue', anchor: 'not-yet-implemented' });
-      } else if (key === 'workers' || key === 'resync' || key === 'queue') {
+      if (key === 'workers' || key === 'resync' || key === 'queue') {
         move(lift, block, key, at, entry, key, entryPath, `${key} is given both on the CRD entry (documented Orkestra) and in operatorBox.${blockKey} (current Orkestra); keep one`);
       } else if (key === 'imports') {
         const list = block.imports;

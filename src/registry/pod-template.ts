@@ -29,6 +29,7 @@ export const POD_FIELDS: readonly string[] = Object.freeze([
   'affinity',
   'imagePullSecrets',
   'securityContext',
+  'containerSecurityContext',
   'terminationGracePeriodSeconds',
   'restartPolicy',
   'podLabels',
@@ -99,6 +100,7 @@ export function containerOf(form: ShortForm, kind: string): Record<string, unkno
     readinessProbe: form.map('readinessProbe'),
     livenessProbe: form.map('livenessProbe'),
     startupProbe: form.map('startupProbe'),
+    securityContext: form.map('containerSecurityContext'),
   });
 }
 

@@ -1,0 +1,150 @@
+/**
+ * The profiles of one load: the user-defined ones (Orkestra's `profiles:` block of a Katalog, Komposer or Motif,
+ * read here) and Orkestra's built-ins (catalog.ts). A name resolves to the user-defined profile first, then to the
+ * built-in, as Orkestra's `Apply*Profile` functions do. Every document of a load adds its profiles to one
+ * registry; a name already there (from a document read earlier) is kept, so a Katalog's own profiles win over
+ * those of the Motifs it imports (its own are read first) and a Komposer's over its Katalogs'.
+ */
+import type { Path } from '../path.js';
+import type { Origin, ProblemList } from '../problems.js';
+import { isMap } from '../schema-check.js';
+import { BUILTIN_PROFILES, builtinProfile, PROFILE_CLASSES, PROFILE_FIELDS, type ProfileClass, type ProfileValue } from './catalog.js';
+
+/** User-defined profiles by class and name. */
+export type ProfileRegistry = Map<ProfileClass, Map<string, ProfileValue>>;
+
+const registries = new WeakMap<object, ProfileRegistry>();
+
+/** The registry of a load (keyed by its LoadContext); made empty on first use. */
+export function registryOf(context: object): ProfileRegistry {
+  let registry = registries.get(context);
+  if (registry === undefined) {
+    registry = new Map();
+    registries.set(context, registry);
+  }
+  return registry;
+}
+
+function isProfileClass(key: string): key is ProfileClass {
+  return (PROFILE_CLASSES as readonly string[]).includes(key);
+}
+
+/**
+ * Reads a `profiles:` block written at `path` and adds its profiles to `registry` (names already there are kept).
+ * Problems (not a map, an unknown class or field, a profile without a name, a name twice in one class, `include`)
+ * are reported; a faulty profile is left out.
+ */
+export function addProfiles(registry: ProfileRegistry, block: unknown, origin: Origin, path: Path, problems: ProblemList): void {
+  if (block === null || block === undefined) return;
+  if (!isMap(block)) {
+    problems.add(origin, path, 'invalid-type', `profiles must be a map of classes (${PROFILE_CLASSES.join(', ')})`);
+    return;
+  }
+  for (const [key, list] of Object.entries(block)) {
+    const at = [...path, key];
+    if (key === 'include') {
+      problems.add(origin, at, 'orkestra-unsupported', 'profiles.include is not supported by katalog: not implemented yet; write the profiles in the document; see docs/orkestra-compatibility.md#profiles', { at: 'key' });
+      continue;
+    }
+    if (!isProfileClass(key)) {
+      problems.add(origin, at, 'unknown-field', `unknown profile class "${key}" (Orkestra's classes: ${PROFILE_CLASSES.join(', ')})`, { at: 'key' });
+      continue;
+    }
+    if (list === null) continue;
+    if (!Array.isArray(list)) {
+      problems.add(origin, at, 'invalid-type', `profiles.${key} must be a list of profiles, each with a name`);
+      continue;
+    }
+    const seen = new Set<string>();
+    const table = registry.get(key) ?? new Map<string, ProfileValue>();
+    list.forEach((item: unknown, index) => {
+      const value = readProfile(key, item, origin, [...at, index], problems);
+      if (value === undefined) return;
+      const [name, fields] = value;
+      if (seen.has(name)) {
+        problems.add(origin, [...at, index, 'name'], 'duplicate-name', `profile "${name}" is declared twice in profiles.${key}`);
+        return;
+      }
+      seen.add(name);
+      if (!table.has(name)) table.set(name, fields);
+    });
+    registry.set(key, table);
+  }
+}
+
+function readProfile(profileClass: ProfileClass, item: unknown, origin: Origin, path: Path, problems: ProblemList): [string, ProfileValue] | undefined {
+  if (!isMap(item)) {
+    problems.add(origin, path, 'invalid-type', `a profile of profiles.${profileClass} must be a map with a name`);
+    return undefined;
+  }
+  const name = item.name;
+  if (typeof name !== 'string' || name === '') {
+    problems.add(origin, path, 'missing-field', `a profile of profiles.${profileClass} needs a name`);
+    return undefined;
+  }
+  const allowed = PROFILE_FIELDS[profileClass];
+  let faulty = false;
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(item)) {
+    if (key === 'name' || key === 'description') continue;
+    if (!allowed.includes(key)) {
+      problems.add(origin, [...path, key], 'unknown-field', `unknown field "${key}" in a ${profileClass} profile (${allowed.join(', ')})`, { at: 'key' });
+      faulty = true;
+      continue;
+    }
+    fields[key] = value;
+  }
+  if (profileClass === 'reconciler' && fields.queue !== undefined) {
+    // Orkestra takes only maxDepth from a reconciler profile's queue (pkg/profiles/reconciler.go).
+    const queue = fields.queue;
+    const extra = isMap(queue) ? Object.keys(queue).filter((key) => key !== 'maxDepth') : [];
+    if (!isMap(queue) || extra.length > 0) {
+      problems.add(origin, [...path, 'queue'], 'invalid-value', 'a reconciler profile\'s queue takes maxDepth only (as in Orkestra)');
+      faulty = true;
+    }
+  }
+  return faulty ? undefined : [name, Object.freeze(fields)];
+}
+
+/** The result of resolving a profile name: its fields, or the message of an unknown name. */
+export type Resolution = { readonly value: ProfileValue } | { readonly error: string };
+
+/** Human names of the classes, for messages. */
+const CLASS_LABELS: Readonly<Record<ProfileClass, string>> = {
+  networkPolicies: 'NetworkPolicy',
+  resourceQuotas: 'ResourceQuota',
+  limitRanges: 'LimitRange',
+  hpa: 'HPA behavior',
+  pdb: 'PDB behavior',
+  rollingUpdate: 'rolling update',
+  reconciler: 'reconciler',
+  resources: 'resource',
+  probes: 'probe',
+  containerSecurity: 'container security',
+  podSecurity: 'pod security',
+};
+
+/** Resolves `name` in `profileClass`: the user-defined profile first, then Orkestra's built-in. */
+export function resolveProfile(registry: ProfileRegistry, profileClass: ProfileClass, name: unknown): Resolution {
+  const label = CLASS_LABELS[profileClass];
+  if (typeof name !== 'string' || name === '') return { error: `a ${label} profile must be a name` };
+  if (name.includes('{{')) {
+    return {
+      error: `a ${label} profile named by a template ("${name}") is not supported by katalog: profiles are expanded when the definition loads; name the profile; see docs/orkestra-compatibility.md#profiles`,
+    };
+  }
+  const own = registry.get(profileClass)?.get(name);
+  if (own !== undefined) return { value: own };
+  const builtin = builtinProfile(profileClass, name);
+  if (builtin !== undefined) return { value: builtin };
+  return { error: `unknown ${label} profile "${name}" (profiles.${profileClass}); known: ${knownNames(registry, profileClass)}` };
+}
+
+function knownNames(registry: ProfileRegistry, profileClass: ProfileClass): string {
+  const user = [...(registry.get(profileClass)?.keys() ?? [])];
+  const builtins = Object.keys(BUILTIN_PROFILES[profileClass]);
+  const parts = [];
+  if (user.length > 0) parts.push(`declared ${user.join(', ')}`);
+  parts.push(builtins.length > 0 ? `built-in ${builtins.join(', ')}` : 'no built-ins (Orkestra has none in this class)');
+  return parts.join('; ');
+}
