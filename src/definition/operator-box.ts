@@ -13,6 +13,7 @@ import { normalizeExternalCalls } from './external-calls.js';
 import { normalizeAutoscale, normalizeCross, normalizePreReconcile, normalizeRequeue, normalizeWatch, type CrossDraft } from './box-flow.js';
 import { takeCopy, takeRotateAfter } from './entry-copy.js';
 import { takeTls } from './entry-tls.js';
+import { takeForEach } from './entry-foreach.js';
 import { normalizeEvents } from './emit.js';
 
 export const PHASES = ['onCreate', 'onReconcile', 'onDelete'] as const;
@@ -41,6 +42,7 @@ export function entryShape(kind: TemplateKind, entry: Loose<TemplateEntryInput>,
   const copy = takeCopy(kind, body, origin, path, problems);
   const rotateAfter = takeRotateAfter(kind, body, origin, path, problems);
   const tls = takeTls(kind, body, origin, path, problems);
+  const forEach = takeForEach(kind, body, origin, path, problems);
   return {
     kind,
     reconcile: entry.reconcile ?? false,
@@ -50,6 +52,7 @@ export function entryShape(kind: TemplateKind, entry: Loose<TemplateEntryInput>,
     ...(copy === undefined ? {} : { copy }),
     ...(rotateAfter === undefined ? {} : { rotateAfter }),
     ...(tls === undefined ? {} : { tls }),
+    ...(forEach === undefined ? {} : { forEach }),
   };
 }
 
