@@ -14,6 +14,7 @@ import { normalizeAutoscale, normalizeCross, normalizePreReconcile, normalizeReq
 import { takeCopy, takeRotateAfter } from './entry-copy.js';
 import { takeTls } from './entry-tls.js';
 import { takeForEach } from './entry-foreach.js';
+import { codeRefs } from './code-args.js';
 import { normalizeEvents } from './emit.js';
 
 export const PHASES = ['onCreate', 'onReconcile', 'onDelete'] as const;
@@ -133,8 +134,7 @@ export function normalizeOperatorBox(
     );
   }
   const fields = statusFields(box.status?.fields, origin, [...path, 'status'], problems);
-  const hooks = box.hooks?.function === undefined ? undefined : { function: box.hooks.function, runHooksFirst: box.hooks.runHooksFirst ?? false };
-  const constructor = box.constructor?.function === undefined ? undefined : { function: box.constructor.function };
+  const { hooks, constructor } = codeRefs(box.hooks, box.constructor, origin, path, problems);
   const preReconcile = normalizePreReconcile(box.preReconcile, origin, [...path, 'preReconcile'], problems);
   const watch = normalizeWatch(box.watch, origin, [...path, 'watch'], [...canonical, 'watch'], problems);
   const requeue = normalizeRequeue(box.requeue, origin, [...path, 'requeue'], problems);

@@ -195,8 +195,10 @@ export interface OperatorBox {
   readonly onCreate: TemplatePhase;
   readonly onReconcile: TemplatePhase;
   readonly onDelete: TemplatePhase;
-  readonly hooks: { readonly function: string; readonly runHooksFirst: boolean } | undefined;
-  readonly constructor: { readonly function: string } | undefined;
+  /** `args`: handed to the hooks (`ctx.args`), text values with `{{` rendered per object; absent when not declared. */
+  readonly hooks: { readonly function: string; readonly runHooksFirst: boolean; readonly args?: Readonly<Record<string, unknown>> } | undefined;
+  /** `args`: handed to the constructor (`deps.args`, `ctx.args`) as written; absent when not declared. */
+  readonly constructor: { readonly function: string; readonly args?: Readonly<Record<string, unknown>> } | undefined;
   readonly status: {
     readonly conditions: boolean;
     readonly fields: readonly StatusField[];
