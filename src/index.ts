@@ -24,6 +24,7 @@ export type {
   OperatorBox,
   TemplateEntry,
   EntryCopy,
+  EntryForEach,
   EntryTls,
   TemplatePhase,
   TemplateKind,

@@ -39,6 +39,7 @@ export type {
   WatchEvent,
   TemplateEntry,
   EntryCopy,
+  EntryForEach,
   EntryTls,
   TemplateKind,
   TemplatePhase,

@@ -13,6 +13,8 @@ import { normalizeExternalCalls } from './external-calls.js';
 import { normalizeAutoscale, normalizeCross, normalizePreReconcile, normalizeRequeue, normalizeWatch, type CrossDraft } from './box-flow.js';
 import { takeCopy, takeRotateAfter } from './entry-copy.js';
 import { takeTls } from './entry-tls.js';
+import { takeForEach } from './entry-foreach.js';
+import { codeRefs } from './code-args.js';
 import { normalizeEvents } from './emit.js';
 
 export const PHASES = ['onCreate', 'onReconcile', 'onDelete'] as const;
@@ -41,6 +43,7 @@ export function entryShape(kind: TemplateKind, entry: Loose<TemplateEntryInput>,
   const copy = takeCopy(kind, body, origin, path, problems);
   const rotateAfter = takeRotateAfter(kind, body, origin, path, problems);
   const tls = takeTls(kind, body, origin, path, problems);
+  const forEach = takeForEach(kind, body, origin, path, problems);
   return {
     kind,
     reconcile: entry.reconcile ?? false,
@@ -50,6 +53,7 @@ export function entryShape(kind: TemplateKind, entry: Loose<TemplateEntryInput>,
     ...(copy === undefined ? {} : { copy }),
     ...(rotateAfter === undefined ? {} : { rotateAfter }),
     ...(tls === undefined ? {} : { tls }),
+    ...(forEach === undefined ? {} : { forEach }),
   };
 }
 
@@ -130,8 +134,7 @@ export function normalizeOperatorBox(
     );
   }
   const fields = statusFields(box.status?.fields, origin, [...path, 'status'], problems);
-  const hooks = box.hooks?.function === undefined ? undefined : { function: box.hooks.function, runHooksFirst: box.hooks.runHooksFirst ?? false };
-  const constructor = box.constructor?.function === undefined ? undefined : { function: box.constructor.function };
+  const { hooks, constructor } = codeRefs(box.hooks, box.constructor, origin, path, problems);
   const preReconcile = normalizePreReconcile(box.preReconcile, origin, [...path, 'preReconcile'], problems);
   const watch = normalizeWatch(box.watch, origin, [...path, 'watch'], [...canonical, 'watch'], problems);
   const requeue = normalizeRequeue(box.requeue, origin, [...path, 'requeue'], problems);

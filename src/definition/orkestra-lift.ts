@@ -265,9 +265,6 @@ function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path):
     if (!isMap(code)) continue;
     // Go wiring (`ork generate`): the module path, the import alias and the RBAC hints. Code registers by name here.
     for (const informational of ['location', 'alias', 'resources', 'managedResources']) delete code[informational];
-    for (const refused of ['args']) {
-      if (Object.hasOwn(code, refused)) refuse(lift, code, refused, [...path, key], { feature: `${key}.${refused}`, reason: 'not implemented yet; pass configuration to the hook in code', anchor: 'not-yet-implemented' });
-    }
   }
   for (const phase of ['onCreate', 'onReconcile', 'onDelete']) {
     const block = box[phase];

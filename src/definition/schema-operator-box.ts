@@ -221,13 +221,17 @@ export const OperatorBoxSchema = Type.Object(
         {
           function: Type.String({ minLength: 1, description: 'Name under which the hooks are registered in code.' }),
           runHooksFirst: Type.Optional(Type.Boolean({ description: 'Run hooks before templates (default false).' })),
+          args: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Handed to the hooks as ctx.args; texts with {{ }} are rendered per object.' })),
         },
         { additionalProperties: false },
       ),
     ),
     constructor: Type.Optional(
       Type.Object(
-        { function: Type.String({ minLength: 1, description: 'Name under which the constructor is registered in code.' }) },
+        {
+          function: Type.String({ minLength: 1, description: 'Name under which the constructor is registered in code.' }),
+          args: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Handed to the constructor as deps.args, as written.' })),
+        },
         { additionalProperties: false },
       ),
     ),

@@ -180,6 +180,7 @@ function entryToInput(entry: TemplateEntry): Json {
     ...(copyToInput(entry.kind, entry.copy) as Json),
     ...(entry.rotateAfter === undefined ? {} : { rotateAfter: entry.rotateAfter }),
     ...(tlsToInput(entry.tls) as Json),
+    ...(entry.forEach === undefined ? {} : { forEach: { field: entry.forEach.field, as: entry.forEach.as } }),
     ...(entry.reconcile ? { reconcile: true } : {}),
     ...conditionsToInput(entry),
   };

@@ -101,6 +101,16 @@ export interface TemplateEntry {
    * (docs/orkestra-compatibility.md#tls). Strings may be templates.
    */
   readonly tls?: EntryTls;
+  /** One child per item of a list (or map) of the data (docs/orkestra-compatibility.md#foreach). */
+  readonly forEach?: EntryForEach;
+}
+
+/** What a template entry iterates over (see {@link TemplateEntry.forEach}). */
+export interface EntryForEach {
+  /** Dot path from the data root to a list or map (`spec.regions`); anything else gives no children. */
+  readonly field: string;
+  /** Extra name of the current item beside `.item` (`as: region` → `.region`); `item` when not given. */
+  readonly as: string;
 }
 
 /** A generated certificate (see {@link TemplateEntry.tls}); strings are uncompiled templates. */
@@ -185,8 +195,10 @@ export interface OperatorBox {
   readonly onCreate: TemplatePhase;
   readonly onReconcile: TemplatePhase;
   readonly onDelete: TemplatePhase;
-  readonly hooks: { readonly function: string; readonly runHooksFirst: boolean } | undefined;
-  readonly constructor: { readonly function: string } | undefined;
+  /** `args`: handed to the hooks (`ctx.args`), text values with `{{` rendered per object; absent when not declared. */
+  readonly hooks: { readonly function: string; readonly runHooksFirst: boolean; readonly args?: Readonly<Record<string, unknown>> } | undefined;
+  /** `args`: handed to the constructor (`deps.args`, `ctx.args`) as written; absent when not declared. */
+  readonly constructor: { readonly function: string; readonly args?: Readonly<Record<string, unknown>> } | undefined;
   readonly status: {
     readonly conditions: boolean;
     readonly fields: readonly StatusField[];

@@ -7,6 +7,7 @@ import { eventRecorderFor } from '../kube/event-recorder.js';
 import type { KubeObject } from '../kube/resource.js';
 import type { Logger } from '../observe/logger.js';
 import type { CacheReader, CrdInfo, EventRecorder, HookContext, NotFoundContext, ReconcilerContext } from './types.js';
+import type { CodeArgs } from './code-args.js';
 
 /** What every context of one CRD shares. */
 export interface ContextDeps {
@@ -16,6 +17,8 @@ export interface ContextDeps {
   readonly cache: CacheReader;
   readonly logger: Logger;
   readonly now: () => number;
+  /** The args of the CRD's hooks or constructor (code-args.ts); none when absent. */
+  readonly args?: CodeArgs;
 }
 
 const NO_EVENTS: EventRecorder = Object.freeze({
@@ -45,14 +48,20 @@ export function hookContext(
   children: HookContext['children'] = {},
 ): HookContext {
   const base = common(deps, key, signal);
-  return { ...base, object, events: recorder(deps, object, base.logger), children };
+  const args = deps.args?.render?.(object, children) ?? writtenArgs(deps);
+  return { ...base, object, events: recorder(deps, object, base.logger), children, args };
+}
+
+/** A private copy of the args as written. */
+function writtenArgs(deps: ContextDeps): HookContext['args'] {
+  return deps.args === undefined ? {} : structuredClone(deps.args.written);
 }
 
 export function notFoundContext(deps: ContextDeps, key: string, signal: AbortSignal): NotFoundContext {
-  return { ...common(deps, key, signal), key, events: NO_EVENTS };
+  return { ...common(deps, key, signal), key, events: NO_EVENTS, args: writtenArgs(deps) };
 }
 
 export function reconcilerContext(deps: ContextDeps, key: string, object: KubeObject | undefined, signal: AbortSignal): ReconcilerContext {
   const base = common(deps, key, signal);
-  return { ...base, object, events: recorder(deps, object, base.logger) };
+  return { ...base, object, events: recorder(deps, object, base.logger), args: writtenArgs(deps) };
 }

@@ -21,7 +21,7 @@ import type { TemplatesStage } from './generic-box.js';
 import { addChild, copyView, removeChild, observedChildren, templateData, type ChildrenView } from './template-data.js';
 import type { RenderScheduler } from './render-scheduler.js';
 import type { CompiledEntry, TemplateSet } from './template-set.js';
-import type { TemplateData } from '../template/index.js';
+import { forEachScopes, type TemplateData } from '../template/index.js';
 import type { HookContext } from './types.js';
 import { carryOutCopy, renderedCopy, type SourceReader } from './copies.js';
 import { planRotation } from './rotation.js';
@@ -176,57 +176,61 @@ export class TemplatesPhase implements TemplatesStage {
     const seen = new Map<string, { readonly source: string; readonly index: number; readonly onCreate: boolean }>();
     for (const compiled of entries) {
       const { entry } = compiled;
-      // Inputs, conditions and body render in one turn of the runtime's render scheduler (fairness between CRDs).
-      const rendered = await this.options.renders.run(
-        this.options.crd,
-        () => {
-          const inputs = compiled.inputs === undefined ? entry.inputs : compiled.inputs.render(data);
-          const entryData = Object.keys(entry.inputs).length === 0 ? data : { ...data, inputs };
-          const verdict = closed ? { ok: false, warnings: [] } : compiled.conditions.evaluate(entryData);
-          const withdraw = !verdict.ok && conditional && compiled.reconcile;
-          return {
-            verdict,
-            body: verdict.ok ? compiled.body.render(entryData) : withdraw ? renderedOrUndefined(compiled, entryData) : undefined,
-            copy: verdict.ok && compiled.copy !== undefined ? renderedCopy(compiled.copy.render(entryData), entry) : undefined,
-            rotateAfter: verdict.ok ? compiled.rotateAfter?.render(entryData) : undefined,
-            tls: verdict.ok ? (compiled.tls?.render(entryData) as RenderedTls | undefined) : undefined,
-          };
-        },
-        signal,
-      );
-      for (const warning of rendered.verdict.warnings) this.options.logger.warn('template condition', { template: entry.path, warning });
-      if (!rendered.verdict.ok) {
-        const gone = rendered.body === undefined ? undefined : await this.withdrawnChild(rendered.body, compiled, owner, parent, signal);
-        if (gone !== undefined) withdrawn.push(gone);
-        continue;
-      }
-      const body = rendered.body;
-      let manifest: KubeObject;
-      try {
-        manifest = compiled.builder.build(isPlainMap(body) ? body : {}, { parent, ownerLabel: owner.label, source: entry.path });
-      } catch (error) {
-        throw new KatalogError('E_MANIFEST', `${entry.path}: ${toError(error).message}`, { cause: error });
-      }
-      delete manifest['status'];
-      const manifests = rendered.copy === undefined ? [manifest] : await carryOutCopy(manifest, rendered.copy, entry, owner, this.options.read, signal);
-      for (const one of manifests) {
-        const placed = await this.place(one, compiled, owner, seen, signal);
-        let child = placed.child;
-        let due = false;
-        if (compiled.rotateAfter !== undefined) {
-          const plan = await planRotation(child.manifest, rendered.rotateAfter, entry.path, this.options.read, this.options.now(), signal);
-          requeueAfterMs = soonest(requeueAfterMs, plan.requeueAfterMs);
-          due = plan.regenerate;
-          if (plan.regenerate) child = { ...child, reconcile: true };
+      // forEach: one child per item, each item's data beside the rest (docs/orkestra-compatibility.md#foreach).
+      for (const scope of entry.forEach === undefined ? [undefined] : forEachScopes(data, entry.forEach)) {
+        // Inputs, conditions and body render in one turn of the runtime's render scheduler (fairness between CRDs).
+        const rendered = await this.options.renders.run(
+          this.options.crd,
+          () => {
+            const inputs = compiled.inputs === undefined ? entry.inputs : compiled.inputs.render(data);
+            const withInputs = Object.keys(entry.inputs).length === 0 ? data : { ...data, inputs };
+            const entryData = scope === undefined ? withInputs : { ...withInputs, ...scope };
+            const verdict = closed ? { ok: false, warnings: [] } : compiled.conditions.evaluate(entryData);
+            const withdraw = !verdict.ok && conditional && compiled.reconcile;
+            return {
+              verdict,
+              body: verdict.ok ? compiled.body.render(entryData) : withdraw ? renderedOrUndefined(compiled, entryData) : undefined,
+              copy: verdict.ok && compiled.copy !== undefined ? renderedCopy(compiled.copy.render(entryData), entry) : undefined,
+              rotateAfter: verdict.ok ? compiled.rotateAfter?.render(entryData) : undefined,
+              tls: verdict.ok ? (compiled.tls?.render(entryData) as RenderedTls | undefined) : undefined,
+            };
+          },
+          signal,
+        );
+        for (const warning of rendered.verdict.warnings) this.options.logger.warn('template condition', { template: entry.path, warning });
+        if (!rendered.verdict.ok) {
+          const gone = rendered.body === undefined ? undefined : await this.withdrawnChild(rendered.body, compiled, owner, parent, signal);
+          if (gone !== undefined) withdrawn.push(gone);
+          continue;
         }
-        if (rendered.tls !== undefined) {
-          const { read, now } = this.options;
-          const plan = await planTls(child.manifest, { rendered: rendered.tls, rotateAfter: rendered.rotateAfter, force: due, source: entry.path, read, now: now() }, signal);
-          requeueAfterMs = soonest(requeueAfterMs, plan.requeueAfterMs);
-          if (plan.regenerate) child = { ...child, reconcile: true };
+        const body = rendered.body;
+        let manifest: KubeObject;
+        try {
+          manifest = compiled.builder.build(isPlainMap(body) ? body : {}, { parent, ownerLabel: owner.label, source: entry.path });
+        } catch (error) {
+          throw new KatalogError('E_MANIFEST', `${entry.path}: ${toError(error).message}`, { cause: error });
         }
-        if (placed.replaces === undefined) out.push(child);
-        else out[placed.replaces] = child;
+        delete manifest['status'];
+        const manifests = rendered.copy === undefined ? [manifest] : await carryOutCopy(manifest, rendered.copy, entry, owner, this.options.read, signal);
+        for (const one of manifests) {
+          const placed = await this.place(one, compiled, owner, seen, signal);
+          let child = placed.child;
+          let due = false;
+          if (compiled.rotateAfter !== undefined) {
+            const plan = await planRotation(child.manifest, rendered.rotateAfter, entry.path, this.options.read, this.options.now(), signal);
+            requeueAfterMs = soonest(requeueAfterMs, plan.requeueAfterMs);
+            due = plan.regenerate;
+            if (plan.regenerate) child = { ...child, reconcile: true };
+          }
+          if (rendered.tls !== undefined) {
+            const { read, now } = this.options;
+            const plan = await planTls(child.manifest, { rendered: rendered.tls, rotateAfter: rendered.rotateAfter, force: due, source: entry.path, read, now: now() }, signal);
+            requeueAfterMs = soonest(requeueAfterMs, plan.requeueAfterMs);
+            if (plan.regenerate) child = { ...child, reconcile: true };
+          }
+          if (placed.replaces === undefined) out.push(child);
+          else out[placed.replaces] = child;
+        }
       }
     }
     const desired = out
@@ -289,6 +293,8 @@ export class TemplatesPhase implements TemplatesStage {
       seen.set(identity, { source: entry.path, index: seen.size, onCreate });
       return { child };
     }
+    // Two items of one forEach entry naming one child: the later wins, as Orkestra applies them in order.
+    if (entry.forEach !== undefined && earlier.source === entry.path) return { child, replaces: earlier.index };
     if (set.dialect === 'orkestra' && earlier.onCreate && set.onReconcile.includes(compiled)) {
       seen.set(identity, { source: entry.path, index: earlier.index, onCreate: false });
       return { child, replaces: earlier.index };

@@ -46,6 +46,12 @@ export interface HookContext {
   readonly events: EventRecorder;
   /** Children observed for this object, by template kind and name (filled by the operatorBox templates). */
   readonly children: Readonly<Record<string, Readonly<Record<string, KubeObject>>>>;
+  /**
+   * The definition's `hooks.args` (`constructor.args` for a reconciler): a private copy, `{}` when none are
+   * declared. In a hook, texts containing `{{` are rendered against this object; in `onNotFound` and a
+   * reconciler they are as written (docs/orkestra-compatibility.md#hook-and-constructor-args).
+   */
+  readonly args: Readonly<Record<string, unknown>>;
 }
 
 /** What a hook or a reconciler may return: nothing, or a request to run again later. */
@@ -89,6 +95,8 @@ export type ReconcilerContext = Omit<HookContext, 'object' | 'children'> & { rea
 /** What a constructor receives, once per CRD activation. */
 export interface ConstructorDeps {
   readonly crd: CrdInfo;
+  /** The definition's `constructor.args`, as written (`{}` when none); optional for hand-made deps in tests. */
+  readonly args?: Readonly<Record<string, unknown>>;
   readonly client: KubeClient;
   readonly kubeConfig: KubeConfig;
   readonly cache: CacheReader;

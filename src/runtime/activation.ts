@@ -41,6 +41,7 @@ import { convertChain } from './convert-chain.js';
 import { enricherOf } from '../operatorbox/enrich.js';
 import { observedChildren, templateData } from '../operatorbox/template-data.js';
 import { compileTemplateSet, type TemplateSet } from '../operatorbox/template-set.js';
+import { codeArgs } from '../operatorbox/code-args.js';
 import { TemplatesPhase } from '../operatorbox/templates.js';
 import type { CacheReader, CrdInfo } from '../operatorbox/types.js';
 import { reconcileKey, type PipelineStages, type RegistryStage } from '../reconcile/pipeline.js';
@@ -295,11 +296,11 @@ export async function buildController(input: ActivationInput): Promise<Activated
   controller = created;
   created.autoscaler = autoscalerOf(crd, created, options.clock, metrics, logger);
   const cache = cacheReaderOf(created.informer);
-  const deps: ContextDeps = { crd: info, client, kubeConfig: input.kubeConfig, cache, logger, now: () => options.clock.now() };
+  const deps: ContextDeps = { crd: info, client, kubeConfig: input.kubeConfig, cache, logger, now: () => options.clock.now(), args: codeArgs(crd, options.templateLimits) };
   if (!generic) {
     const ctor = code.constructor;
     if (ctor === undefined) throw new RuntimeError('E_REGISTRATION', `CRD ${crd.name}: no constructor registered`);
-    const reconciler = await ctor.value({ crd: info, client, kubeConfig: input.kubeConfig, cache, logger });
+    const reconciler = await ctor.value({ crd: info, client, kubeConfig: input.kubeConfig, cache, logger, args: structuredClone(deps.args?.written ?? {}) });
     if (typeof reconciler?.reconcile !== 'function') {
       throw new RuntimeError('E_REGISTRATION', `CRD ${crd.name}: constructor ${ctor.name} did not return an object with a reconcile() method`);
     }

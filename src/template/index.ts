@@ -22,3 +22,6 @@ export { ORKESTRA_FUNCTION_NAMES } from './dialect.js';
 export type { TemplateDialect } from './dialect.js';
 export { checkNotes, isBuiltinFunction } from './notes.js';
 export type { NoteProblem, UserNote } from './notes.js';
+export { parseFieldPath } from './condition-path.js';
+export { forEachScopes } from './for-each.js';
+export type { ForEachScope, ForEachSpec } from './for-each.js';
