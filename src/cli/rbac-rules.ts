@@ -7,11 +7,13 @@
  * - each child kind a template of an enabled CRD can create: get, list, watch (child informers), create, patch
  *   (server-side apply), delete (prune, cleanup);
  * - each kind of an enabled CRD's `operatorBox.watch` and `operatorBox.cross`: get, list, watch (its informer);
- * - Pods: list, for an enabled CRD that declares `enrich` (its `pods` target lists a workload child's pods);
+ * - what an enabled CRD's `enrich` targets read: list on pods (`pods`, `backingpods`, `events`), events (`events`),
+ *   endpointslices (`endpoints`), replicasets (`replicasets`), jobs (`cronjob`); get on nodes (`node`),
+ *   persistentvolumes (`pvc`), persistentvolumeclaims (`pv`, `pvcs`), storageclasses (`storageclass`), secrets (`ingress`);
  * - Events: create; Leases in the Lease's namespace, only with leader election: create, and get/update/list/watch on its name (standbys watch the Lease with a metadata.name field selector).
  * Pure: the same definition and options give the same rules, in a stable order.
  */
-import { builtInKind, KindTable, type CrdDefinition, type Definition, type TemplateEntry, type TemplatePhase } from '../index.js';
+import { builtInKind, KindTable, type CrdDefinition, type Definition, type EnrichTargetName, type TemplateEntry, type TemplatePhase } from '../index.js';
 
 /** One RBAC PolicyRule. */
 export interface PolicyRule {
@@ -40,6 +42,24 @@ const PARENT_VERBS = ['get', 'list', 'watch', 'patch'];
 const CHILD_VERBS = ['get', 'list', 'watch', 'create', 'patch', 'delete'];
 const WATCH_VERBS = ['get', 'list', 'watch'];
 const RBAC_KINDS = new Set(['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding']);
+
+/** The (group, resource, verb) each enrich target reads with. */
+const ENRICH_READS: Readonly<Record<EnrichTargetName, ReadonlyArray<readonly [string, string, string]>>> = {
+  pods: [['', 'pods', 'list']],
+  events: [['', 'events', 'list'], ['', 'pods', 'list']],
+  endpoints: [['discovery.k8s.io', 'endpointslices', 'list']],
+  backingpods: [['', 'pods', 'list']],
+  replicasets: [['apps', 'replicasets', 'list']],
+  owner: [],
+  node: [['', 'nodes', 'get']],
+  pvc: [['', 'persistentvolumes', 'get']],
+  pv: [['', 'persistentvolumeclaims', 'get']],
+  pvcs: [['', 'persistentvolumeclaims', 'get']],
+  storageclass: [['storage.k8s.io', 'storageclasses', 'get']],
+  ingress: [['', 'secrets', 'get']],
+  hpa: [],
+  cronjob: [['batch', 'jobs', 'list']],
+};
 
 /** Rules collected per (group, resource), merged per (group, verbs) at the end. */
 class RuleSet {
@@ -122,8 +142,8 @@ export function rbacRequirements(definition: Definition, input: RbacInput = {}):
     if (code.length > 0 || !crd.operatorBox.default) {
       notes.push(`CRD ${name} runs code (${code.join(', ') || 'a constructor'}): add the permissions of whatever it calls through ctx.client`);
     }
-    // Orkestra's enrich (`pods`): bounded list calls with the workload's label selector (operatorbox/enrich-pods.ts).
-    if (crd.enrich !== undefined) rules.add('', 'pods', ['list']);
+    // Orkestra's enrich: the reads each target makes (operatorbox/enrich-targets.ts), and nothing for `owner`/`hpa`.
+    for (const target of crd.enrich?.targets ?? []) for (const [group, resource, verb] of ENRICH_READS[target.name]) rules.add(group, resource, [verb]);
     for (const watch of [...(crd.operatorBox.watch ?? []), ...(crd.operatorBox.cross ?? [])]) {
       const found = childResource(watch.apiVersion, watch.kind, definition);
       if (typeof found === 'string') {

@@ -1,8 +1,10 @@
 /**
  * A CRD entry's `enrich` / `enrichAll` (Orkestra's data fetched beside the children, docs/orkestra-compatibility.md#enrich)
  * → the model's {@link EnrichRule}. Targets are written as a name (`- pods`) or as a map with conditions
- * (`- pods: {when: [...], anyOf: [...]}`). Both fields at once is an error, as in Orkestra; a target katalog does
- * not fetch yet (Orkestra's `events`, `endpoints`, `replicasets`...) is refused by name, never ignored.
+ * (`- pods: {when: [...], anyOf: [...]}`). Both fields at once is an error, as in Orkestra. A target is named as
+ * Orkestra names it, or by one of the other names Orkestra resolves to it (a kind's singular, plural or short name:
+ * `cj`, `hpas`, `persistentvolumeclaim`...); the model holds the canonical name. An unknown name is an error that
+ * lists the targets, never ignored.
  */
 import type { Field } from './crd-entries.js';
 import { normalizeConditions } from './conditions.js';
@@ -24,17 +26,19 @@ export function normalizeEnrich(enrich: Field | undefined, enrichAll: Field | un
   list.forEach((item, index) => {
     const at = [...enrich.path, index];
     const entries: Array<[string, unknown]> = typeof item === 'string' ? [[item, {}]] : isMap(item) ? Object.entries(item) : [];
-    for (const [name, conditions] of entries) {
-      if (!isTarget(name)) {
-        problems.add(enrich.origin, typeof item === 'string' ? at : [...at, name], 'orkestra-unsupported', `the enrich target "${name}" is not supported by katalog: it fetches ${ENRICH_TARGETS.join(', ')} so far; see ${COMPATIBILITY_PAGE}#enrich`, { at: typeof item === 'string' ? 'value' : 'key' });
+    for (const [written, conditions] of entries) {
+      const canonical = canonicalTarget(written);
+      if (canonical === undefined) {
+        problems.add(enrich.origin, typeof item === 'string' ? at : [...at, written], 'orkestra-unsupported', `"${written}" is not an enrich target: the targets are ${ENRICH_TARGETS.join(', ')}; see ${COMPATIBILITY_PAGE}#enrich`, { at: typeof item === 'string' ? 'value' : 'key' });
         continue;
       }
+      const name = canonical;
       if (targets.some((target) => target.name === name)) {
         problems.add(enrich.origin, at, 'duplicate', `the enrich target "${name}" is given twice`);
         continue;
       }
       const block = (isMap(conditions) ? conditions : {}) as { when?: Partial<ConditionInput>[]; anyOf?: Partial<ConditionInput>[] };
-      const path = typeof item === 'string' ? at : [...at, name];
+      const path = typeof item === 'string' ? at : [...at, written];
       targets.push({
         name,
         when: normalizeConditions(block.when, enrich.origin, [...path, 'when'], problems),
@@ -45,6 +49,21 @@ export function normalizeEnrich(enrich: Field | undefined, enrichAll: Field | un
   return targets.length === 0 ? undefined : { all: false, targets };
 }
 
-function isTarget(name: string): name is EnrichTargetName {
-  return (ENRICH_TARGETS as readonly string[]).includes(name);
+/** Other names Orkestra resolves to a target (a kind's singular, plural and short names). */
+const ALIASES: Readonly<Record<string, EnrichTargetName>> = {
+  pod: 'pods', po: 'pods',
+  event: 'events', ev: 'events',
+  ep: 'endpoints',
+  replicaset: 'replicasets', rs: 'replicasets',
+  nodes: 'node', no: 'node',
+  persistentvolumeclaim: 'pvc', persistentvolumeclaims: 'pvc',
+  persistentvolume: 'pv', persistentvolumes: 'pv', pvs: 'pv',
+  storageclasses: 'storageclass', sc: 'storageclass',
+  ingresses: 'ingress', ing: 'ingress',
+  hpas: 'hpa', horizontalpodautoscaler: 'hpa', horizontalpodautoscalers: 'hpa',
+  cronjobs: 'cronjob', cj: 'cronjob',
+};
+
+function canonicalTarget(name: string): EnrichTargetName | undefined {
+  return ENRICH_TARGETS.find((target) => target === name) ?? (Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined);
 }

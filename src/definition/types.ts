@@ -337,8 +337,8 @@ export interface CrdDefinition {
   readonly normalize?: readonly NormalizeField[];
 }
 
-/** The enrich targets katalog fetches. */
-export const ENRICH_TARGETS = ['pods'] as const;
+/** The enrich targets katalog fetches (Orkestra's names; operatorbox/enrich-targets.ts says what each reads). */
+export const ENRICH_TARGETS = ['pods', 'events', 'endpoints', 'backingpods', 'replicasets', 'owner', 'node', 'pvc', 'pv', 'pvcs', 'storageclass', 'ingress', 'hpa', 'cronjob'] as const;
 export type EnrichTargetName = (typeof ENRICH_TARGETS)[number];
 
 /** `enrich` / `enrichAll` of a CRD: which targets are fetched, each when its conditions hold. */

@@ -32,7 +32,7 @@ export async function podsOf(child: KubeObject, list: ListPods, signal: AbortSig
   const name = child.metadata?.name ?? '';
   const namespace = child.metadata?.namespace;
   if (namespace === undefined || name === '') return [];
-  const selector = selectorOf(child);
+  const selector = podSelectorOf(child);
   if (selector === undefined) return [];
   const items = await list(namespace, selector, POD_LIMIT, signal);
   const owned = items.filter((pod) => controlledBy(pod, child));
@@ -40,7 +40,8 @@ export async function podsOf(child: KubeObject, list: ListPods, signal: AbortSig
   return owned.map((pod) => podSummary(pod, child.kind === 'StatefulSet' ? name : undefined));
 }
 
-function selectorOf(child: KubeObject): string | undefined {
+/** The label selector of a workload's pods: its `spec.selector.matchLabels` (a Job without one: `job-name=<name>`). */
+export function podSelectorOf(child: KubeObject): string | undefined {
   const spec = child['spec'] as { selector?: { matchLabels?: Record<string, unknown> } } | undefined;
   const labels = spec?.selector?.matchLabels;
   const pairs = labels === undefined ? [] : Object.entries(labels).filter(([, value]) => typeof value === 'string').map(([key, value]) => `${key}=${String(value)}`);
