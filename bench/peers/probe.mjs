@@ -1,8 +1,12 @@
 // Shared by every operator of bench/peers, each in its own process: answers the bench's questions over IPC.
 //   started()  — call right before the operator starts watching: heap and CPU from here on are the operator's.
-//   { heap } — heap in use after a full GC, minus the heap at started(); { cpu } — CPU µs since started().
+//   { heap } — heap in use after a full GC, minus the heap at started(); { cpu } — CPU µs since started();
+//   { elu } — the share of wall time the event loop was busy since started() (0..1).
+import { performance } from 'node:perf_hooks';
+
 let baseHeap = 0;
 let baseCpu = { user: 0, system: 0 };
+let baseElu = performance.eventLoopUtilization();
 
 function heapNow() {
   for (let i = 0; i < 4; i++) globalThis.gc?.();
@@ -12,6 +16,7 @@ function heapNow() {
 export function started() {
   baseHeap = heapNow();
   baseCpu = process.cpuUsage();
+  baseElu = performance.eventLoopUtilization();
   process.send?.({ id: 0, value: 'started' });
 }
 
@@ -20,7 +25,8 @@ process.on('message', (message) => {
   else if (message.cpu) {
     const cpu = process.cpuUsage(baseCpu);
     process.send?.({ id: message.id, value: cpu.user + cpu.system });
-  } else if (message.exit) process.exit(0);
+  } else if (message.elu) process.send?.({ id: message.id, value: performance.eventLoopUtilization(baseElu).utilization });
+  else if (message.exit) process.exit(0);
 });
 
 /** The job of every peer, for the ones written by hand. */

@@ -66,6 +66,10 @@ interface Run {
   p99: number;
   heapPerResource: number;
   cpuPer1000: number;
+  /** Share of wall time the operator's event loop was busy from the moment it started watching to convergence. */
+  loopBusy: number;
+  /** The test API server's CPU per 1,000 resources over the same span (writes, watch fan-out, the bench's polls). */
+  serverCpuPer1000: number;
   idleCpuPerMinute: number;
 }
 
@@ -148,8 +152,11 @@ async function runOnce(peer: Peer, dir: string): Promise<Run> {
     try {
       await operator.started;
       const t0 = performance.now();
+      const serverCpu0 = await server.call<number>({ cpu: true });
       const t1 = await waitFor(server, COUNT, COUNT, `${peer.name} at start`);
+      const serverCpu1 = await server.call<number>({ cpu: true });
       const cpuAtConverge = await operator.ask<number>({ cpu: true });
+      const loopBusy = await operator.ask<number>({ elu: true });
       await sleep(1000);
       const start = await server.call<{ total: number; writes: number; conflicts: number }>({ requests: true });
       const heap = await operator.ask<number>({ heap: true });
@@ -178,6 +185,8 @@ async function runOnce(peer: Peer, dir: string): Promise<Run> {
         p99: percentile(latencies, 99),
         heapPerResource: heap / (COUNT + CREATES),
         cpuPer1000: cpuAtConverge / 1e6 / (COUNT / 1000),
+        loopBusy,
+        serverCpuPer1000: (serverCpu1 - serverCpu0) / 1e6 / (COUNT / 1000),
         idleCpuPerMinute: ((idleTo - idleFrom) / 1e3) * (60 / IDLE_S),
       };
     } finally {
@@ -192,8 +201,15 @@ const dir = mkdtempSync(join(tmpdir(), 'katalog-peers-'));
 try {
   console.log(`bench/peers: ${COUNT} Widgets at start, ${CREATES} single creates, ${WORKERS} workers, ${REPS} repetitions in rotated order, bookmarks every ${BOOKMARK_MS} ms`);
   const rawServer = await startRemoteServer();
-  const raw = await measureRawWrites(rawServer.url, WORKERS, COUNT * 2).finally(() => rawServer.stop());
-  console.log(`raw server-side applies at concurrency ${WORKERS}: ${raw.rate.toFixed(0)}/s; one write's round trip p50 ${raw.roundTripMs.toFixed(2)} ms`);
+  const rawCpu0 = await rawServer.call<number>({ cpu: true });
+  const raw = await measureRawWrites(rawServer.url, WORKERS, COUNT * 2);
+  // 200 writes one at a time (the round trip), then COUNT * 2 at the given concurrency.
+  const rawCpuPerWrite = ((await rawServer.call<number>({ cpu: true })) - rawCpu0) / 1000 / (COUNT * 2 + 200);
+  await rawServer.stop();
+  console.log(
+    `raw server-side applies at concurrency ${WORKERS}: ${raw.rate.toFixed(0)}/s; one write's round trip p50 ${raw.roundTripMs.toFixed(2)} ms; ` +
+      `server CPU per raw write ${rawCpuPerWrite.toFixed(3)} ms`,
+  );
   const runs = new Map<string, Run[]>(PEERS.map((peer) => [peer.name, []]));
   for (let rep = 0; rep < REPS; rep++) {
     const order = [...PEERS.slice(rep % PEERS.length), ...PEERS.slice(0, rep % PEERS.length)];
@@ -215,6 +231,8 @@ try {
     ['create → child p99, ms', 'p99', 0, (v) => v.toFixed(2), false],
     ['heap per resource, KB', 'heapPerResource', 0, (v) => (v / 1024).toFixed(2), false],
     ['operator CPU per 1,000 resources, s', 'cpuPer1000', 0, (v) => v.toFixed(2), false],
+    ['operator event loop busy until converged, %', 'loopBusy', 0, (v) => (v * 100).toFixed(0), false],
+    ['test API server CPU per 1,000 resources, s', 'serverCpuPer1000', 0, (v) => v.toFixed(2), false],
     ['idle CPU per minute, ms', 'idleCpuPerMinute', 0, (v) => v.toFixed(1), false],
   ];
   const names = PEERS.map((peer) => peer.name);
@@ -236,6 +254,18 @@ try {
     const p99 = median(ours.map((run) => run.p99));
     console.log(`\nkatalog against the physical limit: ${throughput.toFixed(0)}/s = ${(throughput / (raw.rate / Math.max(1, writes))).toFixed(2)}× (raw write rate ÷ ${writes.toFixed(2)} writes per resource; aim ≥ 0.8×)`);
     console.log(`katalog create → child p99 = ${(p99 / raw.roundTripMs).toFixed(1)}× one write's round trip (aim ≤ 5×)`);
+    // The budget: one JavaScript thread cannot go beyond 1 / (its CPU per resource); operator and server together
+    // cannot go beyond 2 cores / (their CPU per resource); 2 workers cannot go beyond 2 / (the time one resource
+    // holds a worker: two round trips plus the operator's own CPU).
+    const cpuMs = median(ours.map((run) => run.cpuPer1000));
+    const serverMs = median(ours.map((run) => run.serverCpuPer1000));
+    const target = (0.8 * raw.rate) / Math.max(1, writes);
+    console.log(
+      `budget per resource: operator ${cpuMs.toFixed(2)} ms CPU (one-thread ceiling ${(1000 / cpuMs).toFixed(0)}/s), server ${serverMs.toFixed(2)} ms ` +
+        `(2-core ceiling ${(2000 / (cpuMs + serverMs)).toFixed(0)}/s), 2 workers × ${writes.toFixed(0)} round trips of ${raw.roundTripMs.toFixed(2)} ms ` +
+        `(ceiling ${(WORKERS * 1000 / (writes * raw.roundTripMs + cpuMs)).toFixed(0)}/s); ${target.toFixed(0)}/s needs ≤ ${(1000 / target).toFixed(2)} ms of operator CPU ` +
+        `and ≤ ${(2000 / target).toFixed(2)} ms of operator + server CPU per resource`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
