@@ -1,8 +1,18 @@
 // Shared by every operator of bench/peers, each in its own process: answers the bench's questions over IPC.
 //   started()  — call right before the operator starts watching: heap and CPU from here on are the operator's.
-//   { heap } — heap in use after a full GC, minus the heap at started(); { cpu } — CPU µs since started().
+//   { heap } — heap in use after a full GC, minus the heap at started(); { cpu } — CPU µs since started();
+//   { elu } — the share of wall time the event loop was busy since started() (0..1);
+//   { gcMark } — starts counting garbage-collection pauses; { gcs } — their count, total and longest ms since then.
+import { performance, PerformanceObserver } from 'node:perf_hooks';
+
+let pauses = undefined;
+new PerformanceObserver((list) => {
+  if (pauses !== undefined) for (const entry of list.getEntries()) pauses.push(entry.duration);
+}).observe({ entryTypes: ['gc'] });
+
 let baseHeap = 0;
 let baseCpu = { user: 0, system: 0 };
+let baseElu = performance.eventLoopUtilization();
 
 function heapNow() {
   for (let i = 0; i < 4; i++) globalThis.gc?.();
@@ -12,6 +22,7 @@ function heapNow() {
 export function started() {
   baseHeap = heapNow();
   baseCpu = process.cpuUsage();
+  baseElu = performance.eventLoopUtilization();
   process.send?.({ id: 0, value: 'started' });
 }
 
@@ -20,6 +31,13 @@ process.on('message', (message) => {
   else if (message.cpu) {
     const cpu = process.cpuUsage(baseCpu);
     process.send?.({ id: message.id, value: cpu.user + cpu.system });
+  } else if (message.elu) process.send?.({ id: message.id, value: performance.eventLoopUtilization(baseElu).utilization });
+  else if (message.gcMark) {
+    pauses = [];
+    process.send?.({ id: message.id, value: true });
+  } else if (message.gcs) {
+    const seen = pauses ?? [];
+    process.send?.({ id: message.id, value: { count: seen.length, totalMs: seen.reduce((a, b) => a + b, 0), maxMs: Math.max(0, ...seen) } });
   } else if (message.exit) process.exit(0);
 });
 

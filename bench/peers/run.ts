@@ -1,6 +1,6 @@
 // bench/peers: katalog against the operators one would write by hand or with the other libraries on npm, each in
 // its own process against its own fresh test API server (in a process of its own), same job, same data.
-//   npm run bench:peers [-- count=2000 creates=50 reps=3 idle=10 only=katalog,handwritten bookmarks=60000 prof=DIR profus=US serverprof=DIR]
+//   npm run bench:peers [-- count=2000 creates=50 reps=3 idle=10 only=katalog,handwritten bookmarks=60000 prof=DIR profus=US serverprof=DIR opflags=--trace-gc]
 //   (positional arguments are read as count, creates, reps, idle: `npm run bench:peers -- 2000 50 3 10`)
 // `bookmarks` is the server's BOOKMARK period in ms: 60 s by default, kube-apiserver's (the test server's own default,
 // 1 s, is for tests and would make every operator that asks for bookmarks busy while idle). `prof=DIR` writes a CPU
@@ -34,6 +34,8 @@ const PROF_DIR = args['prof'];
 const SERVER_PROF_DIR = args['serverprof'];
 /** Sampling interval of `prof=`, in µs (node's default 1000 is coarse for a 2,000-resource run). */
 const PROF_US = args['profus'];
+/** Extra node flags for every operator process, comma-separated (e.g. `opflags=--trace-gc`). */
+const OPERATOR_FLAGS = args['opflags']?.split(',') ?? [];
 
 const KATALOG_BUNDLE = 'node_modules/.cache/katalog-bench/katalog.mjs';
 await esbuild.build({ entryPoints: ['bench/peers/katalog.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: KATALOG_BUNDLE, logLevel: 'warning' });
@@ -66,7 +68,14 @@ interface Run {
   p99: number;
   heapPerResource: number;
   cpuPer1000: number;
+  /** Share of wall time the operator's event loop was busy from the moment it started watching to convergence. */
+  loopBusy: number;
+  /** The test API server's CPU per 1,000 resources over the same span (writes, watch fan-out, the bench's polls). */
+  serverCpuPer1000: number;
   idleCpuPerMinute: number;
+  /** Garbage-collection pauses of the operator while the single creates ran: per create, and the longest. */
+  gcPerCreate: number;
+  gcMaxMs: number;
 }
 
 const WIDGET_CRD = crdManifest({ group: 'example.io', kind: 'Widget', plural: 'widgets' });
@@ -140,7 +149,7 @@ async function runOnce(peer: Peer, dir: string): Promise<Run> {
     const kubeconfig = join(dir, `${peer.name.replace(/\W/g, '_')}.yaml`);
     writeFileSync(kubeconfig, kubeconfigYaml(server.url, undefined));
     await server.call({ resetRequests: true });
-    const child = spawn(process.execPath, ['--expose-gc', ...(PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`, ...(PROF_US === undefined ? [] : [`--cpu-prof-interval=${PROF_US}`])]), ...(peer.tsx ? ['--import', 'tsx'] : []), peer.file, server.url], {
+    const child = spawn(process.execPath, ['--expose-gc', ...OPERATOR_FLAGS, ...(PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`, ...(PROF_US === undefined ? [] : [`--cpu-prof-interval=${PROF_US}`])]), ...(peer.tsx ? ['--import', 'tsx'] : []), peer.file, server.url], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: { ...process.env, KUBECONFIG: kubeconfig, WORKERS: String(WORKERS), NODE_TLS_REJECT_UNAUTHORIZED: '0' },
     });
@@ -148,18 +157,23 @@ async function runOnce(peer: Peer, dir: string): Promise<Run> {
     try {
       await operator.started;
       const t0 = performance.now();
+      const serverCpu0 = await server.call<number>({ cpu: true });
       const t1 = await waitFor(server, COUNT, COUNT, `${peer.name} at start`);
+      const serverCpu1 = await server.call<number>({ cpu: true });
       const cpuAtConverge = await operator.ask<number>({ cpu: true });
+      const loopBusy = await operator.ask<number>({ elu: true });
       await sleep(1000);
       const start = await server.call<{ total: number; writes: number; conflicts: number }>({ requests: true });
       const heap = await operator.ask<number>({ heap: true });
 
       await server.call({ resetRequests: true });
+      await operator.ask({ gcMark: true });
       const latencies: number[] = [];
       for (let i = 0; i < CREATES; i++) {
         latencies.push(await server.call<number>({ createAndWait: { object: widget(`c${i}`), childKind: 'ConfigMap' } }));
         await waitFor(server, 1, 1, `${peer.name} single create c${i}`, `c${i}`);
       }
+      const gcs = await operator.ask<{ count: number; totalMs: number; maxMs: number }>({ gcs: true });
       await sleep(1000);
       const creates = await server.call<{ total: number; writes: number; conflicts: number }>({ requests: true });
 
@@ -178,7 +192,11 @@ async function runOnce(peer: Peer, dir: string): Promise<Run> {
         p99: percentile(latencies, 99),
         heapPerResource: heap / (COUNT + CREATES),
         cpuPer1000: cpuAtConverge / 1e6 / (COUNT / 1000),
+        loopBusy,
+        serverCpuPer1000: (serverCpu1 - serverCpu0) / 1e6 / (COUNT / 1000),
         idleCpuPerMinute: ((idleTo - idleFrom) / 1e3) * (60 / IDLE_S),
+        gcPerCreate: gcs.count / CREATES,
+        gcMaxMs: gcs.maxMs,
       };
     } finally {
       await operator.stop();
@@ -192,8 +210,15 @@ const dir = mkdtempSync(join(tmpdir(), 'katalog-peers-'));
 try {
   console.log(`bench/peers: ${COUNT} Widgets at start, ${CREATES} single creates, ${WORKERS} workers, ${REPS} repetitions in rotated order, bookmarks every ${BOOKMARK_MS} ms`);
   const rawServer = await startRemoteServer();
-  const raw = await measureRawWrites(rawServer.url, WORKERS, COUNT * 2).finally(() => rawServer.stop());
-  console.log(`raw server-side applies at concurrency ${WORKERS}: ${raw.rate.toFixed(0)}/s; one write's round trip p50 ${raw.roundTripMs.toFixed(2)} ms`);
+  const rawCpu0 = await rawServer.call<number>({ cpu: true });
+  const raw = await measureRawWrites(rawServer.url, WORKERS, COUNT * 2);
+  // 200 writes one at a time (the round trip), then COUNT * 2 at the given concurrency.
+  const rawCpuPerWrite = ((await rawServer.call<number>({ cpu: true })) - rawCpu0) / 1000 / (COUNT * 2 + 200);
+  await rawServer.stop();
+  console.log(
+    `raw server-side applies at concurrency ${WORKERS}: ${raw.rate.toFixed(0)}/s; one write's round trip p50 ${raw.roundTripMs.toFixed(2)} ms; ` +
+      `server CPU per raw write ${rawCpuPerWrite.toFixed(3)} ms (busy ${((rawCpuPerWrite * raw.rate) / 10).toFixed(0)} % of a core at that rate)`,
+  );
   const runs = new Map<string, Run[]>(PEERS.map((peer) => [peer.name, []]));
   for (let rep = 0; rep < REPS; rep++) {
     const order = [...PEERS.slice(rep % PEERS.length), ...PEERS.slice(0, rep % PEERS.length)];
@@ -213,8 +238,12 @@ try {
     ['409s per single create', 'conflictsPerCreate', 0, (v) => v.toFixed(2), false],
     ['create → child p50, ms', 'p50', 0, (v) => v.toFixed(2), false],
     ['create → child p99, ms', 'p99', 0, (v) => v.toFixed(2), false],
+    ['operator GC pauses per single create', 'gcPerCreate', 0, (v) => v.toFixed(3), false],
+    ['longest operator GC pause during the creates, ms', 'gcMaxMs', 0, (v) => v.toFixed(2), false],
     ['heap per resource, KB', 'heapPerResource', 0, (v) => (v / 1024).toFixed(2), false],
     ['operator CPU per 1,000 resources, s', 'cpuPer1000', 0, (v) => v.toFixed(2), false],
+    ['operator event loop busy until converged, %', 'loopBusy', 0, (v) => (v * 100).toFixed(0), false],
+    ['test API server CPU per 1,000 resources, s', 'serverCpuPer1000', 0, (v) => v.toFixed(2), false],
     ['idle CPU per minute, ms', 'idleCpuPerMinute', 0, (v) => v.toFixed(1), false],
   ];
   const names = PEERS.map((peer) => peer.name);
@@ -236,6 +265,18 @@ try {
     const p99 = median(ours.map((run) => run.p99));
     console.log(`\nkatalog against the physical limit: ${throughput.toFixed(0)}/s = ${(throughput / (raw.rate / Math.max(1, writes))).toFixed(2)}× (raw write rate ÷ ${writes.toFixed(2)} writes per resource; aim ≥ 0.8×)`);
     console.log(`katalog create → child p99 = ${(p99 / raw.roundTripMs).toFixed(1)}× one write's round trip (aim ≤ 5×)`);
+    // The budget: one JavaScript thread cannot go beyond 1 / (its CPU per resource); operator and server together
+    // cannot go beyond 2 cores / (their CPU per resource); 2 workers cannot go beyond 2 / (the time one resource
+    // holds a worker: two round trips plus the operator's own CPU).
+    const cpuMs = median(ours.map((run) => run.cpuPer1000));
+    const serverMs = median(ours.map((run) => run.serverCpuPer1000));
+    const target = (0.8 * raw.rate) / Math.max(1, writes);
+    console.log(
+      `budget per resource: operator ${cpuMs.toFixed(2)} ms CPU (one-thread ceiling ${(1000 / cpuMs).toFixed(0)}/s), server ${serverMs.toFixed(2)} ms ` +
+        `(2-core ceiling ${(2000 / (cpuMs + serverMs)).toFixed(0)}/s), 2 workers × ${writes.toFixed(0)} round trips of ${raw.roundTripMs.toFixed(2)} ms ` +
+        `(ceiling ${(WORKERS * 1000 / (writes * raw.roundTripMs + cpuMs)).toFixed(0)}/s); ${target.toFixed(0)}/s needs ≤ ${(1000 / target).toFixed(2)} ms of operator CPU ` +
+        `and ≤ ${(2000 / target).toFixed(2)} ms of operator + server CPU per resource`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

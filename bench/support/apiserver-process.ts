@@ -4,6 +4,7 @@
 //   `minWrites` writes were answered), { requests: true } (counts of
 //   the HTTP requests answered since the last { resetRequests: true }), { createAndWait: {...} } (a direct create
 //   and the milliseconds until its child exists).
+//   { cpu: true } (the server process's CPU so far, µs).
 //   bench/scale also uses: { scaleProgress: { group, plurals } } (children present and Ready resources, counted in the
 //   server's store without copying 200,000 objects a poll) and { memory: true } (the server's RSS and heap).
 import { performance } from 'node:perf_hooks';
@@ -30,7 +31,12 @@ const writesSinceReset = (): number => WRITE_VERBS.reduce((sum, verb) => sum + s
 const server = await startTestApiServer(JSON.parse(process.argv[2] ?? '{}') as { bookmarkIntervalMs?: number; requestLogSize?: number });
 const fullyReady = new Set<string>();
 process.on('message', (raw: unknown) => {
-  const scale = raw as { id: number; scaleProgress?: { group: string; plurals: string[] }; memory?: boolean };
+  const scale = raw as { id: number; scaleProgress?: { group: string; plurals: string[] }; memory?: boolean; cpu?: boolean };
+  if (scale.cpu === true) {
+    const { user, system } = process.cpuUsage();
+    process.send?.({ id: scale.id, value: user + system });
+    return;
+  }
   if (scale.scaleProgress !== undefined) {
     const { store } = (server as unknown as StoreView).cluster;
     let ready = 0;
