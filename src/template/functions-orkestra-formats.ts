@@ -32,7 +32,7 @@ function cronFields(text: string): string[] | undefined {
   return fields.length === 5 ? fields : undefined;
 }
 
-function cronNormalize(value: unknown): string {
+export function cronNormalize(value: unknown): string {
   return cronFields(str(value))?.join(' ') ?? '* * * * *';
 }
 

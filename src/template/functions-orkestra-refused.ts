@@ -6,14 +6,12 @@
  */
 const EXTERNAL = 'it reads the result of an `external` call with `protocol: prometheus`, and katalog makes HTTP calls only';
 const CLOCK = 'it reads the clock, so a render would change while nothing else does; use rotateAfter or requeue.after for time-based work';
-const NOT_YET = 'not implemented yet';
 
 const by = (reason: string, names: readonly string[]): Array<[string, string]> => names.map((name) => [name, reason]);
 
 const REFUSED: ReadonlyMap<string, string> = new Map([
   ...by(EXTERNAL, ['promAboveThreshold', 'promBelowThreshold', 'promLabelValues', 'promMax', 'promSeriesCount', 'promSum', 'promValue']),
   ...by(CLOCK, ['timeAgo', 'timeSince', 'timeUntil', 'isExpired', 'nextCron', 'timeInWindow', 'timeNotInWindow', 'weekday', 'weekend']),
-  ...by(NOT_YET, ['cronDescribe', 'timeFormat']),
 ]);
 
 /** Why katalog refuses the Orkestra note `name`, or `undefined` when it does not. */

@@ -17,6 +17,7 @@ import { ORKESTRA_OBJECT_FUNCTIONS } from './functions-orkestra-objects.js';
 import { ORKESTRA_ENRICHED_FUNCTIONS } from './functions-orkestra-enriched.js';
 import { ORKESTRA_POD_FUNCTIONS } from './functions-orkestra-pods.js';
 import { ORKESTRA_STRING_FUNCTIONS } from './functions-orkestra-strings.js';
+import { ORKESTRA_TIME_FUNCTIONS } from './functions-orkestra-time.js';
 import { getKey, isMap, kindOf, printValue } from './values.js';
 
 /** Orkestra's `empty`: missing, "", "<no value>", false, 0, an empty list or map. */
@@ -62,6 +63,7 @@ function wholeNumber(value: unknown): number | undefined {
 export const ORKESTRA_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
   ...ORKESTRA_STRING_FUNCTIONS,
   ...ORKESTRA_FORMAT_FUNCTIONS,
+  ...ORKESTRA_TIME_FUNCTIONS,
   ...ORKESTRA_OBJECT_FUNCTIONS,
   ...ORKESTRA_KUBE_FUNCTIONS,
   ...ORKESTRA_POD_FUNCTIONS,

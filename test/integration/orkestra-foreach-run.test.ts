@@ -107,3 +107,69 @@ describe('forEach, run', () => {
     await waitFor('drift corrected', () => configMap('f-eu')?.data?.['region'] === 'eu', WAIT);
   });
 });
+
+// Orkestra's own forEach example (its guide "05 — forEach Sharding", advanced/16-custom-resources): a ShardedStore
+// makes one Shard custom resource per element of spec.shards (a list of maps bound `as: shard`), through the
+// `custom` kind; removing an element deletes its Shard, as the guide says.
+const SHARDS = `apiVersion: orkestra.orkspace.io/v1
+kind: Katalog
+metadata: { name: sharding }
+spec:
+  crds:
+    shardedstore:
+      apiTypes: { group: storage.example.io, version: v1alpha1, kind: ShardedStore, plural: shardedstores }
+      operatorBox:
+        onCreate:
+          custom:
+            - apiVersion: storage.example.io/v1alpha1
+              kind: Shard
+              reconcile: true
+              forEach:
+                field: spec.shards
+                as: shard
+              metadata:
+                name: "{{ .metadata.name }}-{{ .shard.name }}"
+                namespace: "{{ .metadata.namespace }}"
+                namespaced: true
+              spec:
+                shardName: "{{ .shard.name }}"
+                region: "{{ .shard.region }}"
+                size: "{{ .shard.size }}"
+                replicationFactor: "{{ .spec.replicationFactor }}"
+              hasStatus: false
+`;
+
+describe('forEach over custom resources (Orkestra sharding guide), run', () => {
+  let server: TestApiServer | undefined;
+  let runtime: Runtime | undefined;
+  const STORE = 'storage.example.io/v1alpha1';
+  before(async () => {
+    server = await startTestApiServer();
+    const definition = parseDefinition(SHARDS, { source: 'sharding.yaml' });
+    server.create(crdManifest({ group: 'storage.example.io', kind: 'ShardedStore', plural: 'shardedstores', scope: 'Namespaced', versions: [{ name: 'v1alpha1', served: true, storage: true, status: true }] }));
+    server.create(crdManifest({ group: 'storage.example.io', kind: 'Shard', plural: 'shards', scope: 'Namespaced', versions: [{ name: 'v1alpha1', served: true, storage: true, status: true }] }));
+    runtime = createRuntime(definition, { kubeConfig: server.kubeConfig, watch: FAST_WATCH, installCrds: true, rateLimiter: { baseDelay: 5, maxDelay: 200 } });
+    await runtime.start();
+  });
+  after(async () => {
+    await runtime?.stop();
+    await server?.stop();
+  });
+  const api = (): TestApiServer => server ?? assert.fail('no test API server');
+  const shards = (): string[] =>
+    api()
+      .objects({ apiVersion: STORE, kind: 'Shard', namespace: 'default' })
+      .map((object) => (object as Obj).metadata?.name ?? '')
+      .sort();
+
+  test('one Shard per element of spec.shards; removing an element deletes its Shard', async () => {
+    const shard = (name: string, region: string): Record<string, string> => ({ name, region, size: '50Gi' });
+    api().create({ apiVersion: STORE, kind: 'ShardedStore', metadata: { name: 'global-store', namespace: 'default' }, spec: { replicationFactor: 3, shards: [shard('us-east', 'us-east-1'), shard('eu-west', 'eu-west-1')] } });
+    await waitFor('two Shards', () => JSON.stringify(shards()) === JSON.stringify(['global-store-eu-west', 'global-store-us-east']), WAIT);
+    const east = api().get(STORE, 'Shard', 'global-store-us-east', 'default') as Obj & { spec?: Record<string, unknown> };
+    assert.deepEqual(east.spec, { shardName: 'us-east', region: 'us-east-1', size: '50Gi', replicationFactor: 3 });
+
+    api().patch(STORE, 'ShardedStore', 'global-store', { spec: { shards: [shard('eu-west', 'eu-west-1'), shard('ap-south', 'ap-south-1')] } }, { namespace: 'default' });
+    await waitFor('us-east deleted, ap-south created', () => JSON.stringify(shards()) === JSON.stringify(['global-store-ap-south', 'global-store-eu-west']), WAIT);
+  });
+});

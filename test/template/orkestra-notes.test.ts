@@ -303,7 +303,6 @@ describe('Orkestra notes (Orkestra dialect)', () => {
       ['promValue .external.q', /external/],
       ['timeSince .metadata.creationTimestamp', /reads the clock/],
       ['weekday', /reads the clock/],
-      ['cronDescribe "* * * * *"', /not implemented yet/],
     ] as const) {
       assert.throws(
         () => compileTemplate(`{{ ${name} }}`, { name: 't', dialect: 'orkestra' }),
