@@ -27,7 +27,8 @@ ${onCreate}`;
 }
 
 function first(definition: Definition, kind: string): Map {
-  return (definition.crds.get('widget')?.operatorBox.onCreate[kind]?.[0]?.body ?? {}) as Map;
+  const phase: Readonly<Record<string, ReadonlyArray<{ readonly body: unknown }> | undefined>> = definition.crds.get('widget')?.operatorBox.onCreate ?? {};
+  return (phase[kind]?.[0]?.body ?? {}) as Map;
 }
 
 function problems(text: string): string[] {
