@@ -128,6 +128,17 @@ describe('profiles from Motifs (spec.imports)', () => {
   });
 });
 
+describe('profiles of a Komposer', () => {
+  test("the Komposer's own win over those of the Katalogs it imports", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'katalog-profiles-'));
+    const onCreate = '          deployments:\n            - { image: a, resources: { profile: org } }\n';
+    writeFileSync(join(root, 'k.yaml'), katalog(onCreate, 'profiles:\n  resources:\n    - { name: org, requests: { cpu: 1m } }\n'));
+    writeFileSync(join(root, 'komposer.yaml'), 'apiVersion: orkestra.orkspace.io/v1\nkind: Komposer\nmetadata: { name: k }\nimports:\n  files: [./k.yaml]\nprofiles:\n  resources:\n    - { name: org, requests: { cpu: 2m } }\n');
+    const definition = await loadDefinition(join(root, 'komposer.yaml'));
+    assert.deepEqual(first(definition, 'deployments').resources, { requests: { cpu: '2m' } });
+  });
+});
+
 describe('profile errors at load', () => {
   test('an unknown name is an error at the name, naming the class and the known names', () => {
     const found = problems(katalog('          deployments:\n            - { image: nginx, resources: { profile: huge } }\n', PROFILES));
