@@ -1,7 +1,8 @@
 /**
  * Katalog-level `spec.imports` (current Orkestra): Motifs whose `notes` become notes of the whole definition.
  * As in Orkestra, only the notes are taken at this level; a Motif's resources and status are applied by CRD-level
- * `imports`. Profiles (Orkestra's other Katalog-wide import) are refused where they are declared.
+ * `imports`. Their profiles (Orkestra's other Katalog-wide import) join the load's profile registry when each Motif is
+ * lifted (orkestra-lift-profiles.ts).
  */
 import { resolve } from 'node:path';
 import type { Path } from './path.js';

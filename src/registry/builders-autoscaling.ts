@@ -3,8 +3,8 @@
  * HorizontalPodAutoscaler. The target is `scaleTargetRef` ({apiVersion, kind, name}), or `deploymentRef` (a
  * Deployment's name), else this custom resource's default Deployment (`<cr>-deployment`).
  * `targetCPUUtilizationPercentage` becomes a CPU Utilization metric; `metrics` and `behavior`
- * (`scaleUp`/`scaleDown`) are Kubernetes' own and kept as written. Orkestra's `behavior.profile` presets are not
- * known here: an error names them.
+ * (`scaleUp`/`scaleDown`) are Kubernetes' own and kept as written. Orkestra's `behavior.profile` presets are expanded
+ * at load in Orkestra documents (definition/profiles/); one that reaches this builder (katalog.dev/v1) is an error.
  */
 import type { KindBuilder } from './kind-builder.js';
 import { compact, deepMerge, defaultName, manifestError, metadataOf, scalarText, ShortForm } from './short-form.js';
@@ -39,7 +39,7 @@ export const horizontalPodAutoscalersBuilder: KindBuilder = {
     if (cpu !== undefined && metrics !== undefined) throw manifestError('"targetCPUUtilizationPercentage" and "metrics" exclude each other');
     const behavior = form.map('behavior');
     if (behavior !== undefined && Object.hasOwn(behavior, 'profile')) {
-      throw manifestError('"behavior.profile" (an Orkestra preset) is not supported; write behavior.scaleUp / behavior.scaleDown');
+      throw manifestError('"behavior.profile" (an Orkestra preset) is expanded only in documents with an Orkestra apiVersion; write behavior.scaleUp / behavior.scaleDown');
     }
     let spec: Record<string, unknown> = compact({
       scaleTargetRef: targetOf(form, defaultName(context, 'deployment')),

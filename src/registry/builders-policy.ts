@@ -91,9 +91,9 @@ export const podDisruptionBudgetsBuilder: KindBuilder = {
   fields: ['selector', 'minAvailable', 'maxUnavailable', 'behavior', 'unhealthyPodEvictionPolicy', 'spec'],
   build(body, context) {
     const form = new ShortForm(body);
-    // Orkestra's `behavior` holds either a preset (`profile`, not known here) or the two budget fields.
+    // Orkestra's `behavior` holds the two budget fields; its preset (`profile`) is expanded at load in Orkestra documents.
     const behavior = form.map('behavior');
-    if (behavior !== undefined && Object.hasOwn(behavior, 'profile')) throw manifestError('"behavior.profile" (an Orkestra preset) is not supported; write minAvailable or maxUnavailable');
+    if (behavior !== undefined && Object.hasOwn(behavior, 'profile')) throw manifestError('"behavior.profile" (an Orkestra preset) is expanded only in documents with an Orkestra apiVersion; write minAvailable or maxUnavailable');
     const budgets = new ShortForm({ ...behavior, ...body });
     const minAvailable = intOrPercent(budgets, 'minAvailable');
     const maxUnavailable = intOrPercent(budgets, 'maxUnavailable');

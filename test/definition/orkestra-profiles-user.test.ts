@@ -27,7 +27,8 @@ ${onCreate}`;
 }
 
 function first(definition: Definition, kind: string): Map {
-  return (definition.crds.get('widget')?.operatorBox.onCreate[kind]?.[0]?.body ?? {}) as Map;
+  const phase: Readonly<Record<string, ReadonlyArray<{ readonly body: unknown }> | undefined>> = definition.crds.get('widget')?.operatorBox.onCreate ?? {};
+  return (phase[kind]?.[0]?.body ?? {}) as Map;
 }
 
 function problems(text: string): string[] {
@@ -124,6 +125,17 @@ describe('profiles from Motifs (spec.imports)', () => {
     const entries = (await loadDefinition(join(root, 'katalog.yaml'))).crds.get('widget')?.operatorBox.onCreate.deployments ?? [];
     assert.deepEqual((entries[0]?.body as Map).resources, { requests: { cpu: '1m' } });
     assert.deepEqual((entries[1]?.body as Map).resources, { requests: { cpu: '10m', memory: '16Mi' }, limits: { cpu: '20m', memory: '32Mi' } });
+  });
+});
+
+describe('profiles of a Komposer', () => {
+  test("the Komposer's own win over those of the Katalogs it imports", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'katalog-profiles-'));
+    const onCreate = '          deployments:\n            - { image: a, resources: { profile: org } }\n';
+    writeFileSync(join(root, 'k.yaml'), katalog(onCreate, 'profiles:\n  resources:\n    - { name: org, requests: { cpu: 1m } }\n'));
+    writeFileSync(join(root, 'komposer.yaml'), 'apiVersion: orkestra.orkspace.io/v1\nkind: Komposer\nmetadata: { name: k }\nimports:\n  files: [./k.yaml]\nprofiles:\n  resources:\n    - { name: org, requests: { cpu: 2m } }\n');
+    const definition = await loadDefinition(join(root, 'komposer.yaml'));
+    assert.deepEqual(first(definition, 'deployments').resources, { requests: { cpu: '2m' } });
   });
 });
 

@@ -26,7 +26,8 @@ ${onCreate}`;
 function body(kind: string, entry: string): Map {
   const definition = parseDefinition(katalog(`          ${kind}:\n            - ${entry}\n`));
   const full = ({ hpa: 'horizontalPodAutoscalers', pdb: 'podDisruptionBudgets' } as Record<string, string>)[kind] ?? kind;
-  const entries = definition.crds.get('widget')?.operatorBox.onCreate[full] ?? [];
+  const phase: Readonly<Record<string, ReadonlyArray<{ readonly body: unknown }> | undefined>> = definition.crds.get('widget')?.operatorBox.onCreate ?? {};
+  const entries = phase[full] ?? [];
   return (entries[0]?.body ?? {}) as Map;
 }
 
