@@ -69,8 +69,18 @@ export function orkestraChildren(view: Readonly<ChildrenView>): Readonly<Record<
     if (!key.endsWith('s')) continue;
     const first = Object.keys(byName).sort()[0];
     if (first === undefined) continue;
+    const special = ORKESTRA_KEYS[key];
     const singular = key.slice(0, -1);
-    for (const name of [singular, singular.toLowerCase()]) if (!Object.hasOwn(out, name)) out[name] = byName[first];
+    for (const name of [singular, singular.toLowerCase(), ...(special === undefined ? [] : [special.singular])]) if (!Object.hasOwn(out, name)) out[name] = byName[first];
+    if (special?.plural !== undefined && !Object.hasOwn(out, special.plural)) out[special.plural] = byName;
   }
   return out;
 }
+
+/** The kinds Orkestra keys by other names than the plural minus its `s` (pkg/children/children.go): also these. */
+const ORKESTRA_KEYS: Readonly<Record<string, { singular: string; plural?: string }>> = {
+  ingresses: { singular: 'ingress' },
+  persistentVolumeClaims: { singular: 'pvc' },
+  persistentVolumes: { singular: 'pv' },
+  horizontalPodAutoscalers: { singular: 'hpa', plural: 'hpas' },
+};
