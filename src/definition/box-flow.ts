@@ -7,6 +7,7 @@
  */
 import type { AutoscaleRule, CrossEntry, Gate, PreReconcile, RequeueRule, Sentinel, WatchEntry, WatchEvent } from './types.js';
 import { formatPath, type Path } from './path.js';
+import { SENTINELS } from './flow-types.js';
 import type { Origin, ProblemList } from './problems.js';
 import type { AutoscaleInput, CrossEntryInput, GateInput, OperatorBoxInput, PreReconcileInput, WatchEntryInput } from './schema-operator-box.js';
 import { parseDuration } from '../util/duration.js';
@@ -83,6 +84,7 @@ export function normalizeWatch(
       }
     }
     const on = present(entry.on);
+    const enqueueGate = watchGate(entry.enqueueGate, origin, [...at, 'enqueueGate'], problems);
     entries.push({
       apiVersion: entry.apiVersion,
       kind: entry.kind,
@@ -90,10 +92,25 @@ export function normalizeWatch(
       name: entry.name,
       on: on.length === 0 ? ALL_EVENTS : [...new Set(on)],
       keyFrom: key,
+      ...(enqueueGate === undefined ? {} : { enqueueGate }),
       path: formatPath([...canonical, index]),
     });
   });
   return entries;
+}
+
+/**
+ * A watch entry's enqueueGate: any sentinel may be named (they compare the watched object's old and new state, so
+ * there is nothing to declare under preReconcile); external calls are refused, as a call per watch event of
+ * another kind would be made before anything is known to need it.
+ */
+function watchGate(input: Loose<GateInput> | undefined, origin: Origin, path: Path, problems: ProblemList): Gate | undefined {
+  if (input === undefined) return undefined;
+  if (input.external !== undefined || input.failPolicy !== undefined) {
+    problems.add(origin, [...path, input.external === undefined ? 'failPolicy' : 'external'], 'invalid-value', "a watch entry's enqueueGate makes no external calls (katalog runs it in the watch, for every change of the watched kind); put the call in preReconcile", { at: 'key' });
+  }
+  const { when, anyOf, sentinels } = input;
+  return gate({ ...(when === undefined ? {} : { when }), ...(anyOf === undefined ? {} : { anyOf }), ...(sentinels === undefined ? {} : { sentinels }) }, SENTINELS, [], origin, path, problems);
 }
 
 /** `operatorBox.requeue` → the model's rule; a literal `after` must be a duration (a template is checked when rendered). */

@@ -69,6 +69,12 @@ export interface WatchEntry {
   readonly on: readonly WatchEvent[];
   /** Key resolution: a label of the watched object holding the key, or a fixed custom resource. */
   readonly keyFrom: { readonly label: string } | { readonly name: string; readonly namespace: string | undefined } | undefined;
+  /**
+   * Checked before the change enqueues anything (Orkestra's `watch[].enqueueGate`): its sentinels compare the
+   * watched object's old and new state, its conditions read the watched object. Absent = every change passes.
+   * No external calls (refused at load).
+   */
+  readonly enqueueGate?: Gate;
   /** The document path of the entry, for messages. */
   readonly path: string;
 }

@@ -1,7 +1,8 @@
 /**
  * Orkestra's control-flow blocks into katalog's shape: `preReconcile` (gates: `or` → `anyOf`, condition
  * shorthand, `eventAware` and `failPolicy` dropped as katalog has nothing they change) and `watch` /
- * `observe.watch` (`index` dropped: Go cache indexers) and `cross` (`kind:` read as `crd:`). What katalog does not
+ * `observe.watch` (`index` dropped: Go cache indexers; `include` expanded, include-watch.ts; the entries' enqueueGate
+ * lifted as preReconcile's) and `cross` (`kind:` read as `crd:`). What katalog does not
  * run is refused by name.
  */
 import type { Path } from './path.js';
@@ -9,6 +10,7 @@ import { isMap } from './schema-check.js';
 import { liftConditionBlocks } from './orkestra-lift-box.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { liftPreReconcileExternal } from './orkestra-lift-external.js';
+import { expandObserveInclude, expandWatchEntryIncludes } from './include-watch.js';
 
 type Map = Record<string, unknown>;
 
@@ -20,12 +22,14 @@ export function liftFlow(lift: Lift, box: Map, path: Path): void {
   if (isMap(observe)) {
     const at = [...path, 'observe'];
     if (Object.hasOwn(observe, 'events')) refuse(lift, observe, 'events', at, { feature: 'observe.events (Kubernetes Events as triggers)', reason: 'not implemented yet', anchor: NOT_YET });
+    expandObserveInclude(lift, observe, at);
     move(lift, observe, 'watch', at, box, 'watch', path, 'both "observe.watch" and "watch" are given; keep one');
     for (const key of Object.keys(observe)) refuse(lift, observe, key, at, { feature: `observe.${key}`, reason: 'not implemented yet', anchor: NOT_YET });
     delete box.observe;
   }
   if (isMap(box.preReconcile)) liftPreReconcile(lift, box.preReconcile, [...path, 'preReconcile']);
   if (isMap(box.requeue)) liftConditionBlocks(lift, box.requeue, [...path, 'requeue']);
+  expandWatchEntryIncludes(lift, box, path);
   if (Array.isArray(box.watch)) box.watch.forEach((entry: unknown, index) => isMap(entry) && liftWatchEntry(lift, entry, [...path, 'watch', index]));
   if (Array.isArray(box.cross)) box.cross.forEach((entry: unknown, index) => isMap(entry) && liftCrossEntry(lift, entry, [...path, 'cross', index]));
   if (isMap(box.autoscale)) liftAutoscale(lift, box.autoscale, [...path, 'autoscale']);
@@ -116,6 +120,10 @@ function liftWatchEntry(lift: Lift, entry: Map, path: Path): void {
   // index: Go cache indexers for controller-runtime's client.MatchingFields; katalog resolves keys through its own
   // owner and label lookups, and constructors read the CRD's cache through ctx.cache.
   delete entry.index;
-  if (Object.hasOwn(entry, 'enqueueGate')) refuse(lift, entry, 'enqueueGate', path, { feature: 'watch[].enqueueGate', reason: 'not implemented yet; gate the custom resource with preReconcile instead', anchor: NOT_YET });
-  if (Object.hasOwn(entry, 'include')) refuse(lift, entry, 'include', path, { feature: 'watch[].include (entries from another file)', reason: 'not implemented yet', anchor: NOT_YET });
+  const gate = entry.enqueueGate;
+  if (!isMap(gate)) return;
+  const at = [...path, 'enqueueGate'];
+  delete gate.eventAware; // the watch gate always sees the change's old and new state
+  dropManagedFields(lift, gate, at);
+  liftConditionBlocks(lift, gate, at);
 }

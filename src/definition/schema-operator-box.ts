@@ -142,6 +142,7 @@ export const WatchEntrySchema = Type.Object(
     namespace: Type.Optional(Type.String({ minLength: 1, description: 'Watch only this namespace.' })),
     name: Type.Optional(Type.String({ minLength: 1, description: 'Watch only the object of this name.' })),
     on: Type.Optional(Type.Array(Type.Enum(['create', 'update', 'delete']), { description: 'Which changes trigger (default: all).' })),
+    enqueueGate: Type.Optional(GateSchema),
     keyFrom: Type.Optional(
       Type.Object(
         {

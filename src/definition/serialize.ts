@@ -136,16 +136,17 @@ function crossToInput(entry: CrossEntry): Json {
   return { crd: entry.crd, as: entry.as, selector: { ...selector, ...optional('namespace', entry.namespace) }, strategy: entry.strategy };
 }
 
+function gateToInput(g: Gate): Json {
+  return {
+    ...conditionsToInput(g),
+    ...(g.sentinels.length > 0 ? { sentinels: [...g.sentinels] } : {}),
+    ...(g.external === undefined ? {} : { external: g.external.map(externalCallToInput) }),
+    ...(g.failPolicy === undefined ? {} : { failPolicy: g.failPolicy }),
+  };
+}
+
 function preReconcileToInput(pre: PreReconcile): Json {
-  const gate = (g: Gate | undefined): Json =>
-    g === undefined
-      ? {}
-      : {
-          ...conditionsToInput(g),
-          ...(g.sentinels.length > 0 ? { sentinels: [...g.sentinels] } : {}),
-          ...(g.external === undefined ? {} : { external: g.external.map(externalCallToInput) }),
-          ...(g.failPolicy === undefined ? {} : { failPolicy: g.failPolicy }),
-        };
+  const gate = (g: Gate | undefined): Json => (g === undefined ? {} : gateToInput(g));
   return {
     ...(pre.sentinels.length > 0 ? { sentinels: [...pre.sentinels] } : {}),
     ...(pre.external === undefined ? {} : { external: pre.external.map(externalCallToInput) }),
@@ -161,6 +162,7 @@ function watchToInput(entry: WatchEntry): Json {
     ...optional('namespace', entry.namespace),
     ...optional('name', entry.name),
     on: [...entry.on],
+    ...(entry.enqueueGate === undefined ? {} : { enqueueGate: gateToInput(entry.enqueueGate) }),
     ...(entry.keyFrom === undefined ? {} : { keyFrom: 'label' in entry.keyFrom ? { label: entry.keyFrom.label } : { name: entry.keyFrom.name, ...optional('namespace', entry.keyFrom.namespace) } }),
   };
 }

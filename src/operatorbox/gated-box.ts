@@ -28,7 +28,7 @@ import type { GateCalls, GateCycle } from './gate-calls.js';
 type Metadata = NonNullable<KubeObject['metadata']>;
 
 /** How each sentinel reads a change between two states of an object's metadata. */
-const SENTINEL_CHECKS: Readonly<Record<Sentinel, (old: Metadata, now: Metadata) => boolean>> = {
+export const SENTINEL_CHECKS: Readonly<Record<Sentinel, (old: Metadata, now: Metadata) => boolean>> = {
   generationChanged: (old, now) => old.generation !== now.generation,
   labelsChanged: (old, now) => !same(old.labels, now.labels),
   annotationsChanged: (old, now) => !same(old.annotations, now.annotations),

@@ -10,7 +10,8 @@
  *
  * A bare name is qualified with the changed object's namespace when the CRD is namespaced. Only keys in the CRD's
  * cache are enqueued (a key that names no custom resource would only run the not-found path). The first list of
- * each informer enqueues nothing: the CRD's own first list reconciles every custom resource anyway.
+ * each informer enqueues nothing: the CRD's own first list reconciles every custom resource anyway. An entry's
+ * `enqueueGate` (watch-gate.ts) is checked after the `on` filter and before any key is resolved.
  */
 import type { WatchEntry, WatchEvent } from '../definition/types.js';
 import type { KubeClient } from '../kube/client.js';
@@ -18,6 +19,9 @@ import { startInformers, stopInformers } from '../kube/informer-group.js';
 import { Informer, type InformerEvent, type InformerEventType } from '../kube/informer.js';
 import type { KubeObject, ResourceRef } from '../kube/resource.js';
 import type { Clock } from '../util/clock.js';
+import type { Logger } from '../observe/logger.js';
+import type { TemplateDialect, UserNote } from '../template/index.js';
+import { WatchGate } from './watch-gate.js';
 
 const EVENT: Readonly<Record<InformerEventType, WatchEvent>> = { added: 'create', updated: 'update', deleted: 'delete' };
 
@@ -34,15 +38,21 @@ export interface WatchTriggersOptions {
   readonly tuning?: { readonly watchTimeoutSeconds?: number; readonly idleTimeoutMs?: number; readonly backoff?: { initialMs?: number; maxMs?: number } };
   readonly onRestart?: (reason: string) => void;
   readonly onError?: (error: Error) => void;
+  /** For the entries' enqueueGates: the CRD's template dialect and notes, and where a condition's warning goes. */
+  readonly gates: { readonly dialect?: TemplateDialect | undefined; readonly notes?: readonly UserNote[] | undefined; readonly logger: Logger };
 }
 
 /** The informers of a CRD's watch entries, started and stopped with its controller. */
 export class WatchTriggers {
   private readonly informers: Informer[] = [];
   private listening = false;
+  private readonly gates = new Map<WatchEntry, WatchGate>();
 
+  /** Compiles the entries' enqueueGates; throws a TemplateError when a condition does not compile. */
   constructor(private readonly options: WatchTriggersOptions) {
     for (const { entry, resource } of options.entries) {
+      const { gates } = options;
+      if (entry.enqueueGate !== undefined) this.gates.set(entry, new WatchGate(entry.enqueueGate, { path: entry.path, dialect: gates.dialect, notes: gates.notes, logger: gates.logger }));
       this.informers.push(
         new Informer({
           client: options.client,
@@ -76,6 +86,7 @@ export class WatchTriggers {
 
   private onEvent(entry: WatchEntry, event: InformerEvent): void {
     if (!this.listening || !entry.on.includes(EVENT[event.type])) return;
+    if (this.gates.get(entry)?.passes(event) === false) return;
     for (const key of this.keysFor(entry, event.object)) if (this.options.primary.has(key)) this.options.enqueue(key);
   }
 

@@ -236,6 +236,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
           tuning: options.watch,
           onRestart: (reason) => input.observer.watchRestarted(reason),
           onError: (error) => input.observer.informerError(error),
+          gates: { dialect: crd.templateDialect, notes: crd.notes, logger },
         });
   // operatorBox.cross: informers on other CRDs' kinds, read into .cross; started and stopped with the children's.
   const crossed = await resolveEntryKinds(crd.name, crd.operatorBox.cross ?? [], 'reads', resolver);

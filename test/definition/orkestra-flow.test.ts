@@ -132,7 +132,7 @@ spec:
     assert.ok(messages.some((m) => m.startsWith('14:') && m.includes('watch kind must be literal')), messages.join('\n'));
   });
 
-  test('what katalog does not run is refused by name: observe.events, watch enqueueGate, managedFieldsChanged', () => {
+  test('what katalog does not run is refused by name: observe.events, managedFieldsChanged', () => {
     const found = problems(
       orkestra(`        preReconcile:
           sentinels: [managedFieldsChanged]
@@ -145,7 +145,7 @@ spec:
 `),
     );
     const refused = found.filter((p) => p.code === 'orkestra-unsupported').map((p) => p.message);
-    for (const feature of ['observe.events', 'watch[].enqueueGate', 'managedFieldsChanged']) {
+    for (const feature of ['observe.events', 'managedFieldsChanged']) {
       assert.ok(refused.some((m) => m.includes(feature) && m.includes('docs/orkestra-compatibility.md#')), `${feature}: ${refused.join(' | ')}`);
     }
     assert.ok(!found.some((p) => p.code === 'unknown-field'), JSON.stringify(found));
