@@ -8,10 +8,15 @@
  * Figures (`.metrics.<name>`, numbers): `queueDepth` (keys waiting), `workers` (workers now), `workersBusyPercent`
  * and `workersIdlePercent` (reconciling workers over workers × 100), `errorRatePercent` (failed reconciles among
  * the last 100 × 100) and `reconcileDurationP95Ms` (95th percentile of the last 256 reconciles).
+ *
+ * Time windows (`rule.windows`, see autoscale-windows.ts) join the figures' conditions: all of `when` and one of
+ * `anyOf` (figures and windows together). Besides every interval, the autoscaler evaluates at the next instant a
+ * window may open or close, so a window is acted on at its boundary.
  */
 import type { AutoscaleRule } from '../definition/types.js';
 import { compileConditions, type CompiledConditions, type TemplateDialect, type UserNote } from '../template/index.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
+import { compileWindow, type CompiledWindow } from './autoscale-windows.js';
 import type { ControllerTuning } from './controller.js';
 
 /** What the autoscaler reads and changes: the CRD's controller. */
@@ -40,17 +45,24 @@ const ERROR_WINDOW = 100;
 const DURATION_WINDOW = 256;
 
 export class Autoscaler {
-  private readonly conditions: CompiledConditions;
+  private readonly when: CompiledConditions;
+  private readonly anyOf: CompiledConditions;
+  private readonly windowsWhen: readonly CompiledWindow[];
+  private readonly windowsAnyOf: readonly CompiledWindow[];
   private readonly outcomes: boolean[] = [];
   private readonly durations: number[] = [];
   private baseline: ControllerTuning | undefined;
   private falseSince: number | undefined;
   private timer: TimerHandle | undefined;
 
-  /** Compiles the conditions; throws a TemplateError when one does not compile. */
+  /** Compiles the conditions and windows; throws a TemplateError when a condition does not compile. */
   constructor(private readonly options: AutoscalerOptions) {
     const { rule, crd, dialect, notes } = options;
-    this.conditions = compileConditions({ when: rule.when, anyOf: rule.anyOf }, { name: `spec.crds.${crd}.operatorBox.autoscale.conditions`, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) });
+    const compile = { name: `spec.crds.${crd}.operatorBox.autoscale.conditions`, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) };
+    this.when = compileConditions({ when: rule.when }, compile);
+    this.anyOf = compileConditions({ anyOf: rule.anyOf }, compile);
+    this.windowsWhen = (rule.windows?.when ?? []).map((window) => compileWindow(window, rule.intervalMs));
+    this.windowsAnyOf = (rule.windows?.anyOf ?? []).map((window) => compileWindow(window, rule.intervalMs));
   }
 
   /** Whether the `do` values are in force. */
@@ -97,10 +109,8 @@ export class Autoscaler {
 
   /** One evaluation (also what the timer runs): apply when the conditions hold, restore after the cool-down. */
   evaluate(): void {
-    const verdict = this.conditions.evaluate({ metrics: this.metrics() });
-    for (const warning of verdict.warnings) this.options.onWarning?.(warning);
     const now = this.options.clock.now();
-    if (verdict.ok) {
+    if (this.holds(now)) {
       this.falseSince = undefined;
       if (this.baseline === undefined) this.apply();
       return;
@@ -110,11 +120,36 @@ export class Autoscaler {
     if (now - this.falseSince >= this.options.rule.cooldownMs) this.restore();
   }
 
+  /** All of `when` (figures and windows) and, when `anyOf` has entries, one of them. */
+  private holds(now: number): boolean {
+    const data = { metrics: this.metrics() };
+    const when = this.when.evaluate(data);
+    for (const warning of when.warnings) this.options.onWarning?.(warning);
+    if (!when.ok || !this.windowsWhen.every((window) => window.open(now))) return false;
+    if (this.options.rule.anyOf.length === 0 && this.windowsAnyOf.length === 0) return true;
+    if (this.windowsAnyOf.some((window) => window.open(now))) return true;
+    if (this.options.rule.anyOf.length === 0) return false;
+    const anyOf = this.anyOf.evaluate(data);
+    for (const warning of anyOf.warnings) this.options.onWarning?.(warning);
+    return anyOf.ok;
+  }
+
+  /** The next evaluation: after the interval, or at the next window boundary (or cool-down end) when that comes first. */
   private schedule(): void {
-    this.timer = this.options.clock.setTimeout(() => {
+    const { clock, rule } = this.options;
+    const now = clock.now();
+    let delay = rule.intervalMs;
+    const windows = [...this.windowsWhen, ...this.windowsAnyOf];
+    for (const window of windows) {
+      const change = window.nextChange(now);
+      if (change !== undefined) delay = Math.min(delay, change - now);
+    }
+    // With windows, the cool-down's end is a boundary too: a closed window's override ends on time, not an interval later.
+    if (windows.length > 0 && this.falseSince !== undefined) delay = Math.min(delay, this.falseSince + rule.cooldownMs - now);
+    this.timer = clock.setTimeout(() => {
       this.evaluate();
       this.schedule();
-    }, this.options.rule.intervalMs);
+    }, Math.max(1, delay));
   }
 
   private apply(): void {

@@ -15,6 +15,7 @@ import type { Loose } from './operator-box.js';
 import { normalizeConditions } from './conditions.js';
 import { checkTemplates } from './template-check.js';
 import { normalizeExternalCalls } from './external-calls.js';
+import { normalizeWindows } from './autoscale-windows.js';
 
 const ALL_EVENTS: readonly WatchEvent[] = ['create', 'update', 'delete'];
 
@@ -207,6 +208,7 @@ export function normalizeAutoscale(input: Loose<AutoscaleInput> | undefined, ori
   }
   const todo = input.do ?? {};
   const resync = todo.resync === undefined ? undefined : duration(todo.resync, 'resync', [...path, 'do'], 0);
+  const windows = normalizeWindows(input.windows, origin, [...path, 'windows'], problems);
   return {
     intervalMs: duration(input.interval, 'interval', path, 15_000),
     cooldownMs: duration(input.cooldown, 'cooldown', path, 120_000),
@@ -217,5 +219,6 @@ export function normalizeAutoscale(input: Loose<AutoscaleInput> | undefined, ori
       ...(todo.queueDepth === undefined ? {} : { maxDepth: todo.queueDepth }),
       ...(resync === undefined ? {} : { resyncMs: resync }),
     },
+    ...(windows === undefined ? {} : { windows }),
   };
 }

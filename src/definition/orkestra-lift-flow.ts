@@ -36,27 +36,33 @@ export function liftFlow(lift: Lift, box: Map, path: Path): void {
 }
 
 /**
- * `autoscale`: `conditions.or` → `anyOf` and the condition shorthand. Time windows (`time`, `dayOfWeek`, `cron`)
- * and another CRD's figures (`cross.<crd>.metrics.*`, read over HTTP or from Orkestra's process-wide registry) are
- * refused by name.
+ * `autoscale`: `conditions.or` → `anyOf` and the condition shorthand. Time windows (`time`, `dayOfWeek`, `cron`
+ * with `duration`) move to `autoscale.windows` under the same block (autoscale-windows.ts). Another CRD's figures
+ * (`cross.<crd>.metrics.*`) and a condition's `source` (figures over HTTP) are refused by name.
  */
 function liftAutoscale(lift: Lift, autoscale: Map, path: Path): void {
   const conditions = autoscale.conditions;
   if (!isMap(conditions)) return;
   const at = [...path, 'conditions'];
   move(lift, conditions, 'or', at, conditions, 'anyOf', at, 'both "or" and "anyOf" are given; keep one');
+  const windows: Record<string, unknown[]> = {};
   for (const block of ['when', 'anyOf']) {
     const list = conditions[block];
     if (!Array.isArray(list)) continue;
-    // A condition with a refused part is dropped whole (the refusal is the error), so that no half condition is left.
+    // A condition with a refused part is dropped whole (the refusal is the error), so that no half condition is left;
+    // a time window leaves for autoscale.windows.
     const dropped = new Set<number>();
     list.forEach((condition: unknown, index) => {
       if (!isMap(condition)) return;
       const where = [...at, block, index];
-      const before = lift.problems.items.length;
-      for (const key of ['time', 'dayOfWeek', 'cron', 'duration']) {
-        if (Object.hasOwn(condition, key)) refuse(lift, condition, key, where, { feature: `autoscale time windows (${key})`, reason: 'not implemented yet; autoscale on the CRD\'s own load figures', anchor: 'autoscale' });
+      if (['time', 'dayOfWeek', 'cron'].some((key) => Object.hasOwn(condition, key))) {
+        const moved = (windows[block] ??= []);
+        lift.origin.positions?.alias(where, [...path, 'windows', block, moved.length]);
+        moved.push(condition);
+        dropped.add(index);
+        return;
       }
+      const before = lift.problems.items.length;
       if (typeof condition.field === 'string' && condition.field.startsWith('cross.')) {
         refuse(lift, condition, 'field', where, { feature: "autoscale on another CRD's figures (cross.<crd>.metrics)", reason: "katalog's autoscaler reads the CRD's own load figures; give the other CRD its own autoscale rule", anchor: 'autoscale' });
       }
@@ -64,6 +70,10 @@ function liftAutoscale(lift: Lift, autoscale: Map, path: Path): void {
       if (lift.problems.items.length > before) dropped.add(index);
     });
     if (dropped.size > 0) conditions[block] = list.filter((_item: unknown, index) => !dropped.has(index));
+  }
+  if (Object.keys(windows).length > 0) {
+    if (Object.hasOwn(autoscale, 'windows')) lift.problems.add(lift.origin, [...path, 'windows'], 'generation-conflict', 'time windows are given both as Orkestra conditions and under windows; keep one', { at: 'key' });
+    else autoscale.windows = windows;
   }
   liftConditionBlocks(lift, conditions, at);
 }

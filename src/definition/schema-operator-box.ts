@@ -8,6 +8,7 @@ import { CONDITION_OPERATOR_ALIASES, CONDITION_OPERATORS } from '../template/ind
 import Type from 'typebox';
 import { SENTINELS, type TemplateKind } from './types.js';
 import { externalCallsSchema } from './schema-external.js';
+import { AutoscaleWindowsSchema } from './autoscale-windows.js';
 
 /** Operators as written in a definition: the short names and their long aliases (the template module's tables). */
 const WRITTEN_OPERATORS = [...CONDITION_OPERATORS, ...Object.keys(CONDITION_OPERATOR_ALIASES)];
@@ -193,6 +194,7 @@ export const AutoscaleSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    windows: Type.Optional(AutoscaleWindowsSchema),
   },
   { additionalProperties: false },
 );

@@ -7,6 +7,7 @@
 import type { AutoscaleRule, Condition, EmitEvent, CrdDefinition, CrossEntry, Definition, Gate, NormalizeField, PreReconcile, StatusField, TemplateEntry, TemplatePhase, WatchEntry } from './types.js';
 import { TEMPLATE_KINDS } from './types.js';
 import { formatDuration } from '../util/duration.js';
+import { windowToInput } from './autoscale-windows.js';
 import { toPlain } from './freeze.js';
 import { copyToInput } from './entry-copy.js';
 import { tlsToInput } from './entry-tls.js';
@@ -128,6 +129,7 @@ function autoscaleToInput(rule: AutoscaleRule): Json {
       ...(todo.maxDepth === undefined ? {} : { queueDepth: todo.maxDepth }),
       ...(todo.resyncMs === undefined ? {} : { resync: formatDuration(todo.resyncMs) }),
     },
+    ...(rule.windows === undefined ? {} : { windows: { when: rule.windows.when.map(windowToInput), anyOf: rule.windows.anyOf.map(windowToInput) } }),
   };
 }
 

@@ -258,7 +258,19 @@ export interface AutoscaleRule {
   readonly when: readonly Condition[];
   readonly anyOf: readonly Condition[];
   readonly do: { readonly workers?: number; readonly maxDepth?: number; readonly resyncMs?: number };
+  /** Time windows (Orkestra's `time`, `dayOfWeek`, `cron` conditions), all of `when` and one of `anyOf` with the figures'. */
+  readonly windows?: { readonly when: readonly AutoscaleWindow[]; readonly anyOf: readonly AutoscaleWindow[] };
 }
+
+/**
+ * An autoscale time window, in the process's local time: `time` holds from `after` to `before` (HH:MM, both ends
+ * included, either may be absent); `days` on the listed days (0 Sunday … 6 Saturday); `cron` for `durationMs`
+ * (default: the rule's interval) after each fire. `negate` inverts it.
+ */
+export type AutoscaleWindow =
+  | { readonly kind: 'time'; readonly after?: string; readonly before?: string; readonly negate: boolean }
+  | { readonly kind: 'days'; readonly days: readonly number[]; readonly negate: boolean }
+  | { readonly kind: 'cron'; readonly cron: string; readonly durationMs?: number; readonly negate: boolean };
 
 /**
  * `operatorBox.requeue`: after a successful cycle of a live object whose hooks or constructor asked for no delay,

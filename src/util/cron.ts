@@ -1,0 +1,132 @@
+/**
+ * Five-field cron schedules, in the dialect Orkestra's autoscaler reads (robfig/cron's standard parser): minute,
+ * hour, day of month, month, day of week; `*`, `?` (same as `*`), numbers, ranges `a-b`, steps `/n` (`a/n` runs
+ * from `a` to the field's end), lists `a,b`; month names `JAN`–`DEC` and day names `SUN`–`SAT` (any case); the
+ * descriptors `@yearly`/`@annually`, `@monthly`, `@weekly`, `@daily`/`@midnight`, `@hourly`. When both the day of
+ * month and the day of week are restricted, a day matching either matches (classic cron); when one of them is `*`
+ * or `?`, both must match. Times are the process's local time (as Orkestra reads `time.Now()`).
+ *
+ * Not read: `@every <duration>` (a delay from the process start, not a calendar time) and a `TZ=`/`CRON_TZ=`
+ * prefix; {@link parseCron} names them.
+ */
+
+/** A parsed schedule: {@link nextFire} gives its fires. */
+export interface CronSchedule {
+  readonly minutes: ReadonlySet<number>;
+  readonly hours: ReadonlySet<number>;
+  readonly daysOfMonth: ReadonlySet<number>;
+  readonly months: ReadonlySet<number>;
+  readonly daysOfWeek: ReadonlySet<number>;
+  /** Whether the day of month or the day of week is `*`/`?` (then both must match, else either). */
+  readonly dayStar: boolean;
+}
+
+interface FieldRange {
+  readonly name: string;
+  readonly min: number;
+  readonly max: number;
+  readonly names?: readonly string[];
+}
+
+const FIELDS: readonly FieldRange[] = [
+  { name: 'minute', min: 0, max: 59 },
+  { name: 'hour', min: 0, max: 23 },
+  { name: 'day of month', min: 1, max: 31 },
+  { name: 'month', min: 1, max: 12, names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] },
+  { name: 'day of week', min: 0, max: 6, names: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] },
+];
+
+const DESCRIPTORS: Readonly<Record<string, string>> = {
+  '@yearly': '0 0 1 1 *',
+  '@annually': '0 0 1 1 *',
+  '@monthly': '0 0 1 * *',
+  '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *',
+  '@midnight': '0 0 * * *',
+  '@hourly': '0 * * * *',
+};
+
+/** Parses a schedule; throws an Error saying what is wrong (the caller adds where). */
+export function parseCron(expression: string): CronSchedule {
+  const text = expression.trim();
+  if (/^(CRON_)?TZ=/.test(text)) throw new Error('a time zone prefix (TZ=, CRON_TZ=) is not read: katalog evaluates cron in the process\'s local time zone');
+  if (text.startsWith('@every')) throw new Error('"@every" is not read: it counts from the process start, not the calendar; write a five-field schedule');
+  const spec = text.startsWith('@') ? DESCRIPTORS[text.toLowerCase()] : text;
+  if (spec === undefined) throw new Error(`unknown descriptor "${text}" (one of ${Object.keys(DESCRIPTORS).join(', ')})`);
+  const parts = spec.split(/\s+/);
+  if (parts.length !== 5) throw new Error(`a cron schedule has five fields (minute hour day-of-month month day-of-week); "${expression}" has ${parts.length}`);
+  const sets = parts.map((part, index) => parseField(part, FIELDS[index] ?? { name: '?', min: 0, max: 0 }));
+  const [minutes, hours, daysOfMonth, months, daysOfWeek] = sets.map((set) => set.values);
+  if (minutes === undefined || hours === undefined || daysOfMonth === undefined || months === undefined || daysOfWeek === undefined) throw new Error('unreachable');
+  return { minutes, hours, daysOfMonth, months, daysOfWeek, dayStar: (sets[2]?.star ?? false) || (sets[4]?.star ?? false) };
+}
+
+function parseField(text: string, range: FieldRange): { values: Set<number>; star: boolean } {
+  const values = new Set<number>();
+  let star = false;
+  for (const item of text.split(',')) {
+    const [span = '', stepText] = item.split('/');
+    const step = stepText === undefined ? 1 : Number(stepText);
+    if (!Number.isInteger(step) || step < 1) throw new Error(`${range.name}: step "${stepText ?? ''}" is not a positive whole number`);
+    let low: number;
+    let high: number;
+    if (span === '*' || span === '?') {
+      low = range.min;
+      high = range.max;
+      if (step === 1) star = true;
+    } else {
+      const [from = '', to] = span.split('-');
+      low = value(from, range);
+      high = to === undefined ? (stepText === undefined ? low : range.max) : value(to, range);
+    }
+    if (low > high) throw new Error(`${range.name}: range "${span}" runs backwards`);
+    for (let v = low; v <= high; v += step) values.add(v);
+  }
+  return { values, star };
+}
+
+function value(text: string, range: FieldRange): number {
+  const named = range.names?.indexOf(text.toLowerCase()) ?? -1;
+  const n = named >= 0 ? named + range.min : /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(n) || n < range.min || n > range.max) throw new Error(`${range.name}: "${text}" is not in ${range.min}-${range.max}`);
+  return n;
+}
+
+const MINUTE = 60_000;
+/** How far ahead {@link nextFire} looks (a schedule such as 30 February never fires). */
+const HORIZON_MS = 5 * 366 * 24 * 60 * MINUTE;
+
+/** The first fire strictly after `afterMs` (local time, whole minutes), or undefined when none comes within five years. */
+export function nextFire(schedule: CronSchedule, afterMs: number): number | undefined {
+  const t = new Date(Math.floor(afterMs / MINUTE) * MINUTE + MINUTE);
+  t.setSeconds(0, 0);
+  const limit = afterMs + HORIZON_MS;
+  while (t.getTime() <= limit) {
+    if (!schedule.months.has(t.getMonth() + 1)) {
+      t.setMonth(t.getMonth() + 1, 1);
+      t.setHours(0, 0, 0, 0);
+      continue;
+    }
+    if (!dayMatches(schedule, t)) {
+      t.setDate(t.getDate() + 1);
+      t.setHours(0, 0, 0, 0);
+      continue;
+    }
+    if (!schedule.hours.has(t.getHours())) {
+      t.setHours(t.getHours() + 1, 0, 0, 0);
+      continue;
+    }
+    if (!schedule.minutes.has(t.getMinutes())) {
+      t.setTime(t.getTime() + MINUTE);
+      continue;
+    }
+    return t.getTime();
+  }
+  return undefined;
+}
+
+function dayMatches(schedule: CronSchedule, t: Date): boolean {
+  const dom = schedule.daysOfMonth.has(t.getDate());
+  const dow = schedule.daysOfWeek.has(t.getDay());
+  return schedule.dayStar ? dom && dow : dom || dow;
+}
