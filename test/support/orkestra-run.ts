@@ -33,7 +33,7 @@ export function runningDefinition(load: () => Promise<Definition>, options: RunO
     server = await startTestApiServer(options.server);
     const definition = await load();
     for (const crd of definition.crds.values()) {
-      if (crd.crdFile !== undefined) continue;
+      if (crd.crdFile !== undefined || crd.apiTypes.builtIn) continue;
       const { group, kind, plural, scope, version } = crd.apiTypes;
       server.create(crdManifest({ group, kind, plural, scope, versions: [{ name: version, served: true, storage: true, status: true }] }));
     }
