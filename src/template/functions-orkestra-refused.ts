@@ -1,13 +1,11 @@
 /**
  * Orkestra notes katalog does not define, by name, with the reason: a template that calls one fails to compile
- * with that reason (never a bare "not defined"). Three reasons: the note reads data Orkestra's `enrich` adds to a
+ * with that reason (never a bare "not defined"). Two reasons: the note reads data Orkestra's `enrich` adds to a
  * child that katalog's enrich does not fetch yet (events, owner, node, ReplicaSets, Endpoints, StorageClass; it
- * fetches pods); it reads
- * the result of an `external` call with `protocol: prometheus` (katalog's calls are HTTP only); or it reads the clock, which would make a render differ from one
+ * fetches pods); or it reads the clock, which would make a render differ from one
  * reconcile to the next while nothing changed.
  */
 const ENRICH = "it reads what Orkestra's `enrich` fetches beside a child (events, owners, nodes, ReplicaSets, Endpoints, volumes...); katalog's enrich fetches only `pods` so far (docs/orkestra-compatibility.md#enrich); read the child's own fields, or use a hook";
-const EXTERNAL = 'it reads the result of an `external` call with `protocol: prometheus`, and katalog makes HTTP calls only';
 const CLOCK = 'it reads the clock, so a render would change while nothing else does; use rotateAfter or requeue.after for time-based work';
 const NOT_YET = 'not implemented yet';
 
@@ -24,7 +22,6 @@ const REFUSED: ReadonlyMap<string, string> = new Map([
     'pvcProvisioner', 'pvcStorageClassProvisioner', 'pvcStorageClassReclaimPolicy', 'pvcVolumeMode', 'statefulSetPVCCount',
     'backingPodCount', 'backingPodNames', 'endpointsReady', 'hasEndpoints', 'serviceEndpointCount', 'serviceEndpoints', 'serviceFirstEndpoint',
   ]),
-  ...by(EXTERNAL, ['promAboveThreshold', 'promBelowThreshold', 'promLabelValues', 'promMax', 'promSeriesCount', 'promSum', 'promValue']),
   ...by(CLOCK, ['timeAgo', 'timeSince', 'timeUntil', 'isExpired', 'nextCron', 'timeInWindow', 'timeNotInWindow', 'weekday', 'weekend']),
   ...by(NOT_YET, ['cronDescribe', 'timeFormat']),
 ]);

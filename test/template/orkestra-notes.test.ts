@@ -301,7 +301,6 @@ describe('Orkestra notes (Orkestra dialect)', () => {
   test('refused notes fail to compile with the reason and the page, in the Orkestra dialect only', () => {
     for (const [name, reason] of [
       ['warningCount .children.deployment', /enrich/],
-      ['promValue .external.q', /external/],
       ['timeSince .metadata.creationTimestamp', /reads the clock/],
       ['weekday', /reads the clock/],
       ['cronDescribe "* * * * *"', /not implemented yet/],
