@@ -1,9 +1,10 @@
 /**
  * `external` lists (operatorBox, preReconcile, gates) → the model's calls. Checked offline: a name is unique in
  * the results it joins (`taken`: the box's calls, or a gate's shared and own calls), a literal URL is http(s),
- * header names are HTTP tokens, durations parse, templates compile.
+ * header names are HTTP tokens, durations parse, templates compile. A `prometheus` call needs a `query` and is a
+ * GET: `method` other than GET, `body` and `expectedStatus` are errors there, as `query` is on an `http` call.
  */
-import { DEFAULT_EXTERNAL_MAX_BYTES, DEFAULT_EXTERNAL_TIMEOUT_MS, type ExternalCall } from './external-types.js';
+import { DEFAULT_EXTERNAL_MAX_BYTES, DEFAULT_EXTERNAL_TIMEOUT_MS, type ExternalCall, type ExternalProtocol } from './external-types.js';
 import type { Loose } from './operator-box.js';
 import { formatPath, type Path } from './path.js';
 import type { Origin, ProblemList } from './problems.js';
@@ -41,7 +42,9 @@ export function normalizeExternalCalls(
   list.forEach((input, index) => {
     if (input?.name === undefined || input.url === undefined) return;
     const at = [...path, index];
-    checkTemplates({ url: input.url, body: input.body, headers: input.headers, when: input.when, anyOf: input.anyOf }, at, origin, problems);
+    const protocol = input.protocol ?? 'http';
+    checkTemplates({ url: input.url, query: input.query, body: input.body, headers: input.headers, when: input.when, anyOf: input.anyOf }, at, origin, problems);
+    checkProtocolFields(input, protocol, origin, at, problems);
     if (taken.has(input.name)) problems.add(origin, [...at, 'name'], 'duplicate-name', `a call named "${input.name}" is already declared here; .external.${input.name} would hold two results`);
     taken.add(input.name);
     if (!input.url.includes('{{') && !/^https?:\/\/[^/]/i.test(input.url)) problems.add(origin, [...at, 'url'], 'invalid-value', 'an external call URL must start with http:// or https://');
@@ -55,7 +58,9 @@ export function normalizeExternalCalls(
     if (input.auth?.header !== undefined && !TOKEN.test(input.auth.header)) problems.add(origin, [...at, 'auth', 'header'], 'invalid-value', `"${input.auth.header}" is not a valid HTTP header name`);
     calls.push({
       name: input.name,
+      protocol,
       url: input.url,
+      query: protocol === 'prometheus' ? input.query : undefined,
       method: input.method ?? 'GET',
       headers,
       body: input.body,
@@ -76,12 +81,27 @@ export function normalizeExternalCalls(
   return calls;
 }
 
+/** The fields one protocol has and the other has not, each error at the field. */
+function checkProtocolFields(input: Loose<ExternalCallInput>, protocol: ExternalProtocol, origin: Origin, at: Path, problems: ProblemList): void {
+  if (protocol === 'http') {
+    if (input.query !== undefined) problems.add(origin, [...at, 'query'], 'invalid-value', '`query` belongs to `protocol: prometheus` calls; an http call sends its URL and body');
+    return;
+  }
+  if (input.query === undefined) problems.add(origin, [...at, 'query'], 'missing-field', 'a `protocol: prometheus` call needs a `query` (PromQL)');
+  const reason = 'a `protocol: prometheus` call is an instant query (GET <url>/api/v1/query?query=…)';
+  if (input.method !== undefined && input.method !== 'GET') problems.add(origin, [...at, 'method'], 'invalid-value', `${reason}; it has no method`);
+  if (input.body !== undefined) problems.add(origin, [...at, 'body'], 'invalid-value', `${reason}; it has no body`);
+  if (input.expectedStatus !== undefined) problems.add(origin, [...at, 'expectedStatus'], 'invalid-value', `${reason}; any 2xx with status "success" is a success`);
+}
+
 /** A call written back as katalog.dev/v1 input (defaults left out); loading it gives an equal call. */
 export function externalCallToInput(call: ExternalCall): Record<string, unknown> {
   const conditions = (list: ExternalCall['when']): unknown[] => list.map((condition) => toPlain(condition));
   return {
     name: call.name,
+    ...(call.protocol === 'http' ? {} : { protocol: call.protocol }),
     url: call.url,
+    ...(call.query === undefined ? {} : { query: call.query }),
     ...(call.method === 'GET' ? {} : { method: call.method }),
     ...(Object.keys(call.headers).length === 0 ? {} : { headers: { ...call.headers } }),
     ...(call.body === undefined ? {} : { body: call.body }),

@@ -2,12 +2,17 @@
  * External calls in the normalised definition (Orkestra's `external:` blocks): HTTP requests made before a
  * reconcile (`operatorBox.external`, Orkestra's `hooks.external` too) or before the pre-reconcile gates
  * (`preReconcile.external` and each gate's own), whose results the templates and conditions read as
- * `.external.<name>.status` / `.body` / `.headers` / `.error` / `.called`. Re-exported by types.ts.
+ * `.external.<name>.status` / `.body` / `.headers` / `.error` / `.called` (HTTP), or `.result` / `.raw` / `.error` /
+ * `.called` (a Prometheus instant query). Re-exported by types.ts.
  */
 import type { Condition } from './types.js';
 
 export const EXTERNAL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type ExternalMethod = (typeof EXTERNAL_METHODS)[number];
+
+/** `http` (the default): one request as written; `prometheus`: an instant query, `GET <url>/api/v1/query?query=…`. */
+export const EXTERNAL_PROTOCOLS = ['http', 'prometheus'] as const;
+export type ExternalProtocol = (typeof EXTERNAL_PROTOCOLS)[number];
 
 /** Default time a call may take, request to last byte (Orkestra's hooks.external default). */
 export const DEFAULT_EXTERNAL_TIMEOUT_MS = 5000;
@@ -28,11 +33,18 @@ export interface ExternalAuth {
   readonly header: string | undefined;
 }
 
-/** One HTTP call. `url`, `body` and header values are templates over the custom resource and earlier results. */
+/**
+ * One call. `url`, `body`, `query` and header values are templates over the custom resource and earlier results.
+ * A `prometheus` call is a GET with no body and no `expectedStatus` (the loader refuses them).
+ */
 export interface ExternalCall {
   /** The key under `.external`. */
   readonly name: string;
+  readonly protocol: ExternalProtocol;
+  /** `http`: the request URL; `prometheus`: the server's base URL (or its `/api/v1/query` endpoint). */
   readonly url: string;
+  /** The PromQL of a `prometheus` call; undefined for `http`. */
+  readonly query: string | undefined;
   readonly method: ExternalMethod;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;

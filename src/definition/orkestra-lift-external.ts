@@ -3,7 +3,8 @@
  * `operatorBox.external` stays, `hooks.external` joins it (its results reach the hooks as `.external` in
  * templates, and the hooks run after the calls), `preReconcile.external` and each gate's `external` stay where
  * they are. In each call: `or` becomes `anyOf`, the method is upper-cased, `protocol: http` and the fields HTTP
- * does not use (`query`, `poolSize`) go. Refused by name: other protocols, credentials in the document or the
+ * does not use (`query`, `poolSize`) go; `protocol: prometheus` stays with its `query`. Refused by name: other
+ * protocols (redis, postgres, mongo, kafka, nats, mqtt, grpc), credentials in the document or the
  * environment (`token`, `auth.env`), `include`, `sleep`, admission-only calls (`fires.reconcile: false`), a
  * call's own `retryBackoff`, and calls of a constructor or of admission rules.
  */
@@ -48,16 +49,18 @@ function liftCall(lift: Lift, call: Map, path: Path): void {
   liftConditionBlocks(lift, call, path);
   if (typeof call.method === 'string') call.method = call.method.toUpperCase();
   const protocol = call.protocol;
-  if (protocol === '' || protocol === 'http' || protocol === undefined) delete call.protocol;
-  else {
+  if (protocol === '' || protocol === 'http' || protocol === undefined) {
+    delete call.protocol;
+    delete call.query; // HTTP does not use it (Orkestra: "HTTP: unused")
+  } else if (protocol !== 'prometheus') {
     const name = typeof protocol === 'string' ? protocol : String(protocol);
     refuse(lift, call, 'protocol', path, {
       feature: `external protocol ${name}`,
-      reason: 'katalog makes HTTP calls only (no database, broker or Prometheus clients)',
+      reason: 'katalog makes HTTP calls and Prometheus queries only (no database or broker clients)',
       anchor: ANCHOR,
     });
+    delete call.query;
   }
-  delete call.query; // HTTP does not use it (Orkestra: "HTTP: unused")
   delete call.poolSize; // connection pools of the stateful protocols
   for (const [key, refusal] of Object.entries(REFUSED_CALL_FIELDS)) if (Object.hasOwn(call, key)) refuse(lift, call, key, path, refusal);
   const fires = call.fires;

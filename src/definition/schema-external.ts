@@ -5,7 +5,7 @@
  * imports this module).
  */
 import Type from 'typebox';
-import { EXTERNAL_METHODS, MAX_EXTERNAL_MAX_BYTES } from './external-types.js';
+import { EXTERNAL_METHODS, EXTERNAL_PROTOCOLS, MAX_EXTERNAL_MAX_BYTES } from './external-types.js';
 
 export const ExternalAuthSchema = Type.Object(
   {
@@ -27,7 +27,9 @@ export function externalCallsSchema<C extends Type.TSchema>(conditions: C) {
   const call = Type.Object(
   {
     name: Type.String({ minLength: 1, pattern: '^[A-Za-z_][A-Za-z0-9_-]*$', description: 'The key of the result under .external.' }),
-    url: Type.String({ minLength: 1, description: 'http:// or https:// URL (a template).' }),
+    protocol: Type.Optional(Type.Enum([...EXTERNAL_PROTOCOLS], { description: 'http (default) or prometheus (an instant query: GET <url>/api/v1/query?query=<query>).' })),
+    url: Type.String({ minLength: 1, description: 'http:// or https:// URL (a template); for prometheus, the server\'s base URL.' }),
+    query: Type.Optional(Type.String({ minLength: 1, description: 'PromQL (a template); protocol: prometheus only.' })),
     method: Type.Optional(Type.Enum([...EXTERNAL_METHODS], { description: 'Default GET.' })),
     headers: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Request headers (values are templates).' })),
     body: Type.Optional(Type.String({ description: 'Request body (a template).' })),
@@ -42,5 +44,5 @@ export function externalCallsSchema<C extends Type.TSchema>(conditions: C) {
   },
   { additionalProperties: false },
   );
-  return Type.Array(call, { description: 'HTTP calls whose results templates and conditions read as .external.<name>.' });
+  return Type.Array(call, { description: 'HTTP calls and Prometheus queries whose results templates and conditions read as .external.<name>.' });
 }

@@ -1,8 +1,9 @@
 /**
  * Runs a list of external calls (definition/external-types.ts) for one custom resource, in declaration order:
  * each call's conditions, URL, body and headers see the custom resource and the results of the calls before it
- * (`.external.<name>`). A result is `{status, body, headers, error, called}` (strings and a header map), as
- * Orkestra's HTTP results are; a skipped call has `called: "false"` and the rest empty.
+ * (`.external.<name>`). An HTTP result is `{status, body, headers, error, called}` (strings and a header map), as
+ * Orkestra's HTTP results are; a `prometheus` call's is `{result, raw, error, called}` (prometheus-query.ts); a
+ * skipped call has `called: "false"` and the rest empty.
  *
  * A call fails when it gets no complete response (network error, deadline, body over the limit) or a status
  * other than `expectedStatus` (any 2xx when not set). A failed call with `continueOnError` keeps its `.error`
@@ -18,15 +19,21 @@ import { KatalogError } from '../errors.js';
 import type { KubeObject } from '../kube/resource.js';
 import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateData, type TemplateDialect, type UserNote } from '../template/index.js';
 import { ExternalHttpFailure, externalRequest, type ExternalHttpRequest, type ExternalHttpResponse } from './external-http.js';
+import { failedPrometheus, prometheusQueryUrl, prometheusResult, SKIPPED_PROMETHEUS, type PrometheusResult } from './prometheus-query.js';
 
-/** What `.external.<name>` holds. */
-export interface ExternalResult {
+export type { PrometheusResult } from './prometheus-query.js';
+
+/** What `.external.<name>` holds for an `http` call. */
+export interface HttpResult {
   readonly status: string;
   readonly body: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly error: string;
   readonly called: 'true' | 'false';
 }
+
+/** What `.external.<name>` holds: an `http` or a `prometheus` call's result. */
+export type ExternalResult = HttpResult | PrometheusResult;
 
 /** A call failed and the cycle fails with it (retried with backoff). The message names the call only. */
 export class ExternalCallError extends KatalogError {
@@ -73,12 +80,13 @@ export interface ExternalCallsOptions {
 interface CompiledCall {
   readonly call: ExternalCall;
   readonly url: CompiledTemplate;
+  readonly query: CompiledTemplate | undefined;
   readonly body: CompiledTemplate | undefined;
   readonly headers: ReadonlyArray<readonly [string, CompiledTemplate]>;
   readonly conditions: CompiledConditions;
 }
 
-const SKIPPED: ExternalResult = Object.freeze({ status: '', body: '', headers: Object.freeze({}), error: '', called: 'false' });
+const SKIPPED: HttpResult = Object.freeze({ status: '', body: '', headers: Object.freeze({}), error: '', called: 'false' });
 
 export class ExternalCalls {
   private readonly compiled: readonly CompiledCall[];
@@ -92,6 +100,7 @@ export class ExternalCalls {
       return {
         call,
         url: compileTemplate(call.url, { name: `${name}.url`, ...dialect }),
+        query: call.query === undefined ? undefined : compileTemplate(call.query, { name: `${name}.query`, ...dialect }),
         body: call.body === undefined ? undefined : compileTemplate(call.body, { name: `${name}.body`, ...dialect }),
         headers: Object.entries(call.headers).map(([header, value]) => [header, compileTemplate(value, { name: `${name}.headers.${header}`, ...dialect })] as const),
         conditions: compileConditions({ when: call.when, anyOf: call.anyOf }, { name, ...dialect }),
@@ -121,7 +130,7 @@ export class ExternalCalls {
       const view = { ...data, external: results };
       const verdict = compiled.conditions.evaluate(view);
       if (!verdict.ok) {
-        results[call.name] = SKIPPED;
+        results[call.name] = call.protocol === 'prometheus' ? SKIPPED_PROMETHEUS : SKIPPED;
         continue;
       }
       const result = await this.callOnce(compiled, object, view, signal);
@@ -136,7 +145,10 @@ export class ExternalCalls {
 
   private async callOnce(compiled: CompiledCall, object: KubeObject, view: TemplateData, signal: AbortSignal): Promise<ExternalResult> {
     const { call } = compiled;
-    const url = compiled.url.renderString(view);
+    const fail = call.protocol === 'prometheus' ? failedPrometheus : failed;
+    const base = compiled.url.renderString(view);
+    const url = compiled.query === undefined ? base : prometheusQueryUrl(base, compiled.query.renderString(view));
+    if (url === undefined) return fail('the URL did not render to a valid URL');
     const body = compiled.body?.renderString(view);
     const headers: Record<string, string> = {};
     for (const [name, template] of compiled.headers) headers[name] = template.renderString(view);
@@ -150,9 +162,9 @@ export class ExternalCalls {
     if (call.auth !== undefined) {
       const { name, key: dataKey } = call.auth.secretRef;
       const namespace = call.auth.secretRef.namespace ?? object.metadata?.namespace;
-      if (namespace === undefined) return failed(`auth.secretRef of a cluster-scoped custom resource needs a namespace`);
+      if (namespace === undefined) return fail(`auth.secretRef of a cluster-scoped custom resource needs a namespace`);
       const credential = await this.options.readSecret(name, namespace, dataKey, signal);
-      if (credential === undefined) return failed(`Secret ${namespace}/${name} has no key "${dataKey}"`);
+      if (credential === undefined) return fail(`Secret ${namespace}/${name} has no key "${dataKey}"`);
       if (call.auth.header === undefined) headers['authorization'] = `Bearer ${credential}`;
       else headers[call.auth.header] = credential;
     }
@@ -160,19 +172,12 @@ export class ExternalCalls {
     try {
       response = await (this.options.request ?? externalRequest)({ url, method: call.method, headers, body, timeoutMs: call.timeoutMs, maxResponseBytes: call.maxResponseBytes, signal });
     } catch (error) {
-      if (error instanceof ExternalHttpFailure) return failed(error.reason);
+      if (error instanceof ExternalHttpFailure) return fail(error.reason);
       throw error;
     }
-    const ok = call.expectedStatus === undefined ? response.status >= 200 && response.status < 300 : response.status === call.expectedStatus;
-    const result: ExternalResult = {
-      status: String(response.status),
-      body: response.body,
-      headers: response.headers,
-      error: ok ? '' : `HTTP status ${response.status}${call.expectedStatus === undefined ? ' (expected 2xx)' : ` (expected ${call.expectedStatus})`}`,
-      called: 'true',
-    };
+    const result = call.protocol === 'prometheus' ? prometheusResult(response) : httpResult(call, response);
     // Only successes are kept: a failure is looked at again on the next attempt.
-    if (key !== undefined && ok && call.cacheForMs !== undefined) this.remember(key, result, now + call.cacheForMs);
+    if (key !== undefined && result.error === '' && call.cacheForMs !== undefined) this.remember(key, result, now + call.cacheForMs);
     return result;
   }
 
@@ -187,6 +192,17 @@ export class ExternalCalls {
   }
 }
 
-function failed(reason: string): ExternalResult {
+function httpResult(call: ExternalCall, response: ExternalHttpResponse): HttpResult {
+  const ok = call.expectedStatus === undefined ? response.status >= 200 && response.status < 300 : response.status === call.expectedStatus;
+  return {
+    status: String(response.status),
+    body: response.body,
+    headers: response.headers,
+    error: ok ? '' : `HTTP status ${response.status}${call.expectedStatus === undefined ? ' (expected 2xx)' : ` (expected ${call.expectedStatus})`}`,
+    called: 'true',
+  };
+}
+
+function failed(reason: string): HttpResult {
   return { status: '', body: '', headers: {}, error: reason, called: 'true' };
 }

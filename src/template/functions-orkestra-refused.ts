@@ -1,16 +1,13 @@
 /**
  * Orkestra notes katalog does not define, by name, with the reason: a template that calls one fails to compile
- * with that reason (never a bare "not defined"). Two reasons: it reads
- * the result of an `external` call with `protocol: prometheus` (katalog's calls are HTTP only); or it reads the clock, which would make a render differ from one
- * reconcile to the next while nothing changed.
+ * with that reason (never a bare "not defined"). One reason: it reads the clock, which would make a render differ
+ * from one reconcile to the next while nothing changed.
  */
-const EXTERNAL = 'it reads the result of an `external` call with `protocol: prometheus`, and katalog makes HTTP calls only';
 const CLOCK = 'it reads the clock, so a render would change while nothing else does; use rotateAfter or requeue.after for time-based work';
 
 const by = (reason: string, names: readonly string[]): Array<[string, string]> => names.map((name) => [name, reason]);
 
 const REFUSED: ReadonlyMap<string, string> = new Map([
-  ...by(EXTERNAL, ['promAboveThreshold', 'promBelowThreshold', 'promLabelValues', 'promMax', 'promSeriesCount', 'promSum', 'promValue']),
   ...by(CLOCK, ['timeAgo', 'timeSince', 'timeUntil', 'isExpired', 'nextCron', 'timeInWindow', 'timeNotInWindow', 'weekday', 'weekend']),
 ]);
 

@@ -16,6 +16,7 @@ import { ORKESTRA_KUBE_FUNCTIONS } from './functions-orkestra-kube.js';
 import { ORKESTRA_OBJECT_FUNCTIONS } from './functions-orkestra-objects.js';
 import { ORKESTRA_ENRICHED_FUNCTIONS } from './functions-orkestra-enriched.js';
 import { ORKESTRA_POD_FUNCTIONS } from './functions-orkestra-pods.js';
+import { ORKESTRA_PROM_FUNCTIONS } from './functions-orkestra-prom.js';
 import { ORKESTRA_STRING_FUNCTIONS } from './functions-orkestra-strings.js';
 import { ORKESTRA_TIME_FUNCTIONS } from './functions-orkestra-time.js';
 import { getKey, isMap, kindOf, printValue } from './values.js';
@@ -68,6 +69,7 @@ export const ORKESTRA_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
   ...ORKESTRA_KUBE_FUNCTIONS,
   ...ORKESTRA_POD_FUNCTIONS,
   ...ORKESTRA_ENRICHED_FUNCTIONS,
+  ...ORKESTRA_PROM_FUNCTIONS,
   /** `default FALLBACK VALUE`: VALUE unless Orkestra-empty (a pipe passes VALUE last, as in Sprig). */
   default: fixed(2, ([fallback, value]) => (orkestraEmpty(value) ? fallback : value)),
   coalesce: variadic(1, (args) => args.find((value) => !orkestraEmpty(value)) ?? null),

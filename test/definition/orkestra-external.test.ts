@@ -100,7 +100,7 @@ describe('external calls in the definition', () => {
             function: NewSite
             external: [{ name: c, url: "http://c" }]
         external:
-          - { name: prom, protocol: prometheus, url: "http://prom:9090", query: up }
+          - { name: cache, protocol: redis, url: "redis://redis:6379", query: "LLEN jobs" }
           - { name: tok, url: "http://t", token: "$API_TOKEN" }
           - { name: env, url: "http://e", auth: { env: API_TOKEN } }
           - { name: adm, url: "http://a", fires: { reconcile: false } }
@@ -110,7 +110,7 @@ describe('external calls in the definition', () => {
     const refused = found.filter((p) => p.code === 'orkestra-unsupported').map((p) => `${p.line}:${p.message}`);
     for (const [line, feature] of [
       [13, 'constructor.external'],
-      [15, 'external protocol prometheus'],
+      [15, 'external protocol redis'],
       [16, 'external token'],
       [17, 'auth.env'],
       [18, 'fires.reconcile: false'],

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseDefinition } from '../../src/definition/load.js';
 import type { ExternalCall } from '../../src/definition/types.js';
-import { ExternalCallError, ExternalCalls } from '../../src/operatorbox/external-calls.js';
+import { ExternalCallError, ExternalCalls, type ExternalResult, type HttpResult } from '../../src/operatorbox/external-calls.js';
 import { templateData } from '../../src/operatorbox/template-data.js';
 
 let server: Server;
@@ -48,6 +48,12 @@ ${yaml}`);
   return definition.crds.get('thing')?.operatorBox.external ?? [];
 }
 
+/** The HTTP result (these calls are all http). */
+function http(result: ExternalResult | undefined): HttpResult | undefined {
+  if (result !== undefined && !('body' in result)) assert.fail('not an HTTP result');
+  return result;
+}
+
 const object = { apiVersion: 'demo.io/v1', kind: 'Thing', metadata: { name: 'a', namespace: 'ns' }, spec: { on: 'yes' } };
 let clock = 0;
 const runner = (list: readonly ExternalCall[], secret?: string): ExternalCalls =>
@@ -64,8 +70,8 @@ describe('external calls', () => {
 `),
       ),
     );
-    assert.equal(results['two']?.body, 'echo:/second/a');
-    assert.equal(results['two']?.headers['x-answer'], 'yes');
+    assert.equal(http(results['two'])?.body, 'echo:/second/a');
+    assert.equal(http(results['two'])?.headers['x-answer'], 'yes');
     assert.deepEqual(results['three'], { status: '', body: '', headers: {}, error: '', called: 'false' });
     assert.ok(!hits.some((hit) => hit.path === '/never'));
   });
@@ -78,8 +84,8 @@ describe('external calls', () => {
 `));
     const results = await r.run(object, templateData(object, {}), new AbortController().signal, {}, (error) => soft.push(error.message));
     assert.equal(results['c']?.error, 'HTTP status 502 (expected 2xx)');
-    assert.equal(results['c']?.body, 'bad gateway', 'templates may read a failed answer');
-    assert.equal(results['d']?.status, '200', 'the run went on');
+    assert.equal(http(results['c'])?.body, 'bad gateway', 'templates may read a failed answer');
+    assert.equal(http(results['d'])?.status, '200', 'the run went on');
     assert.deepEqual(soft, ['external call "c" failed: HTTP status 502 (expected 2xx)']);
     failNext = 1;
     await assert.rejects(run(runner(calls(`          - { name: hard, url: "${base}/count/hard" }\n`))), (error: unknown) => {

@@ -300,7 +300,6 @@ describe('Orkestra notes (Orkestra dialect)', () => {
 
   test('refused notes fail to compile with the reason and the page, in the Orkestra dialect only', () => {
     for (const [name, reason] of [
-      ['promValue .external.q', /external/],
       ['timeSince .metadata.creationTimestamp', /reads the clock/],
       ['weekday', /reads the clock/],
     ] as const) {
