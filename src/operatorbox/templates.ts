@@ -14,7 +14,7 @@ import type { ChildApplier, DesiredManifest } from '../registry/child-applier.js
 import { resourceKey, type ChildLookup } from '../registry/child-watches.js';
 import { jobState } from '../registry/job-state.js';
 import { applyRank, type KindTable } from '../registry/kind-table.js';
-import { canOwnerReference, ownerOf, stampOwnership, type Owner } from '../registry/ownership.js';
+import { canOwnerReference, FOR_EACH_LABEL, forEachLabelValue, ownerOf, stampOwnership, type Owner } from '../registry/ownership.js';
 import type { ResourceResolver } from '../registry/resource-resolver.js';
 import { isPlainMap } from '../registry/short-form.js';
 import type { TemplatesStage } from './generic-box.js';
@@ -90,7 +90,7 @@ export class TemplatesPhase implements TemplatesStage {
     const { desired, withdrawn, requeueAfterMs } = await this.render(entries, object, owner, before, signal, !open);
     await beforeApply?.(desired.some((child) => !canOwnerReference(owner, child.manifest.metadata?.namespace)));
     const applied = await applier.applyAll(desired, signal);
-    const pruned = await applier.prune(owner, desired, signal, conditional ? withdrawn : undefined);
+    const pruned = await applier.prune(owner, desired, signal, conditional ? { withdrawn, forEach: this.sweptForEach(entries) } : undefined);
     for (const child of pruned) this.options.logger.info('deleted a child no longer declared', { kind: child.resource.kind, name: child.object.metadata?.name, namespace: child.object.metadata?.namespace });
     const after = observedChildren(lookup, kinds, owner);
     for (const { resource, object: gone } of pruned) removeChild(after, kinds, resource.plural, gone);
@@ -211,6 +211,7 @@ export class TemplatesPhase implements TemplatesStage {
           throw new KatalogError('E_MANIFEST', `${entry.path}: ${toError(error).message}`, { cause: error });
         }
         delete manifest['status'];
+        if (entry.forEach !== undefined) ((manifest.metadata ??= {}).labels ??= {})[FOR_EACH_LABEL] = forEachLabelValue(this.options.crd, entry.path);
         const manifests = rendered.copy === undefined ? [manifest] : await carryOutCopy(manifest, rendered.copy, entry, owner, this.options.read, signal);
         for (const one of manifests) {
           const placed = await this.place(one, compiled, owner, seen, signal);
@@ -238,6 +239,13 @@ export class TemplatesPhase implements TemplatesStage {
       .sort((a, b) => a.rank - b.rank || a.index - b.index)
       .map(({ child }) => child);
     return { desired, withdrawn, requeueAfterMs };
+  }
+
+  /** The `katalog.dev/for-each` values of the kept-in-line forEach entries among `entries`, for conditional pruning. */
+  private sweptForEach(entries: readonly CompiledEntry[]): ReadonlySet<string> {
+    const ids = new Set<string>();
+    for (const { entry, reconcile } of entries) if (entry.forEach !== undefined && reconcile) ids.add(forEachLabelValue(this.options.crd, entry.path));
+    return ids;
   }
 
   /**

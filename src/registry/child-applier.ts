@@ -14,7 +14,7 @@ import type { KubeObject, ResourceRef } from '../kube/resource.js';
 import type { Clock } from '../util/clock.js';
 import { resourceKey, type ChildLookup, type ObservedChild } from './child-watches.js';
 import { manifestHash, TEMPLATE_HASH_ANNOTATION } from './manifest-hash.js';
-import { collectedWithOwner, isOwnedBy, type Owner } from './ownership.js';
+import { collectedWithOwner, FOR_EACH_LABEL, isOwnedBy, type Owner } from './ownership.js';
 import { firstDifference } from './subset.js';
 import { WriteMemos } from './write-memos.js';
 
@@ -126,17 +126,28 @@ export class ChildApplier {
    * Deletes the children of `owner` that are not in `keep` (a `when` turned false, a name changed). Only kinds that
    * are watched (the kinds of the CRD's templates) and only children labelled for this owner are considered: those
    * in the cache and those this applier wrote whose watch event has not arrived yet. Returns what was deleted.
-   * With `only`, just the children among `only` (and not in `keep`) are candidates: the conditional pruning of
-   * Orkestra documents (docs/operatorbox.md#pruning), where a child no entry names is left to the garbage collector.
+   * With `only`, just the children among `only.withdrawn` (and not in `keep`) are candidates: the conditional pruning
+   * of Orkestra documents (docs/operatorbox.md#pruning), where a child no entry names is left to the garbage
+   * collector; so are the children labelled with one of `only.forEach` (`katalog.dev/for-each`), the children of
+   * items that left a kept-in-line `forEach` entry's list, which Orkestra deletes too (never a Job).
    */
-  async prune(owner: Owner, keep: readonly DesiredManifest[], signal: AbortSignal, only?: readonly DesiredManifest[]): Promise<ObservedChild[]> {
+  async prune(
+    owner: Owner,
+    keep: readonly DesiredManifest[],
+    signal: AbortSignal,
+    only?: { readonly withdrawn: readonly DesiredManifest[]; readonly forEach: ReadonlySet<string> },
+  ): Promise<ObservedChild[]> {
     const keyOf = (child: DesiredManifest): string => childKey(child.resource, child.manifest.metadata?.namespace, child.manifest.metadata?.name ?? '');
     const kept = new Set(keep.map(keyOf));
-    const candidates = only === undefined ? undefined : new Set(only.map(keyOf));
+    const candidates = only === undefined ? undefined : new Set(only.withdrawn.map(keyOf));
+    const swept = (resource: ObservedChild['resource'], object: ObservedChild['object']): boolean => {
+      const entry = object.metadata?.labels?.[FOR_EACH_LABEL];
+      return entry !== undefined && only?.forEach.has(entry) === true && !(resource.kind === 'Job' && resource.group === 'batch');
+    };
     const stale = this.owned(owner).filter(({ resource, object }) => {
       if (object.metadata?.deletionTimestamp !== undefined) return false;
       const key = childKey(resource, object.metadata?.namespace, object.metadata?.name ?? '');
-      return !kept.has(key) && (candidates === undefined || candidates.has(key));
+      return !kept.has(key) && (candidates === undefined || candidates.has(key) || swept(resource, object));
     });
     for (const child of stale) await this.remove(child, signal);
     return stale;

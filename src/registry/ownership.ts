@@ -19,6 +19,17 @@ export const OWNER_LABEL = 'katalog.dev/owner';
 /** Holds the full owner value when the label had to be shortened. */
 export const OWNER_ANNOTATION = 'katalog.dev/owner';
 
+/**
+ * On a child of a `forEach` entry: which entry made it (a hash of the CRD and the entry's place). Conditional
+ * pruning (Orkestra documents) finds by it the children of items that left the list, which no render names.
+ */
+export const FOR_EACH_LABEL = 'katalog.dev/for-each';
+
+/** The `katalog.dev/for-each` value of an entry: 16 hex digits of SHA-256 over the CRD and the entry's path. */
+export function forEachLabelValue(crd: string, entryPath: string): string {
+  return createHash('sha256').update(`${crd}\0${entryPath}`).digest('hex').slice(0, 16);
+}
+
 const LABEL_VALUE_LIMIT = 63;
 const HASH_LENGTH = 10;
 
