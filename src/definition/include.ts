@@ -78,7 +78,7 @@ export function expandMergeInclude(lift: Lift, holder: Map, path: Path, block: s
 }
 
 /** Reads the fragment named by `holder.include` (removed from the holder); `undefined` with problems when it cannot. */
-function readFragment(lift: Lift, holder: Map, path: Path, block: string, key: string): { value: Map; document: ReadDocument } | undefined {
+export function readFragment(lift: Lift, holder: Map, path: Path, block: string, key: string): { value: Map; document: ReadDocument } | undefined {
   if (!Object.hasOwn(holder, 'include')) return undefined;
   const written = holder.include;
   delete holder.include;
