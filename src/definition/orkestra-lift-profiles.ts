@@ -8,7 +8,8 @@
 import type { Path } from './path.js';
 import { isMap } from './schema-check.js';
 import type { Lift } from './orkestra-lift-steps.js';
-import { addProfiles, registryOf } from './profiles/registry.js';
+import { addProfiles, registryOf, type DeclaredNames } from './profiles/registry.js';
+import { readFragment } from './include.js';
 import { mergeUnder, takeProfile, type ProfileScope } from './profiles/apply.js';
 import { expandEntryProfile, expandHpaProfile, expandPdbProfile } from './profiles/expand-policy.js';
 import { expandWorkload, WORKLOAD_KINDS } from './profiles/expand-workload.js';
@@ -31,7 +32,20 @@ export function takeDocumentProfiles(lift: Lift, doc: Map): void {
   }
   for (const [holder, path] of [[doc, []], [spec, ['spec']]] as Array<[Map | undefined, Path]>) {
     if (holder === undefined || !Object.hasOwn(holder, 'profiles')) continue;
-    addProfiles(scope.registry, holder.profiles, lift.origin, [...path, 'profiles'], lift.problems);
+    const block = holder.profiles;
+    const at = [...path, 'profiles'];
+    const declared: DeclaredNames = new Map();
+    addProfiles(scope.registry, block, lift.origin, at, lift.problems, declared);
+    // `profiles.include` (Orkestra's ExpandProfileInclude): a fragment's profiles: block, beside this file.
+    if (isMap(block) && Object.hasOwn(block, 'include')) {
+      const fragment = readFragment(lift, block, at, 'profiles', 'profiles');
+      const inner = fragment?.value.profiles;
+      if (fragment !== undefined && isMap(inner) && Object.hasOwn(inner, 'include')) {
+        const message = 'an included file cannot include another (Orkestra expands one level of include); put the profiles in one fragment';
+        lift.problems.add(fragment.document.origin, ['profiles', 'include'], 'include-nested', message, { at: 'key' });
+      }
+      if (fragment !== undefined) addProfiles(scope.registry, inner, fragment.document.origin, ['profiles'], lift.problems, declared);
+    }
     delete holder.profiles;
   }
 }

@@ -128,6 +128,37 @@ describe('profiles from Motifs (spec.imports)', () => {
   });
 });
 
+describe('profiles.include (Orkestra ExpandProfileInclude)', () => {
+  const write = (files: Record<string, string>): string => {
+    const root = mkdtempSync(join(tmpdir(), 'katalog-profiles-'));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(root, name), text);
+    return join(root, 'katalog.yaml');
+  };
+  const onCreate = '          deployments:\n            - { image: a, resources: { profile: shared } }\n';
+
+  test("the fragment's profiles join the document's", async () => {
+    const file = write({
+      'katalog.yaml': katalog(onCreate, 'profiles:\n  include: ./profiles.yaml\n  pdb:\n    - { name: one, minAvailable: 1 }\n'),
+      'profiles.yaml': 'profiles:\n  resources:\n    - { name: shared, limits: { memory: 1Gi } }\n',
+    });
+    assert.deepEqual(first(await loadDefinition(file), 'deployments').resources, { limits: { memory: '1Gi' } });
+  });
+
+  test('a name in both the fragment and the document, and an include in the fragment, are errors in the fragment', async () => {
+    const file = write({
+      'katalog.yaml': katalog(onCreate, 'profiles:\n  include: ./profiles.yaml\n  resources:\n    - { name: shared }\n'),
+      'profiles.yaml': 'profiles:\n  include: ./more.yaml\n  resources:\n    - { name: shared, limits: { memory: 1Gi } }\n',
+    });
+    await assert.rejects(loadDefinition(file), (error: unknown) => {
+      assert.ok(error instanceof DefinitionError);
+      const found = error.problems.map((p) => `${p.file ?? ''}:${p.line ?? '?'} ${p.message}`).join('\n');
+      assert.match(found, /profiles\.yaml:4 profile "shared" is declared twice in profiles\.resources/);
+      assert.match(found, /profiles\.yaml:2 an included file cannot include another/);
+      return true;
+    });
+  });
+});
+
 describe('profiles of a Komposer', () => {
   test("the Komposer's own win over those of the Katalogs it imports", async () => {
     const root = mkdtempSync(join(tmpdir(), 'katalog-profiles-'));
@@ -171,10 +202,9 @@ describe('profile errors at load', () => {
     assert.match(found.join('\n'), /named by a template .*is not supported by katalog: profiles are expanded when the definition loads.*#profiles$/);
   });
 
-  test('malformed profiles blocks: an unknown class or field, a missing or repeated name, include', () => {
-    const head = 'profiles:\n  include: ./more.yaml\n  widgets: []\n  resources:\n    - { requests: {} }\n    - { name: a, cpu: 1 }\n    - { name: b }\n    - { name: b }\n';
+  test('malformed profiles blocks: an unknown class or field, a missing or repeated name', () => {
+    const head = 'profiles:\n  widgets: []\n  resources:\n    - { requests: {} }\n    - { name: a, cpu: 1 }\n    - { name: b }\n    - { name: b }\n';
     const found = problems(katalog('          deployments:\n            - { image: x }\n', head)).join('\n');
-    assert.match(found, /profiles\.include is not supported/);
     assert.match(found, /unknown profile class "widgets"/);
     assert.match(found, /a profile of profiles\.resources needs a name/);
     assert.match(found, /unknown field "cpu" in a resources profile \(requests, limits\)/);

@@ -67,6 +67,10 @@ describe('built-in probe profiles (pkg/profiles/probes.go)', () => {
       assert.deepEqual(probe, { httpGet: { path: '/ready', port: 8080, scheme: 'HTTP' }, initialDelaySeconds, periodSeconds, failureThreshold, successThreshold: 1, timeoutSeconds });
     });
   }
+  test('a port written as text is the port number', () => {
+    const probe = body('deployments', '{ image: nginx, port: "9090", probes: { readiness: { path: /, port: "9091" }, liveness: { type: tcp } } }');
+    assert.deepEqual([(probe.readinessProbe as Map).httpGet, (probe.livenessProbe as Map).tcpSocket], [{ path: '/', port: 9091, scheme: 'HTTP' }, { port: 9090 }]);
+  });
   test('without a profile the timings are standard (DefaultProbeTimings); tcp probes the entry port', () => {
     assert.deepEqual(deployment('probes: { liveness: { type: tcp } }').livenessProbe, {
       tcpSocket: { port: 8080 },

@@ -105,7 +105,8 @@ function probeOf(scope: ProfileScope, config: unknown, entry: Map, path: Path): 
   const hasProfile = Object.hasOwn(config, 'profile');
   const profile = takeProfile(scope, config, path, 'probes');
   if (hasProfile && profile === undefined) return undefined;
-  const port = config.port ?? entry.containerPort ?? entry.port ?? firstPort(entry.ports);
+  // A numeric text ("9090", as Orkestra documents often write ports) is the port number, never a port name.
+  const port = intOrPercent(config.port ?? entry.containerPort ?? entry.port ?? firstPort(entry.ports));
   if (port === undefined) {
     scope.problems.add(scope.origin, path, 'missing-field', "a probe needs a port: its own port, or the entry's port");
     return undefined;

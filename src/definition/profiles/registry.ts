@@ -29,12 +29,15 @@ function isProfileClass(key: string): key is ProfileClass {
   return (PROFILE_CLASSES as readonly string[]).includes(key);
 }
 
+/** The names one document declares, by class: a name twice (inline, or inline and in its include) is an error. */
+export type DeclaredNames = Map<ProfileClass, Set<string>>;
+
 /**
  * Reads a `profiles:` block written at `path` and adds its profiles to `registry` (names already there are kept).
- * Problems (not a map, an unknown class or field, a profile without a name, a name twice in one class, `include`)
- * are reported; a faulty profile is left out.
+ * Problems (not a map, an unknown class or field, a profile without a name, a name twice in one class) are
+ * reported; a faulty profile is left out. `include` is the caller's (orkestra-lift-profiles.ts).
  */
-export function addProfiles(registry: ProfileRegistry, block: unknown, origin: Origin, path: Path, problems: ProblemList): void {
+export function addProfiles(registry: ProfileRegistry, block: unknown, origin: Origin, path: Path, problems: ProblemList, declared: DeclaredNames = new Map()): void {
   if (block === null || block === undefined) return;
   if (!isMap(block)) {
     problems.add(origin, path, 'invalid-type', `profiles must be a map of classes (${PROFILE_CLASSES.join(', ')})`);
@@ -42,10 +45,7 @@ export function addProfiles(registry: ProfileRegistry, block: unknown, origin: O
   }
   for (const [key, list] of Object.entries(block)) {
     const at = [...path, key];
-    if (key === 'include') {
-      problems.add(origin, at, 'orkestra-unsupported', 'profiles.include is not supported by katalog: not implemented yet; write the profiles in the document; see docs/orkestra-compatibility.md#profiles', { at: 'key' });
-      continue;
-    }
+    if (key === 'include') continue;
     if (!isProfileClass(key)) {
       problems.add(origin, at, 'unknown-field', `unknown profile class "${key}" (Orkestra's classes: ${PROFILE_CLASSES.join(', ')})`, { at: 'key' });
       continue;
@@ -55,14 +55,15 @@ export function addProfiles(registry: ProfileRegistry, block: unknown, origin: O
       problems.add(origin, at, 'invalid-type', `profiles.${key} must be a list of profiles, each with a name`);
       continue;
     }
-    const seen = new Set<string>();
+    const seen = declared.get(key) ?? new Set<string>();
+    declared.set(key, seen);
     const table = registry.get(key) ?? new Map<string, ProfileValue>();
     list.forEach((item: unknown, index) => {
       const value = readProfile(key, item, origin, [...at, index], problems);
       if (value === undefined) return;
       const [name, fields] = value;
       if (seen.has(name)) {
-        problems.add(origin, [...at, index, 'name'], 'duplicate-name', `profile "${name}" is declared twice in profiles.${key}`);
+        problems.add(origin, [...at, index, 'name'], 'duplicate-name', `profile "${name}" is declared twice in profiles.${key} (with its include)`);
         return;
       }
       seen.add(name);
