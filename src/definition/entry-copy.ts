@@ -1,7 +1,10 @@
 /**
  * The copy fields of a template entry (Orkestra's names, the same in both dialects): `fromSecret` (secrets),
- * `fromConfigMap` (configMaps), `fromNamespace` and `toNamespaces`. They are taken out of the entry's body into
- * {@link EntryCopy}; a field on the wrong kind, or of the wrong type, is reported where it was written.
+ * `fromConfigMap` (configMaps), `fromNetworkPolicy` (networkPolicies), `fromLimitRange` (limitRanges),
+ * `fromResourceQuota` (resourceQuotas), `fromNamespace` and `toNamespaces`. They are taken out of the entry's body
+ * into {@link EntryCopy}; a field on the wrong kind, or of the wrong type, is reported where it was written. A
+ * policy, limit range or quota copied from another takes that one's whole `spec`, so writing its spec fields on
+ * the same entry is an error (which would win is not obvious).
  */
 import type { Path } from './path.js';
 import type { Origin, ProblemList } from './problems.js';
@@ -9,13 +12,27 @@ import type { EntryCopy, TemplateKind } from './types.js';
 import { parseDuration } from '../util/duration.js';
 
 /** The copy fields, and the one `from*` field each copying kind takes. */
-export const COPY_FIELDS: readonly string[] = Object.freeze(['fromSecret', 'fromConfigMap', 'fromNamespace', 'toNamespaces']);
-const SOURCE_FIELD: Readonly<Partial<Record<TemplateKind, string>>> = { secrets: 'fromSecret', configMaps: 'fromConfigMap' };
+const SOURCE_FIELD: Readonly<Partial<Record<TemplateKind, string>>> = {
+  secrets: 'fromSecret',
+  configMaps: 'fromConfigMap',
+  networkPolicies: 'fromNetworkPolicy',
+  limitRanges: 'fromLimitRange',
+  resourceQuotas: 'fromResourceQuota',
+};
+export const COPY_FIELDS: readonly string[] = Object.freeze([...Object.values(SOURCE_FIELD), 'fromNamespace', 'toNamespaces']);
+/** The short-form fields that make the spec of a kind whose copy takes the source's whole spec. */
+const SPEC_FIELDS: Readonly<Partial<Record<TemplateKind, readonly string[]>>> = {
+  networkPolicies: ['podSelector', 'ingress', 'egress', 'policyTypes', 'spec'],
+  limitRanges: ['limits', 'spec'],
+  resourceQuotas: ['hard', 'scopes', 'scopeSelector', 'spec'],
+};
+const COPYING_KINDS = Object.keys(SOURCE_FIELD).join(', ');
 
 /**
  * Removes the copy fields from `body` and returns them as an {@link EntryCopy}, or `undefined` when the entry has
- * none. Problems: a copy field on a kind other than secrets/configMaps, `fromSecret` under configMaps (and the
- * reverse), `fromNamespace` without a source, a value that is not a text (a list of texts for `toNamespaces`).
+ * none. Problems: a copy field on a kind that does not copy, another kind's source field (`fromSecret` under
+ * configMaps...), `fromNamespace` without a source, a value that is not a text (a list of texts for `toNamespaces`),
+ * spec fields beside a source whose spec is copied.
  */
 export function takeCopy(kind: TemplateKind, body: Record<string, unknown>, origin: Origin, path: Path, problems: ProblemList): EntryCopy | undefined {
   const present = COPY_FIELDS.filter((key) => Object.hasOwn(body, key));
@@ -27,7 +44,7 @@ export function takeCopy(kind: TemplateKind, body: Record<string, unknown>, orig
   }
   const sourceField = SOURCE_FIELD[kind];
   if (sourceField === undefined) {
-    for (const key of present) problems.add(origin, [...path, key], 'invalid-value', `${key} is a field of secrets and configMaps entries, not of ${kind}`, { at: 'key' });
+    for (const key of present) problems.add(origin, [...path, key], 'invalid-value', `${key} is a field of ${COPYING_KINDS} entries, not of ${kind}`, { at: 'key' });
     return undefined;
   }
   let ok = true;
@@ -39,12 +56,19 @@ export function takeCopy(kind: TemplateKind, body: Record<string, unknown>, orig
     ok = false;
     return undefined;
   };
-  const wrongSource = sourceField === 'fromSecret' ? 'fromConfigMap' : 'fromSecret';
-  if (Object.hasOwn(values, wrongSource)) {
+  for (const wrongSource of Object.values(SOURCE_FIELD)) {
+    if (wrongSource === sourceField || !Object.hasOwn(values, wrongSource)) continue;
     problems.add(origin, [...path, wrongSource], 'invalid-value', `${wrongSource} does not fit a ${kind} entry; use ${sourceField}`, { at: 'key' });
     ok = false;
   }
   const from = text(sourceField);
+  if (from !== undefined) {
+    for (const key of SPEC_FIELDS[kind] ?? []) {
+      if (!Object.hasOwn(body, key)) continue;
+      problems.add(origin, [...path, key], 'invalid-value', `${key} cannot be written beside ${sourceField}: the copy takes the spec of the ${sourceField.slice(4)} it names`, { at: 'key' });
+      ok = false;
+    }
+  }
   const fromNamespace = text('fromNamespace');
   if (fromNamespace !== undefined && from === undefined) {
     problems.add(origin, [...path, 'fromNamespace'], 'invalid-value', `fromNamespace needs ${sourceField} (the name of the object to copy)`, { at: 'key' });

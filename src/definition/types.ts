@@ -86,8 +86,10 @@ export interface TemplateEntry {
   /** Values of `.inputs` when the entry came from a Motif import (the Motif's defaults merged with `with:`); else empty. */
   readonly inputs: Readonly<Record<string, unknown>>;
   /**
-   * `secrets` / `configMaps` only: copy the data of another Secret / ConfigMap (`fromSecret` / `fromConfigMap`,
-   * `fromNamespace`) and/or write the child into several namespaces (`toNamespaces`). Strings may be templates.
+   * `secrets` / `configMaps` / `networkPolicies` / `limitRanges` / `resourceQuotas` only: copy the data (the spec)
+   * of another object of the kind (`fromSecret`, `fromConfigMap`, `fromNetworkPolicy`, `fromLimitRange`,
+   * `fromResourceQuota`; `fromNamespace`) and/or write the child into several namespaces (`toNamespaces`). Strings
+   * may be templates.
    * docs/orkestra-compatibility.md#copies says how.
    */
   readonly copy?: EntryCopy;

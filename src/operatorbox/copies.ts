@@ -1,8 +1,10 @@
 /**
- * Copies of `secrets` / `configMaps` entries (`fromSecret` / `fromConfigMap`, `fromNamespace`, `toNamespaces`;
- * docs/orkestra-compatibility.md#copies): the built child takes the source's data (the entry's own `data` wins
- * key by key) and, for a Secret, the source's `type` unless the entry declares one; `toNamespaces` turns the child
- * into one copy per namespace.
+ * Copies (`fromSecret`, `fromConfigMap`, `fromNetworkPolicy`, `fromLimitRange`, `fromResourceQuota`,
+ * `fromNamespace`, `toNamespaces`; docs/orkestra-compatibility.md#copies): a Secret or ConfigMap child takes the
+ * source's data (the entry's own `data` wins key by key) and, for a Secret, the source's `type` unless the entry
+ * declares one; a NetworkPolicy, LimitRange or ResourceQuota child takes the source's whole `spec` (as Orkestra
+ * copies it; the loader refuses spec fields beside the source). `toNamespaces` turns the child into one copy per
+ * namespace.
  *
  * A source that does not exist (yet) is an error of the reconcile, so it ends Ready=False and is retried with
  * backoff until the source appears; it is never skipped. Messages name the entry, never the rendered names (they
@@ -27,6 +29,9 @@ export interface RenderedCopy {
 const SOURCES: Readonly<Record<string, { readonly ref: ResourceRef; readonly field: string }>> = {
   secrets: { ref: { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true }, field: 'fromSecret' },
   configMaps: { ref: { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true }, field: 'fromConfigMap' },
+  networkPolicies: { ref: { group: 'networking.k8s.io', version: 'v1', kind: 'NetworkPolicy', plural: 'networkpolicies', namespaced: true }, field: 'fromNetworkPolicy' },
+  limitRanges: { ref: { group: '', version: 'v1', kind: 'LimitRange', plural: 'limitranges', namespaced: true }, field: 'fromLimitRange' },
+  resourceQuotas: { ref: { group: '', version: 'v1', kind: 'ResourceQuota', plural: 'resourcequotas', namespaced: true }, field: 'fromResourceQuota' },
 };
 
 function describe(value: unknown): string {
@@ -75,12 +80,21 @@ function stringMap(value: unknown): Record<string, string> {
 }
 
 /**
+ * The body the entry's short form is built from: for a kind whose copy takes the source's spec, a placeholder
+ * `spec` stands in for the spec fields the entry may not write beside its source (the copy replaces it).
+ */
+export function bodyToBuild(body: Record<string, unknown>, entry: TemplateEntry): Record<string, unknown> {
+  const copiesSpec = entry.copy?.from !== undefined && entry.kind !== 'secrets' && entry.kind !== 'configMaps';
+  return copiesSpec ? { ...body, spec: {} } : body;
+}
+
+/**
  * Carries out the copy of one built child: reads the source (when there is one), merges its data under the
  * entry's, and returns one manifest per target namespace (or the child alone when `toNamespaces` is empty).
  */
 export async function carryOutCopy(manifest: KubeObject, copy: RenderedCopy, entry: TemplateEntry, owner: Owner, read: SourceReader, signal: AbortSignal): Promise<KubeObject[]> {
   const source = SOURCES[entry.kind];
-  if (source === undefined) throw new KatalogError('E_MANIFEST', `${entry.path}: only secrets and configMaps entries copy`);
+  if (source === undefined) throw new KatalogError('E_MANIFEST', `${entry.path}: only ${Object.keys(SOURCES).join(', ')} entries copy`);
   if (copy.from !== undefined) {
     const namespace = copy.fromNamespace ?? owner.namespace ?? 'default';
     const found = await read(source.ref, copy.from, namespace, signal);
@@ -100,10 +114,17 @@ export async function carryOutCopy(manifest: KubeObject, copy: RenderedCopy, ent
   });
 }
 
-/** The source's data under the entry's own (the entry's keys win); a Secret keeps the source's type unless the entry gives one. */
+/**
+ * The source's data under the entry's own (the entry's keys win); a Secret keeps the source's type unless the entry
+ * gives one. A policy, limit range or quota takes the source's spec.
+ */
 function mergeSource(manifest: KubeObject, found: KubeObject, entry: TemplateEntry): void {
   const target = manifest as Record<string, unknown>;
   const from = found as Record<string, unknown>;
+  if (entry.kind !== 'secrets' && entry.kind !== 'configMaps') {
+    target['spec'] = structuredClone(from['spec'] ?? {});
+    return;
+  }
   for (const field of entry.kind === 'secrets' ? ['data'] : ['data', 'binaryData']) {
     const merged = { ...stringMap(from[field]), ...stringMap(target[field]) };
     if (Object.keys(merged).length > 0) target[field] = merged;

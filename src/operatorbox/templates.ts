@@ -23,7 +23,7 @@ import type { RenderScheduler } from './render-scheduler.js';
 import type { CompiledEntry, TemplateSet } from './template-set.js';
 import { forEachScopes, type TemplateData } from '../template/index.js';
 import type { HookContext } from './types.js';
-import { carryOutCopy, renderedCopy, type SourceReader } from './copies.js';
+import { bodyToBuild, carryOutCopy, renderedCopy, type SourceReader } from './copies.js';
 import { planRotation } from './rotation.js';
 import { planTls, type RenderedTls } from './tls.js';
 import { soonest } from './result.js';
@@ -206,7 +206,7 @@ export class TemplatesPhase implements TemplatesStage {
         const body = rendered.body;
         let manifest: KubeObject;
         try {
-          manifest = compiled.builder.build(isPlainMap(body) ? body : {}, { parent, ownerLabel: owner.label, source: entry.path });
+          manifest = compiled.builder.build(bodyToBuild(isPlainMap(body) ? body : {}, entry), { parent, ownerLabel: owner.label, source: entry.path });
         } catch (error) {
           throw new KatalogError('E_MANIFEST', `${entry.path}: ${toError(error).message}`, { cause: error });
         }
@@ -255,7 +255,7 @@ export class TemplatesPhase implements TemplatesStage {
   private async withdrawnChild(body: unknown, compiled: CompiledEntry, owner: Owner, parent: { name: string; namespace: string | undefined }, signal: AbortSignal): Promise<DesiredManifest | undefined> {
     let manifest: KubeObject;
     try {
-      manifest = compiled.builder.build(isPlainMap(body) ? body : {}, { parent, ownerLabel: owner.label, source: compiled.entry.path });
+      manifest = compiled.builder.build(bodyToBuild(isPlainMap(body) ? body : {}, compiled.entry), { parent, ownerLabel: owner.label, source: compiled.entry.path });
     } catch {
       return undefined; // not applied either way: a manifest that does not build names no child to withdraw
     }

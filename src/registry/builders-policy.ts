@@ -118,8 +118,8 @@ export const limitRangesBuilder: KindBuilder = {
   build(body, context) {
     const form = new ShortForm(body);
     const limits = form.list('limits');
-    if (limits === undefined || limits.length === 0) throw manifestError('limitRanges need "limits" (a list of items with a "type")');
-    const items = limits.map((item, index) => {
+    if ((limits === undefined || limits.length === 0) && form.map('spec') === undefined) throw manifestError('limitRanges need "limits" (a list of items with a "type")');
+    const items = (limits ?? []).map((item, index) => {
       if (!isPlainMap(item)) throw manifestError(`"limits[${index}]" must be a map, got ${describeKind(item)}`);
       const type = item['type'];
       if (typeof type !== 'string' || !LIMIT_TYPES.has(type)) throw manifestError(`"limits[${index}].type" must be Container, Pod or PersistentVolumeClaim`);

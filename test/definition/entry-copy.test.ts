@@ -79,7 +79,7 @@ describe('copy fields', () => {
     assert.ok(messages.some((m) => /^12:fromSecret does not fit a configMaps entry; use fromConfigMap/.test(m)), messages.join('\n'));
     assert.ok(messages.some((m) => /^14:fromNamespace needs fromConfigMap/.test(m)), messages.join('\n'));
     assert.ok(messages.some((m) => /^18:toNamespaces must be a list of texts/.test(m)), messages.join('\n'));
-    assert.ok(messages.some((m) => /^21:toNamespaces is a field of secrets and configMaps entries, not of deployments/.test(m)), messages.join('\n'));
+    assert.ok(messages.some((m) => /^21:toNamespaces is a field of secrets, configMaps, networkPolicies, limitRanges, resourceQuotas entries, not of deployments/.test(m)), messages.join('\n'));
     assert.ok(!found.some((p) => p.code === 'unknown-field'));
   });
 

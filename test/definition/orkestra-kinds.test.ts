@@ -38,18 +38,22 @@ describe('Orkestra template kinds at load', () => {
     );
   });
 
-  test('fromNetworkPolicy, fromLimitRange and fromResourceQuota are refused by name, with the page', () => {
-    for (const [kind, field] of [
-      ['networkPolicies', 'fromNetworkPolicy'],
-      ['limitRanges', 'fromLimitRange'],
-      ['resourceQuotas', 'fromResourceQuota'],
+  test('fromNetworkPolicy, fromLimitRange and fromResourceQuota load as copies; spec fields beside them are errors at their place', () => {
+    for (const [kind, field, specField] of [
+      ['networkPolicies', 'fromNetworkPolicy', 'podSelector: {}'],
+      ['limitRanges', 'fromLimitRange', 'limits: []'],
+      ['resourceQuotas', 'fromResourceQuota', 'hard: {}'],
     ] as const) {
+      const definition = parseDefinition(doc(`          ${kind}: [{ name: x, ${field}: org-default, fromNamespace: platform, toNamespaces: [a, b] }]\n`));
+      const entry = Object.values(definition.crds.get('shop')?.operatorBox.onReconcile ?? {}).flat()[0];
+      assert.deepEqual(entry?.copy, { from: 'org-default', fromNamespace: 'platform', toNamespaces: ['a', 'b'] }, field);
       assert.throws(
-        () => parseDefinition(doc(`          ${kind}: [{ name: x, ${field}: org-default, fromNamespace: platform }]\n`)),
-        (error: Error) => error.message.includes(`(${field})`) && error.message.includes('docs/orkestra-compatibility.md#template-kinds'),
+        () => parseDefinition(doc(`          ${kind}: [{ name: x, ${field}: org-default, ${specField} }]\n`), { source: 'kinds.yaml' }),
+        (error: Error) => error.message.includes('kinds.yaml:10:') && error.message.includes(`cannot be written beside ${field}`),
         field,
       );
     }
+    assert.throws(() => parseDefinition(doc('          limitRanges: [{ name: x, fromResourceQuota: q }]\n')), /fromResourceQuota does not fit a limitRanges entry; use fromLimitRange/);
   });
 
   test('katalog rbac grants create/patch/delete on each kind the templates create', () => {
