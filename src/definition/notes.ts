@@ -4,23 +4,19 @@
  * that a bad expression, a call of an unknown function and a cycle are load problems at the note's place.
  *
  * Forms: a list of `{name, description, expression, shadow}` (iAlexeze/orkestra examples) or
- * `{functions: [...]}` (orkspace/orkestra's NoteRegistry); `include` is refused by name.
+ * `{functions: [...]}` (orkspace/orkestra's NoteRegistry), whose `include` names a fragment with a `functions:`
+ * list put before the inline ones (Orkestra's ExpandNotesInclude; include.ts's rules: one level, problems placed
+ * in the fragment's file).
  */
 import { checkNotes, isBuiltinFunction, type UserNote } from '../template/index.js';
-import { refusalMessage, type Refusal } from './orkestra-features.js';
+import { expandListInclude } from './include.js';
+import type { Lift } from './orkestra-lift-steps.js';
 import type { Path } from './path.js';
 import type { NoteHolder, Origin, ProblemList } from './problems.js';
 import { isMap } from './schema-check.js';
 import { nearest, didYouMean } from './suggest.js';
 
 type Map = Record<string, unknown>;
-
-/** `notes.include`: katalog expands `include` in status, validation, mutation and reconciler blocks, as Orkestra does, but not in notes. */
-const NOTES_INCLUDE: Refusal = {
-  feature: 'include (fragments from other files)',
-  reason: 'katalog expands include in status, validation, mutation and reconciler blocks only; declare the notes in the document or a Motif',
-  anchor: 'include-and-emit',
-};
 
 /** A note as a document declares it, with where (for problems). */
 export interface DeclaredNote {
@@ -34,6 +30,11 @@ export interface DeclaredNote {
 const NOTE_FIELDS = ['name', 'description', 'expression', 'shadow'];
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** `notes.include` (the `{functions: [...]}` form): the fragment's `functions:` first, then the inline ones. */
+export function expandNotesInclude(lift: Lift, doc: Map): void {
+  if (isMap(doc.notes)) expandListInclude(lift, doc.notes, ['notes'], 'notes', 'functions');
+}
+
 /** Reads and removes `doc.notes` of a lifted Orkestra document; problems for what is malformed. */
 export function takeNotes(doc: Map, origin: Origin, problems: ProblemList, from: string): DeclaredNote[] {
   if (!Object.hasOwn(doc, 'notes')) return [];
@@ -44,9 +45,7 @@ export function takeNotes(doc: Map, origin: Origin, problems: ProblemList, from:
   if (block === null || block === undefined) return [];
   if (isMap(block)) {
     for (const key of Object.keys(block)) {
-      if (key === 'include') {
-        problems.add(origin, ['notes', 'include'], 'orkestra-unsupported', refusalMessage(NOTES_INCLUDE, 'notes.include'), { at: 'key' });
-      } else if (key !== 'functions') {
+      if (key !== 'functions') {
         problems.add(origin, ['notes', key], 'unknown-field', `unknown field "${key}" in notes (a list of notes, or functions: [...])${didYouMean(nearest(key, ['functions']))}`, { at: 'key' });
       }
     }

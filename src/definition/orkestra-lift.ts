@@ -33,7 +33,7 @@ import { liftBoxRuntime, liftStatusToggles } from './orkestra-lift-toggles.js';
 import { liftQueueBehaviour, liftRetryBackoff } from './orkestra-lift-queue.js';
 import { expandMergeInclude } from './include.js';
 import { liftEmit } from './orkestra-lift-emit.js';
-import { mergeNotes, takeNotes, type DeclaredNote } from './notes.js';
+import { expandNotesInclude, mergeNotes, takeNotes, type DeclaredNote } from './notes.js';
 import { takeKatalogImports } from './imports.js';
 import { liftReconcilerProfile, takeDocumentProfiles } from './orkestra-lift-profiles.js';
 import { basename } from 'node:path';
@@ -52,6 +52,7 @@ export function liftDocument(value: unknown, kind: DocumentKind, origin: Origin,
   const lift: Lift = { origin: lifted, problems: context.problems, context };
   const doc = structuredClone(value) as Map;
   doc.apiVersion = 'orkestra.orkspace.io/v1';
+  expandNotesInclude(lift, doc);
   const own = takeNotes(doc, lifted, context.problems, origin.file === undefined ? 'the document' : `"${basename(origin.file)}"`);
   takeDocumentProfiles(lift, doc);
   const spec = doc.spec;

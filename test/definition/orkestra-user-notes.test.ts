@@ -65,8 +65,24 @@ describe('user-defined notes at load', () => {
     assert.ok(found.some((p) => p.startsWith('23:5 a note needs an expression')), found.join('\n'));
   });
 
-  test('notes.include is refused by name', () => {
-    assert.match(problems(katalog('notes:\n  include: ./notes.yaml\n  functions:\n    - name: host\n      expression: h')).join('\n'), /include \(fragments from other files\) \("notes.include"\) is not supported by katalog/);
+  test('notes.include: the fragment\'s functions first, then the inline ones; a problem is placed in the fragment', async () => {
+    const root = dir({
+      'notes.yaml': 'functions:\n  - name: host\n    expression: "{{ .metadata.name }}.svc"\n',
+      'k.yaml': katalog('notes:\n  include: ./notes.yaml\n  functions:\n    - name: port\n      expression: "8080"'),
+      'bad-notes.yaml': 'functions:\n  - name: host\n    expression: "{{ .metadata.name "\n',
+      'bad.yaml': katalog('notes:\n  include: ./bad-notes.yaml'),
+      'nested-notes.yaml': 'include: ./notes.yaml\nfunctions: []\n',
+      'nested.yaml': katalog('notes:\n  include: ./nested-notes.yaml\n  functions:\n    - name: host\n      expression: h'),
+    });
+    const definition = await loadDefinition(join(root, 'k.yaml'));
+    assert.deepEqual(definition.crds.get('app')?.notes, [
+      { name: 'host', expression: '{{ .metadata.name }}.svc' },
+      { name: 'port', expression: '8080' },
+    ]);
+    assert.ok(definition.files.includes(join(root, 'notes.yaml')));
+    const bad = await loadDefinition(join(root, 'bad.yaml')).then(() => assert.fail('loaded'), (error: unknown) => (error instanceof DefinitionError ? error.problems : assert.fail(String(error))));
+    assert.ok(bad.some((p) => p.file === join(root, 'bad-notes.yaml') && p.line === 3 && p.message.includes('invalid note "host"')), JSON.stringify(bad));
+    await assert.rejects(loadDefinition(join(root, 'nested.yaml')), /an included file cannot include another .*nested-notes\.yaml → \.\/notes\.yaml/);
   });
 
   test('a note named as a built-in needs shadow: true, and then replaces it', () => {

@@ -1,6 +1,7 @@
 // Orkestra's watch leftovers end to end against the test API server (the runtime on the real client-node over
 // HTTP): a watch entry's enqueueGate lets through only the changes of the watched object its conditions or
-// sentinels allow, before any custom resource is enqueued; entries from an included file watch as inline ones do.
+// sentinels allow, before any custom resource is enqueued; entries from an included file watch as inline ones do,
+// and notes from an included file render as inline ones do.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,8 @@ const GROUP = 'demo.orkestra.io';
 const KATALOG = `apiVersion: orkestra.orkspace.io/v1
 kind: Katalog
 metadata: { name: gated-watch }
+notes:
+  include: ./include/notes.yaml
 spec:
   crds:
     probe:
@@ -36,6 +39,13 @@ spec:
                   - field: data.enabled
                     equals: "true"
             - include: ./include/watch.yaml
+    named:
+      apiTypes: { group: ${GROUP}, version: v1alpha1, kind: Named, plural: nameds }
+      operatorBox:
+        status:
+          fields:
+            - path: host
+              value: "{{ probeHost }}"
 `;
 
 const FRAGMENT = `watch:
@@ -68,8 +78,11 @@ describe('watch[].enqueueGate and watch[].include', () => {
     mkdirSync(join(dir, 'include'));
     writeFileSync(join(dir, 'katalog.yaml'), KATALOG);
     writeFileSync(join(dir, 'include', 'watch.yaml'), FRAGMENT);
+    writeFileSync(join(dir, 'include', 'notes.yaml'), 'functions:\n  - name: probeHost\n    expression: "{{ .metadata.name }}.{{ .metadata.namespace }}.svc"\n');
     server = await startTestApiServer();
-    server.create(crdManifest({ group: GROUP, kind: 'Probe', plural: 'probes', scope: 'Namespaced', versions: [{ name: 'v1alpha1', served: true, storage: true, status: true }] }));
+    for (const [kind, plural] of [['Probe', 'probes'], ['Named', 'nameds']] as const) {
+      server.create(crdManifest({ group: GROUP, kind, plural, scope: 'Namespaced', versions: [{ name: 'v1alpha1', served: true, storage: true, status: true }] }));
+    }
     runtime = createRuntime(await loadDefinition(join(dir, 'katalog.yaml')), { kubeConfig: server.kubeConfig, watch: FAST_WATCH, installCrds: true, hooks, rateLimiter: { baseDelay: 5, maxDelay: 200 } });
     await runtime.start();
     for (const name of ['alpha', 'beta']) server.create({ apiVersion: `${GROUP}/v1alpha1`, kind: 'Probe', metadata: { name, namespace: 'default' }, spec: {} });
@@ -85,6 +98,12 @@ describe('watch[].enqueueGate and watch[].include', () => {
   // and the events of one informer arrive in order; so when a later change that passes has reconciled the other
   // probe, a change the gate failed to hold back would have reconciled its probe already.
   const labelled = (kind: string, name: string, probe: string, extra: Record<string, unknown>): Record<string, unknown> => ({ apiVersion: 'v1', kind, metadata: { name, namespace: 'default', labels: { 'example.com/probe': probe } }, ...extra });
+
+  test('notes.include: a note from the fragment renders in the status', async () => {
+    server.create({ apiVersion: `${GROUP}/v1alpha1`, kind: 'Named', metadata: { name: 'alpha', namespace: 'default' }, spec: {} });
+    const status = await waitFor('the status', () => server.get(`${GROUP}/v1alpha1`, 'Named', 'alpha', 'default')?.['status'] as Record<string, unknown> | undefined);
+    assert.equal(status['host'], 'alpha.default.svc');
+  });
 
   test('a ConfigMap change enqueues its probe only while the gate\'s condition holds on the ConfigMap', async () => {
     const alpha = count('alpha');
