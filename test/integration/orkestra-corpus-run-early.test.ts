@@ -80,3 +80,50 @@ describe('Orkestra corpus, run: early/komposer-basic/komposer (two Katalogs comp
     // admission router mounted, in orkestra-admission.test.ts.
   });
 });
+
+const ready = (object: Record<string, unknown> | undefined): string | undefined =>
+  (((object?.['status'] as Obj | undefined)?.['conditions'] ?? []) as Obj[]).find((condition) => condition['type'] === 'Ready')?.['status'] as string | undefined;
+const finalizers = (object: Record<string, unknown> | undefined): unknown => (object?.['metadata'] as Obj | undefined)?.['finalizers'];
+
+describe('Orkestra corpus, run: early/crdkatalog (three CRDs without templates, finalizers, dependsOn)', () => {
+  const { server, definition } = running('early/crdkatalog/crdkatalog.yaml');
+  const PLATFORM = 'platform.orkestra.io/v1alpha1';
+
+  test('each custom resource is reconciled (Ready=True) and carries its finalizers; deleting one removes them', async () => {
+    server().create(cr(definition(), 'proj', {}, 'default', 'project'));
+    const managed = cr(definition(), 'team-ns', {}, 'default', 'managednamespace');
+    delete (managed['metadata'] as Obj)['namespace'];
+    server().create(managed);
+    server().create(cr(definition(), 'app', {}, 'default', 'application'));
+    await waitFor('Project Ready', () => ready(server().get(PLATFORM, 'Project', 'proj', 'default')) === 'True');
+    await waitFor('ManagedNamespace Ready', () => ready(server().get(PLATFORM, 'ManagedNamespace', 'team-ns')) === 'True');
+    await waitFor('Application Ready', () => ready(server().get(PLATFORM, 'Application', 'app', 'default')) === 'True');
+    assert.ok((finalizers(server().get(PLATFORM, 'Project', 'proj', 'default')) as string[]).includes('my-default-finalizer/platform-katalog'));
+    assert.ok((finalizers(server().get(PLATFORM, 'Application', 'app', 'default')) as string[]).includes('my-finalizer/application'));
+    server().delete(PLATFORM, 'Application', 'app', 'default');
+    await waitFor('the Application gone', () => server().get(PLATFORM, 'Application', 'app', 'default') === undefined);
+  });
+});
+
+describe('Orkestra corpus, run: early/docs-website (disabled built-in CRDs, a conditional Service, labels as a list)', () => {
+  const { server, definition } = running('early/docs-website/website-katalog.yaml');
+
+  test('Deployment and both Services with their labels; the public Service goes when exposePublicly turns false', async () => {
+    server().create(cr(definition(), 'site', { image: 'nginx:1.27', replicas: 2, port: 8080, serviceType: 'NodePort', exposePublicly: true }, 'default', 'frontend'));
+    const deployment = await waitFor('Deployment', () => server().get('apps/v1', 'Deployment', 'site', 'default') as Obj | undefined);
+    assert.equal((deployment.metadata?.['labels'] as Obj)['app'], 'site');
+    assert.equal(deployment.spec?.['replicas'], 2);
+    const open = await waitFor('public Service', () => server().get('v1', 'Service', 'site-svc', 'default') as Obj | undefined);
+    assert.equal(open.spec?.['type'], 'NodePort');
+    const general = await waitFor('general Service', () => server().get('v1', 'Service', 'site-general-svc', 'default') as Obj | undefined);
+    assert.deepEqual([general.spec?.['type'], (general.spec?.['ports'] as Obj[])[0]?.['port']], ['ClusterIP', 8080]);
+    // The public Service's entry keeps it in line (reconcile: true): when its condition stops holding, Orkestra
+    // deletes it (docs/operatorbox.md#pruning); the general one stays.
+    server().patch('demo.orkestra.io/v1alpha1', 'Website', 'site', { spec: { exposePublicly: false } }, { namespace: 'default' });
+    await waitFor('the public Service deleted', () => server().get('v1', 'Service', 'site-svc', 'default') === undefined);
+    assert.ok(server().get('v1', 'Service', 'site-general-svc', 'default'));
+    // backend (OrkApp, no templates) starts after frontend and is reconciled.
+    server().create(cr(definition(), 'api', {}, 'default', 'backend'));
+    await waitFor('OrkApp Ready', () => ready(server().get('orkestra.konduktor.io/v1alpha1', 'OrkApp', 'api', 'default')) === 'True');
+  });
+});

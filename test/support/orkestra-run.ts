@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createRuntime } from '../../src/create-runtime.js';
 import { loadDefinition } from '../../src/definition/index.js';
 import type { Definition } from '../../src/definition/types.js';
-import type { Hooks } from '../../src/operatorbox/types.js';
+import type { ConstructorFactory, Hooks } from '../../src/operatorbox/types.js';
 import type { RuntimeOptions } from '../../src/options.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import { crdManifest, startTestApiServer, type TestApiServer, type TestApiServerOptions } from '../../src/testing/index.js';
@@ -19,6 +19,8 @@ export const CORPUS = 'test/fixtures/orkestra';
 export interface RunOptions {
   /** Hooks and constructors by the name the definition gives them, registered as a host would. */
   readonly hooks?: Readonly<Record<string, Hooks>>;
+  /** Constructors by the name the definition gives them. */
+  readonly constructors?: Readonly<Record<string, ConstructorFactory>>;
   /** More runtime options (merged over the fast test defaults). */
   readonly runtime?: Partial<RuntimeOptions>;
   /** Options of the test API server. */
@@ -43,6 +45,7 @@ export function runningDefinition(load: () => Promise<Definition>, options: RunO
       installCrds: true,
       rateLimiter: { baseDelay: 5, maxDelay: 200 },
       ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
+      ...(options.constructors === undefined ? {} : { constructors: options.constructors }),
       ...options.runtime,
     });
     await runtime.start();

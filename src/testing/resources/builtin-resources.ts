@@ -47,6 +47,7 @@ const ALL = ['all'];
 
 const SPECS: readonly BuiltinSpec[] = [
   { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameRule: 'label', fieldLabels: ['status.phase'] },
+  { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], status: true, fieldLabels: ['spec.unschedulable'] },
   { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
   { group: '', version: 'v1', plural: 'secrets', kind: 'Secret', namespaced: true, fieldLabels: ['type'] },
   { group: '', version: 'v1', plural: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ALL, status: true, nameRule: 'label1035' },
