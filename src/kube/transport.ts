@@ -22,6 +22,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Credentials } from './credentials.js';
+import { IdleSocketSweeper } from './idle-sockets.js';
 import { AbortError, UnansweredError, UndiciPool } from './transport-undici.js';
 
 /** Idle connections are closed after this long; servers usually keep them 5–90 s. */
@@ -75,6 +76,8 @@ export class Transport {
   /** The credentials the current pool was last checked against (reused ones need no second look). */
   private checked: HttpsRequestOptions | undefined;
   private readonly retired: HttpAgent[] = [];
+  /** Closes the idle connections of the current and retired agents (one per agent). */
+  private readonly sweepers = new Map<HttpAgent, IdleSocketSweeper>();
   private readonly streams = new Set<ClientRequest>();
   private closed = false;
   private readonly secure: boolean;
@@ -136,6 +139,8 @@ export class Transport {
     this.agent?.destroy();
     for (const agent of this.retired) agent.destroy();
     this.retired.length = 0;
+    for (const sweeper of this.sweepers.values()) sweeper.stop();
+    this.sweepers.clear();
     // destroy() rejects only for a pool already destroyed: nothing is left open then.
     for (const pool of [this.undici, ...this.retiredUndici]) pool?.destroy().catch(() => undefined);
     this.retiredUndici.length = 0;
@@ -270,9 +275,12 @@ export class Transport {
     this.matchTls(given);
     if (this.agent !== undefined) return this.agent;
     const tls = this.tls;
-    const common = { keepAlive: true, keepAliveMsecs: 30_000, maxFreeSockets: MAX_IDLE_SOCKETS, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
-    this.agent = this.secure ? new HttpsAgent({ ...common, ...tls }) : new HttpAgent(common);
-    return this.agent;
+    // No `timeout` option: the sweeper closes idle connections without a socket timer per request (idle-sockets.ts).
+    const common = { keepAlive: true, keepAliveMsecs: 30_000, maxFreeSockets: MAX_IDLE_SOCKETS, scheduling: 'lifo' as const };
+    const agent = this.secure ? new HttpsAgent({ ...common, ...tls }) : new HttpAgent(common);
+    this.sweepers.set(agent, new IdleSocketSweeper(agent, IDLE_SOCKET_MS));
+    this.agent = agent;
+    return agent;
   }
 }
 
