@@ -70,7 +70,7 @@ describe('protocol: prometheus in the definition', () => {
 `,
       ),
     );
-    const at = (line: number, text: string): boolean => found.some((p) => p.line === line && p.message.includes(text) && p.column > 0);
+    const at = (line: number, text: string): boolean => found.some((p) => p.line === line && p.message.includes(text) && (p.column ?? 0) > 0);
     assert.ok(at(10, 'needs a `query`'), JSON.stringify(found));
     assert.ok(at(11, 'it has no method'), JSON.stringify(found));
     assert.ok(at(12, 'it has no body'), JSON.stringify(found));
