@@ -49,14 +49,6 @@ export const REFUSED_BOX_FIELDS: Readonly<Record<string, Refusal>> = {
 
 /** Refused fields of a template entry, by key. */
 export const REFUSED_ENTRY_FIELDS: Readonly<Record<string, Refusal>> = {
-<<<<<<< HEAD
-  fromNetworkPolicy: { feature: 'copies of NetworkPolicies (fromNetworkPolicy)', reason: 'not implemented yet (only Secrets and ConfigMaps are copied); write the policy', anchor: 'template-kinds' },
-  fromLimitRange: { feature: 'copies of LimitRanges (fromLimitRange)', reason: 'not implemented yet (only Secrets and ConfigMaps are copied); write the limits', anchor: 'template-kinds' },
-  fromResourceQuota: { feature: 'copies of ResourceQuotas (fromResourceQuota)', reason: 'not implemented yet (only Secrets and ConfigMaps are copied); write the quota', anchor: 'template-kinds' },
-=======
-  forEach: { feature: 'forEach', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
-  profile: { feature: 'profiles', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
->>>>>>> ork-enrich2
 };
 
 /** Refused top-level blocks of a document. */
