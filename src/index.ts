@@ -46,6 +46,7 @@ export type {
   WatchEntry,
   CrossEntry,
   AutoscaleRule,
+  AutoscaleWindow,
   EmitEvent,
   WatchEvent,
   TemplateDialect,
