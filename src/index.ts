@@ -47,6 +47,7 @@ export type {
   WatchEntry,
   CrossEntry,
   AutoscaleRule,
+  AutoscaleWindow,
   EmitEvent,
   WatchEvent,
   TemplateDialect,

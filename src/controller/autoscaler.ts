@@ -1,13 +1,12 @@
 /**
- * `operatorBox.autoscale` (Orkestra's operatorbox autoscaler): every `intervalMs` the CRD's own load figures are
- * read and the rule's conditions evaluated over `.metrics.*`. When they hold, the `do` block's workers, queue
+ * `operatorBox.autoscale` (Orkestra's operatorbox autoscaler): every `intervalMs` the CRD's own load figures
+ * (load-figures.ts) are read and the rule's conditions evaluated over `.metrics.*`, and over another CRD's figures
+ * as `.cross.<crd>.metrics.*` when the host gives them (`crossFigures`; absent figures make the condition false,
+ * as Orkestra reads them as ""). When they hold, the `do` block's workers, queue
  * bound and resync replace the declared ones; once they have not held for `cooldownMs`, the declared values come
  * back. The autoscaler keeps no state across restarts (a new controller starts from the declared values), and
  * `stop()` restores them.
  *
- * Figures (`.metrics.<name>`, numbers): `queueDepth` (keys waiting), `workers` (workers now), `workersBusyPercent`
- * and `workersIdlePercent` (reconciling workers over workers × 100), `errorRatePercent` (failed reconciles among
- * the last 100 × 100) and `reconcileDurationP95Ms` (95th percentile of the last 256 reconciles).
  *
  * Time windows (`rule.windows`, see autoscale-windows.ts) join the figures' conditions: all of `when` and one of
  * `anyOf` (figures and windows together). Besides every interval, the autoscaler evaluates at the next instant a
@@ -17,6 +16,7 @@ import type { AutoscaleRule } from '../definition/types.js';
 import { compileConditions, type CompiledConditions, type TemplateDialect, type UserNote } from '../template/index.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
 import { compileWindow, type CompiledWindow } from './autoscale-windows.js';
+import { LoadFigures } from './load-figures.js';
 import type { ControllerTuning } from './controller.js';
 
 /** What the autoscaler reads and changes: the CRD's controller. */
@@ -39,18 +39,29 @@ export interface AutoscalerOptions {
   readonly onChange?: ((active: boolean, tuning: ControllerTuning) => void) | undefined;
   /** Told about each condition whose data did not fit its comparison (it is false). */
   readonly onWarning?: ((warning: string) => void) | undefined;
+  /** The CRD's figures, when the host records them (default: the autoscaler's own over `target`). */
+  readonly figures?: LoadFigures | undefined;
+  /** Another CRD's figures by its name (`cross.<crd>.metrics.*`), undefined when that CRD is not running. */
+  readonly crossFigures?: ((crd: string) => Readonly<Record<string, number>> | undefined) | undefined;
 }
 
-const ERROR_WINDOW = 100;
-const DURATION_WINDOW = 256;
+/** The CRD names of `cross.<crd>.metrics.<figure>` fields, as written. */
+export function crossFigureCrds(rule: AutoscaleRule): string[] {
+  const names = new Set<string>();
+  for (const condition of [...rule.when, ...rule.anyOf]) {
+    const match = /^cross\.([^.]+)\.metrics\./.exec(condition.field);
+    if (match?.[1] !== undefined) names.add(match[1]);
+  }
+  return [...names];
+}
 
 export class Autoscaler {
   private readonly when: CompiledConditions;
   private readonly anyOf: CompiledConditions;
   private readonly windowsWhen: readonly CompiledWindow[];
   private readonly windowsAnyOf: readonly CompiledWindow[];
-  private readonly outcomes: boolean[] = [];
-  private readonly durations: number[] = [];
+  private readonly figures: LoadFigures;
+  private readonly crossCrds: readonly string[];
   private baseline: ControllerTuning | undefined;
   private falseSince: number | undefined;
   private timer: TimerHandle | undefined;
@@ -63,6 +74,8 @@ export class Autoscaler {
     this.anyOf = compileConditions({ anyOf: rule.anyOf }, compile);
     this.windowsWhen = (rule.windows?.when ?? []).map((window) => compileWindow(window, rule.intervalMs));
     this.windowsAnyOf = (rule.windows?.anyOf ?? []).map((window) => compileWindow(window, rule.intervalMs));
+    this.figures = options.figures ?? new LoadFigures(options.target);
+    this.crossCrds = crossFigureCrds(rule);
   }
 
   /** Whether the `do` values are in force. */
@@ -72,27 +85,12 @@ export class Autoscaler {
 
   /** Records one finished reconcile (for the error rate and the duration percentile). */
   reconciled(ok: boolean, durationMs: number): void {
-    this.outcomes.push(ok);
-    if (this.outcomes.length > ERROR_WINDOW) this.outcomes.shift();
-    this.durations.push(durationMs);
-    if (this.durations.length > DURATION_WINDOW) this.durations.shift();
+    this.figures.reconciled(ok, durationMs);
   }
 
   /** The figures the conditions read. */
   metrics(): Record<string, number> {
-    const { target } = this.options;
-    const workers = target.tuning.workers;
-    const busy = workers === 0 ? 0 : Math.min(100, (target.activeWorkers / workers) * 100);
-    const errors = this.outcomes.filter((ok) => !ok).length;
-    const sorted = [...this.durations].sort((a, b) => a - b);
-    return {
-      queueDepth: target.queueDepth,
-      workers,
-      workersBusyPercent: busy,
-      workersIdlePercent: 100 - busy,
-      errorRatePercent: this.outcomes.length === 0 ? 0 : (errors / this.outcomes.length) * 100,
-      reconcileDurationP95Ms: sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? 0),
-    };
+    return this.figures.read();
   }
 
   start(): void {
@@ -122,7 +120,7 @@ export class Autoscaler {
 
   /** All of `when` (figures and windows) and, when `anyOf` has entries, one of them. */
   private holds(now: number): boolean {
-    const data = { metrics: this.metrics() };
+    const data = { metrics: this.metrics(), ...this.crossData() };
     const when = this.when.evaluate(data);
     for (const warning of when.warnings) this.options.onWarning?.(warning);
     if (!when.ok || !this.windowsWhen.every((window) => window.open(now))) return false;
@@ -132,6 +130,17 @@ export class Autoscaler {
     const anyOf = this.anyOf.evaluate(data);
     for (const warning of anyOf.warnings) this.options.onWarning?.(warning);
     return anyOf.ok;
+  }
+
+  /** `.cross.<crd>.metrics` of the CRDs the conditions read and the host has figures of. */
+  private crossData(): { cross?: Record<string, { metrics: Readonly<Record<string, number>> }> } {
+    if (this.crossCrds.length === 0) return {};
+    const cross: Record<string, { metrics: Readonly<Record<string, number>> }> = {};
+    for (const crd of this.crossCrds) {
+      const figures = this.options.crossFigures?.(crd.toLowerCase());
+      if (figures !== undefined) cross[crd] = { metrics: figures };
+    }
+    return { cross };
   }
 
   /** The next evaluation: after the interval, or at the next window boundary (or cool-down end) when that comes first. */

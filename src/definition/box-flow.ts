@@ -200,9 +200,9 @@ export function normalizeAutoscale(input: Loose<AutoscaleInput> | undefined, ori
     (conditions[block] ?? []).forEach((condition, index) => {
       const field = condition?.field;
       if (field === undefined || field.includes('{{')) return;
-      const name = field.startsWith('metrics.') ? field.slice('metrics.'.length) : undefined;
+      const name = /^(?:cross\.[^.]+\.)?metrics\.(.+)$/.exec(field)?.[1];
       if (name === undefined || !(AUTOSCALE_METRICS as readonly string[]).includes(name)) {
-        problems.add(origin, [...path, 'conditions', block, index, 'field'], 'invalid-value', `autoscale conditions read metrics.<figure>, one of ${AUTOSCALE_METRICS.join(', ')}; "${field}" is not one`);
+        problems.add(origin, [...path, 'conditions', block, index, 'field'], 'invalid-value', `autoscale conditions read metrics.<figure> or cross.<crd>.metrics.<figure>, the figure one of ${AUTOSCALE_METRICS.join(', ')}; "${field}" is not one`);
       }
     });
   }

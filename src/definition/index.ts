@@ -35,6 +35,7 @@ export type {
   WatchEntry,
   CrossEntry,
   AutoscaleRule,
+  AutoscaleWindow,
   EmitEvent,
   WatchEvent,
   TemplateEntry,

@@ -38,7 +38,8 @@ export function liftFlow(lift: Lift, box: Map, path: Path): void {
 /**
  * `autoscale`: `conditions.or` → `anyOf` and the condition shorthand. Time windows (`time`, `dayOfWeek`, `cron`
  * with `duration`) move to `autoscale.windows` under the same block (autoscale-windows.ts). Another CRD's figures
- * (`cross.<crd>.metrics.*`) and a condition's `source` (figures over HTTP) are refused by name.
+ * (`cross.<crd>.metrics.*`) stay (autoscale-cross.ts checks the CRD); a condition's `source` (figures over HTTP)
+ * is refused by name.
  */
 function liftAutoscale(lift: Lift, autoscale: Map, path: Path): void {
   const conditions = autoscale.conditions;
@@ -63,10 +64,13 @@ function liftAutoscale(lift: Lift, autoscale: Map, path: Path): void {
         return;
       }
       const before = lift.problems.items.length;
-      if (typeof condition.field === 'string' && condition.field.startsWith('cross.')) {
-        refuse(lift, condition, 'field', where, { feature: "autoscale on another CRD's figures (cross.<crd>.metrics)", reason: "katalog's autoscaler reads the CRD's own load figures; give the other CRD its own autoscale rule", anchor: 'autoscale' });
+      if (Object.hasOwn(condition, 'source')) {
+        refuse(lift, condition, 'source', where, {
+          feature: 'autoscale condition source (another process\'s figures over HTTP)',
+          reason: "katalog reads another CRD's figures in its own process (cross.<crd>.metrics.* of a CRD of this definition), and its inspection API serves no figures to other processes; drop source",
+          anchor: 'autoscale-on-another-crds-figures',
+        });
       }
-      if (Object.hasOwn(condition, 'source')) refuse(lift, condition, 'source', where, { feature: 'autoscale condition source (figures over HTTP)', reason: "katalog's autoscaler reads the CRD's own load figures", anchor: 'autoscale' });
       if (lift.problems.items.length > before) dropped.add(index);
     });
     if (dropped.size > 0) conditions[block] = list.filter((_item: unknown, index) => !dropped.has(index));

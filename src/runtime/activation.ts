@@ -29,8 +29,7 @@ import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
 import { CrossReads, forgetOnNotFound } from '../operatorbox/cross-reads.js';
 import { layerBox } from './box-layers.js';
 import { externalWiring } from './external-wiring.js';
-import type { Autoscaler } from '../controller/autoscaler.js';
-import { autoscaled, autoscalerOf } from './autoscale-wiring.js';
+import { autoscaled, autoscalerOf, type CrdAutoscale, type FiguresBoard } from './autoscale-wiring.js';
 import { allWatches } from './all-watches.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { RenderScheduler } from '../operatorbox/render-scheduler.js';
@@ -126,6 +125,8 @@ export interface ActivationInput {
   readonly renders?: RenderScheduler | undefined;
   /** The runtime's limit of reconciles in flight, shared by every CRD; default: none. */
   readonly slots?: ReconcileSlots | undefined;
+  /** The runtime's load figures of its running CRDs (autoscale rules read another CRD's); default: none shared. */
+  readonly figures?: FiguresBoard | undefined;
 }
 
 export interface Activated {
@@ -138,8 +139,8 @@ export interface Activated {
  * the workers start (so the first reconciles see the children) and stopped with the informers.
  */
 class ParentController extends ControllerClass {
-  /** The CRD's autoscaler (`operatorBox.autoscale`): evaluates while the controller runs, restores on stop. */
-  autoscaler: Autoscaler | undefined;
+  /** The CRD's load figures and autoscaler (`operatorBox.autoscale`): evaluates while the controller runs, restores on stop. */
+  autoscaler: CrdAutoscale | undefined;
 
   constructor(
     options: ControllerOptions,
@@ -295,7 +296,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
     allWatches(children, [triggers, cross]),
   );
   controller = created;
-  created.autoscaler = autoscalerOf(crd, created, options.clock, metrics, logger);
+  created.autoscaler = autoscalerOf(crd, created, options.clock, metrics, logger, input.figures);
   const cache = cacheReaderOf(created.informer);
   const deps: ContextDeps = { crd: info, client, kubeConfig: input.kubeConfig, cache, logger, now: () => options.clock.now(), args: codeArgs(crd, options.templateLimits) };
   if (!generic) {

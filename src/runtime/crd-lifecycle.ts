@@ -12,6 +12,7 @@ import type { Logger } from '../observe/logger.js';
 import type { Metrics } from '../observe/metrics.js';
 import type { ResolvedOptions } from '../options.js';
 import { buildController, type ActivationInput } from './activation.js';
+import { FiguresBoard } from './autoscale-wiring.js';
 import type { CrdSlot } from './crd-slot.js';
 
 export interface CrdLifecycleDeps {
@@ -27,7 +28,7 @@ export interface CrdLifecycleDeps {
   /** The installed CustomResourceDefinition of that name, if established. */
   installed(crdObjectName: string): InstalledCrd | undefined;
   /** Everything an activation of the slot needs but the observer and the installed CRD. */
-  activationInput(slot: CrdSlot): Omit<ActivationInput, 'observer' | 'installed'>;
+  activationInput(slot: CrdSlot): Omit<ActivationInput, 'observer' | 'installed' | 'figures'>;
 }
 
 /**
@@ -43,6 +44,8 @@ export class CrdLifecycle {
   initialPass = true;
   /** Activations and deactivations under way. */
   private readonly transitions = new Set<Promise<void>>();
+  /** The load figures of the running CRDs, which autoscale rules read across CRDs (`cross.<crd>.metrics.*`). */
+  private readonly figures = new FiguresBoard();
 
   constructor(private readonly deps: CrdLifecycleDeps) {}
 
@@ -170,7 +173,7 @@ export class CrdLifecycle {
     slot.recheck = false;
     this.deps.metrics.initCrd(name);
     try {
-      const activated = await buildController({ ...this.deps.activationInput(slot), installed, observer: this.observerFor(slot) });
+      const activated = await buildController({ ...this.deps.activationInput(slot), installed, observer: this.observerFor(slot), figures: this.figures });
       // The first pass starts the workers of all its CRDs at its end (initialActivation).
       await activated.controller.start({ workers: this.deps.leading() && !initial });
       slot.activated = activated;

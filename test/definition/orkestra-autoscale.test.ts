@@ -1,6 +1,6 @@
 // operatorBox.autoscale (Orkestra's autoscaler): the rule normalises into the model (interval 15s and cooldown 2m
 // by default as in Orkestra, `or` → anyOf, condition shorthand, do.queueDepth → maxDepth) and writes back equal;
-// conditions must read the CRD's own figures; another CRD's figures are refused by name.
+// conditions read the CRD's own figures or those of another CRD of the definition; a condition's source is refused.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { stringify } from 'yaml';
@@ -68,19 +68,27 @@ describe('autoscale', () => {
     assert.ok(found.some((p) => p.line === 12 && p.message.includes('"metrics.cpu" is not one')), JSON.stringify(found));
   });
 
-  test("another CRD's figures are refused by name, never 'unknown field'", () => {
+  test("another CRD's figures: a CRD of this definition loads, another is an error at its line, source is refused by name", () => {
     const found = problems(orkestra(`          conditions:
             or:
               - cron: "0 9 * * 1-5"
                 duration: 9h
             when:
-              - field: cross.loader.metrics.queueDepth
+              - field: cross.procesor.metrics.queueDepth
                 greaterThan: "60"
+              - field: cross.processor.metrics.errorRatePercent
+                lessThan: "5"
+                source: { endpoint: "http://elsewhere:8080/katalog/processor" }
           do: { workers: 4 }
 `));
-    const refused = found.filter((p) => p.code === 'orkestra-unsupported').map((p) => `${p.line}: ${p.message}`);
-    assert.ok(refused.some((m) => m.startsWith('15:') && m.includes("autoscale on another CRD's figures")), refused.join(' | '));
-    assert.equal(refused.length, 1, 'the cron window loads (autoscale-windows)');
-    assert.ok(!found.some((p) => p.code === 'unknown-field' || p.code === 'schema'), JSON.stringify(found));
+    const at = (line: number, text: string): boolean => found.some((p) => p.line === line && p.message.includes(text));
+    assert.ok(at(15, 'autoscale reads the figures of "procesor", which is not a CRD of this definition') && at(15, 'processor'), JSON.stringify(found));
+    assert.ok(at(19, 'autoscale condition source') && at(19, '#autoscale-on-another-crds-figures'), JSON.stringify(found));
+    assert.equal(found.length, 2, JSON.stringify(found));
+    const rule = parseDefinition(orkestra(`          conditions:
+            when: [{ field: cross.processor.metrics.queueDepth, greaterThan: "60" }]
+          do: { workers: 4 }
+`)).crds.get('processor')?.operatorBox.autoscale;
+    assert.deepEqual(rule?.when, [{ field: 'cross.processor.metrics.queueDepth', operator: 'gt', value: '60' }]);
   });
 });
