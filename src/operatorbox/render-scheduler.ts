@@ -93,7 +93,7 @@ export class RenderScheduler {
   /** What a render that started at `wall` (performance.now()) and `cpu` (threadCpuMs()) cost, in ms (see above). */
   private cost(wall: number, cpu: number): number {
     const elapsed = performance.now() - wall;
-    return elapsed <= this.sliceMs ? elapsed : Math.min(elapsed, threadCpuMs() - cpu);
+    return elapsed <= this.sliceMs ? elapsed : threadCpuMs() - cpu;
   }
 
   private account(ms: number): void {

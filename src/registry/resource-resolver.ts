@@ -21,12 +21,25 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
   return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
-/** The resource of a built-in kind at the manifest's version, or undefined when the kind or group is not built in. */
+/** Built-in resources already looked up, by apiVersion and kind (asked for every child of every reconcile). */
+const BUILT_IN_RESOURCES = new Map<string, ResourceRef>();
+/** More distinct pairs than any definition names: past it, lookups are no longer remembered. */
+const BUILT_IN_RESOURCES_LIMIT = 512;
+
+/**
+ * The resource of a built-in kind at the manifest's version, or undefined when the kind or group is not built in.
+ * The answer is frozen and shared between calls.
+ */
 export function builtInResource(apiVersion: string, kind: string): ResourceRef | undefined {
+  const memo = `${apiVersion} ${kind}`;
+  const remembered = BUILT_IN_RESOURCES.get(memo);
+  if (remembered !== undefined) return remembered;
   const known = builtInKind(kind);
   const { group, version } = splitApiVersion(apiVersion);
   if (known === undefined || known.group !== group) return undefined;
-  return { group, version, kind, plural: known.plural, namespaced: known.scope === 'Namespaced' };
+  const resource: ResourceRef = Object.freeze({ group, version, kind, plural: known.plural, namespaced: known.scope === 'Namespaced' });
+  if (BUILT_IN_RESOURCES.size < BUILT_IN_RESOURCES_LIMIT) BUILT_IN_RESOURCES.set(memo, resource);
+  return resource;
 }
 
 export class ResourceResolver {
