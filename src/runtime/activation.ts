@@ -5,17 +5,15 @@
  */
 import type { TSchema } from 'typebox';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Controller, ControllerObserver, ControllerOptions } from '../controller/controller.js';
-import { Controller as ControllerClass } from '../controller/controller.js';
+import { Controller as ControllerClass, type ControllerObserver, type ControllerOptions } from '../controller/controller.js';
 import type { ReconcileSlots } from '../controller/reconcile-slots.js';
 import type { InstalledCrd } from '../controller/crd-watcher.js';
 import type { CrdDefinition } from '../definition/types.js';
 import { RuntimeError } from '../errors.js';
 import type { KubeClient } from '../kube/client.js';
 import type { Informer } from '../kube/informer.js';
-import type { KubeObject, ResourceRef } from '../kube/resource.js';
+import { apiVersionOf, type KubeObject, type ResourceRef } from '../kube/resource.js';
 import type { TemplateData } from '../template/index.js';
-import { apiVersionOf } from '../kube/resource.js';
 import { resolveInternalVersion } from '../kube/versions.js';
 import type { Logger } from '../observe/logger.js';
 import type { Metrics } from '../observe/metrics.js';
@@ -130,7 +128,7 @@ export interface ActivationInput {
 }
 
 export interface Activated {
-  readonly controller: Controller;
+  readonly controller: ControllerClass;
   readonly target: Target;
 }
 
@@ -202,7 +200,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const enricher = enricherOf(crd, client, logger);
   const resolver = new ResourceResolver(client);
   let box: OperatorBoxStage | undefined;
-  let controller: Controller | undefined;
+  let controller: ControllerClass | undefined;
   let applier: ChildApplier | undefined;
   const echoes = needsChildEchoes(crd, code);
   const children = new ChildWatches({
