@@ -16,14 +16,24 @@ export interface CompiledCrdRules {
   readonly mutate: (object: Record<string, unknown>, moment: Moment) => MutationResult;
 }
 
-/** Rules by `group/resource` of every enabled CRD that declares admission rules. */
-export function compileDefinitionRules(definition: Definition): ReadonlyMap<string, CompiledCrdRules> {
+/**
+ * Rules by `group/resource` of every enabled CRD that declares admission rules. `peers` reads the custom resources
+ * of a CRD (by name) for `operator: unique`; a definition with a unique rule at admission needs it, and without it
+ * this throws (naming the rule) rather than admit duplicates unchecked.
+ */
+export function compileDefinitionRules(definition: Definition, peers?: (crd: string) => Iterable<Record<string, unknown>>): ReadonlyMap<string, CompiledCrdRules> {
   const byResource = new Map<string, CompiledCrdRules>();
   for (const crd of definition.crds.values()) {
     if (!crd.enabled || crd.admission === undefined) continue;
+    const unique = crd.admission.validation.find((rule) => rule.operator === 'unique' && rule.atAdmission);
+    if (unique !== undefined && peers === undefined) {
+      throw new Error(`${unique.path} (operator: unique) needs the custom resources of CRD "${crd.name}": pass peers to createAdmissionRouter (for example (crd) => runtime.cached(crd)); see docs/admission.md`);
+    }
+    const validate = compileValidation(crd.admission.validation, crd.templateDialect, crd.notes);
+    const crdPeers = peers === undefined ? undefined : () => peers(crd.name);
     byResource.set(`${crd.apiTypes.group}/${crd.apiTypes.plural}`, {
       crd,
-      validate: compileValidation(crd.admission.validation, crd.templateDialect, crd.notes),
+      validate: (object, moment) => validate(object, moment, crdPeers),
       mutate: compileMutation(crd.admission.mutation, crd.templateDialect, crd.notes),
     });
   }

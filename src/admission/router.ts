@@ -27,6 +27,11 @@ export interface AdmissionRouterOptions {
    * allowed, and how many patch operations were sent. Never the object.
    */
   readonly onDecision?: (decision: AdmissionDecision) => void;
+  /**
+   * The custom resources of a CRD (by its name in the definition), for `operator: unique`: usually the embedded
+   * runtime's cache, `(crd) => runtime.cached(crd)`. Required when a rule uses `unique` at admission.
+   */
+  readonly peers?: (crd: string) => Iterable<Record<string, unknown>>;
 }
 
 export interface AdmissionDecision {
@@ -54,10 +59,11 @@ function errorBody(status: number, error: string, message: string): { error: str
 
 /**
  * Builds the admission router for `definition`. Compiles every rule's templates now: a template that does not
- * compile throws a TemplateError naming the rule, before anything is served.
+ * compile throws a TemplateError naming the rule, before anything is served; a `unique` rule without `peers`
+ * throws too.
  */
 export function createAdmissionRouter(definition: Definition, options: AdmissionRouterOptions = {}): Hono {
-  const rules = compileDefinitionRules(definition);
+  const rules = compileDefinitionRules(definition, options.peers);
   const app = new Hono();
 
   const serve = (webhook: 'validate' | 'mutate', decide: typeof decideValidation) => async (c: Context) => {

@@ -13,7 +13,7 @@ import { VALIDATION_OPERATOR_ALIASES, type MutationRuleInput, type ValidationRul
 
 const NUMERIC: ReadonlySet<ValidationOperator> = new Set(['gt', 'lt', 'gte', 'lte']);
 const RANGE: ReadonlySet<ValidationOperator> = new Set(['between', 'notBetween']);
-const NO_VALUE: ReadonlySet<ValidationOperator> = new Set(['exists', 'notExists']);
+const NO_VALUE: ReadonlySet<ValidationOperator> = new Set(['exists', 'notExists', 'unique']);
 
 /** Reads the admission fields of one entry; `undefined` when it declares none. */
 export function normalizeAdmission(get: (name: string) => Field | undefined, problems: ProblemList): AdmissionRules | undefined {

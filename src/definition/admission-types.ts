@@ -9,7 +9,7 @@ export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
 export type ValidationOperator =
   | 'exists' | 'notExists' | 'equals' | 'notEquals' | 'prefix' | 'notPrefix' | 'suffix' | 'notSuffix' | 'contains'
-  | 'notContains' | 'regex' | 'gt' | 'lt' | 'gte' | 'lte' | 'between' | 'notBetween' | 'in' | 'notIn';
+  | 'notContains' | 'regex' | 'gt' | 'lt' | 'gte' | 'lte' | 'between' | 'notBetween' | 'in' | 'notIn' | 'unique';
 
 /** One validation rule: `field` compared with `value` by `operator`; a failure denies (or warns) with `message`. */
 export interface ValidationRule {

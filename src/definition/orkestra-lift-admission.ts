@@ -82,11 +82,6 @@ function liftRule(lift: Lift, rule: Map, path: Path, validation: boolean): void 
   delete rule.link; // Orkestra's Control Center form highlighting
   if (typeof rule.valueType === 'string' && Object.hasOwn(TYPE_ALIASES, rule.valueType)) rule.valueType = TYPE_ALIASES[rule.valueType];
   if (!validation) return;
-  if (rule.operator === 'unique') {
-    refuse(lift, rule, 'operator', path, { feature: 'operator: unique', reason: 'it needs a list of every custom resource, which the admission router does not read', anchor: 'validation-and-mutation' });
-    rule.operator = 'exists';
-    return;
-  }
   if (Object.hasOwn(rule, 'operator')) return;
   const keys = RULE_SHORTHANDS.filter((key) => Object.hasOwn(rule, key));
   if (keys.length > 1) {

@@ -26,6 +26,7 @@ export const VALIDATION_OPERATORS = [
   'notBetween',
   'in',
   'notIn',
+  'unique',
 ] as const;
 
 /** Long spellings accepted for the numeric comparisons. */

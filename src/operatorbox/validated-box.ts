@@ -18,7 +18,7 @@
 import { KatalogError } from '../errors.js';
 import type { CrdDefinition } from '../definition/types.js';
 import type { KubeObject } from '../kube/resource.js';
-import { compileValidation, type ValidationResult, type Violation } from '../rules/validation.js';
+import { compileValidation, type Peers, type ValidationResult, type Violation } from '../rules/validation.js';
 import type { BoxInput, BoxOutput, DeleteOutput, OperatorBoxStage } from './stage.js';
 
 /** The reconcile failed because a `deny` rule of the CRD's validation is violated. Code `E_VALIDATION`. */
@@ -54,15 +54,15 @@ export class ReconcileValidation {
   private readonly results = new WeakMap<KubeObject, ValidationResult>();
 
   /** Compiles the rules; throws a TemplateError naming the rule when a template does not compile. */
-  constructor(crd: CrdDefinition) {
+  constructor(crd: CrdDefinition, peers?: Peers) {
     const rules = (crd.admission?.validation ?? []).filter((rule) => rule.atReconcile);
     const compiled = compileValidation(rules, crd.templateDialect);
-    this.validate = (object) => compiled(object, 'reconcile');
+    this.validate = (object) => compiled(object, 'reconcile', peers);
   }
 
-  /** The rules of a CRD that fire at reconcile, or undefined when it has none. */
-  static of(crd: CrdDefinition): ReconcileValidation | undefined {
-    return (crd.admission?.validation ?? []).some((rule) => rule.atReconcile) ? new ReconcileValidation(crd) : undefined;
+  /** The rules of a CRD that fire at reconcile, or undefined when it has none; `peers` serve `operator: unique`. */
+  static of(crd: CrdDefinition, peers?: Peers): ReconcileValidation | undefined {
+    return (crd.admission?.validation ?? []).some((rule) => rule.atReconcile) ? new ReconcileValidation(crd, peers) : undefined;
   }
 
   /** Evaluates the rules against an object (once per object); throws a TemplateError when a rule fails to render. */

@@ -26,6 +26,12 @@ export interface ValidationResult {
 
 export type Moment = 'admission' | 'reconcile';
 
+/**
+ * The other custom resources of the CRD, for `operator: unique` (the runtime's cache of the CRD). The object under
+ * evaluation is recognised by its namespace and name and never counts as its own duplicate.
+ */
+export type Peers = () => Iterable<Record<string, unknown>>;
+
 interface CompiledRule {
   readonly rule: ValidationRule;
   readonly conditions: CompiledConditions;
@@ -39,7 +45,11 @@ function maybeTemplate(source: string, name: string, dialect: TemplateDialect | 
 }
 
 /** Compiles a CRD's rules once; throws a TemplateError naming the rule when a template does not compile. */
-export function compileValidation(rules: readonly ValidationRule[], dialect?: TemplateDialect, notes?: readonly UserNote[]): (object: Record<string, unknown>, moment: Moment) => ValidationResult {
+export function compileValidation(
+  rules: readonly ValidationRule[],
+  dialect?: TemplateDialect,
+  notes?: readonly UserNote[],
+): (object: Record<string, unknown>, moment: Moment, peers?: Peers) => ValidationResult {
   const compiled: CompiledRule[] = rules.map((rule) => ({
     rule,
     conditions: compileConditions({ when: rule.when, anyOf: rule.anyOf }, { name: rule.path, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) }),
@@ -47,22 +57,47 @@ export function compileValidation(rules: readonly ValidationRule[], dialect?: Te
     value: maybeTemplate(rule.value, `${rule.path}.value`, dialect, notes),
     message: maybeTemplate(rule.message, `${rule.path}.message`, dialect, notes),
   }));
-  return (object, moment) => {
+  return (object, moment, peers) => {
     const denials: Violation[] = [];
     const warnings: Violation[] = [];
     for (const item of compiled) {
       const { rule } = item;
       if (moment === 'admission' ? !rule.atAdmission : !rule.atReconcile) continue;
       if (!item.conditions.evaluate(object).ok) continue;
-      const actual = item.field === undefined ? readField(object, rule.field) : nonEmpty(item.field.renderString(object));
+      const actual = valueOf(item, object);
       const expected = item.value === undefined ? rule.value : item.value.renderString(object);
-      if (passes(rule.operator, actual, expected)) continue;
+      if (rule.operator === 'unique' ? isUnique(item, object, actual, peers) : passes(rule.operator, actual, expected)) continue;
       const message = item.message === undefined ? rule.message : item.message.renderString(object);
       const violation = { field: rule.field, message, messageAsWritten: rule.message, operator: rule.operator };
       (rule.action === 'warn' ? warnings : denials).push(violation);
     }
     return { denials, warnings };
   };
+}
+
+function valueOf(item: CompiledRule, object: Record<string, unknown>): string | undefined {
+  return item.field === undefined ? readField(object, item.rule.field) : nonEmpty(item.field.renderString(object));
+}
+
+/**
+ * `operator: unique` (Orkestra's): the field is set and no other custom resource of the CRD has the same value.
+ * Without peers (a router mounted without the runtime's cache) only the first half is checked.
+ */
+function isUnique(item: CompiledRule, object: Record<string, unknown>, actual: string | undefined, peers: Peers | undefined): boolean {
+  if (actual === undefined || actual === '') return false;
+  if (peers === undefined) return true;
+  const self = identity(object);
+  for (const peer of peers()) {
+    if (identity(peer) !== self && valueOf(item, peer) === actual) return false;
+  }
+  return true;
+}
+
+function identity(object: Record<string, unknown>): string {
+  const metadata = object.metadata;
+  if (typeof metadata !== 'object' || metadata === null) return '';
+  const { namespace, name } = metadata as { namespace?: unknown; name?: unknown };
+  return `${typeof namespace === 'string' ? namespace : ''}/${typeof name === 'string' ? name : ''}`;
 }
 
 function nonEmpty(text: string): string | undefined {
@@ -136,6 +171,8 @@ export function passes(operator: ValidationRule['operator'], actual: string | un
       if (value === undefined) return false;
       return operator === 'gt' ? value > bound : operator === 'lt' ? value < bound : operator === 'gte' ? value >= bound : value <= bound;
     }
+    case 'unique':
+      return found; // the peers are compared by compileValidation's caller; see isUnique
     case 'between':
     case 'notBetween': {
       const bounds = range(expected);

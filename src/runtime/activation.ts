@@ -353,7 +353,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
     logger,
     now: () => options.clock.now(),
     data: (object, failed) => withCross(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object)), {}, crd.templateDialect), object, failed),
-    gateCalls: external.gateCalls,
+    gateCalls: external.gateCalls, peers: () => controller?.informer.values() ?? [], // peers: operator: unique
   });
   box = layered.box;
   const validation = layered.validation;

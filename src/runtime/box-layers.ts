@@ -14,6 +14,7 @@ import type { GateCalls } from '../operatorbox/gate-calls.js';
 import { RequeueBox } from '../operatorbox/requeue-box.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { ReconcileValidation, ValidatedBox } from '../operatorbox/validated-box.js';
+import type { Peers } from '../rules/validation.js';
 
 export interface BoxLayerInput {
   readonly crd: CrdDefinition;
@@ -25,6 +26,8 @@ export interface BoxLayerInput {
   /** The template data the Events render against (what the status fields see); `failed` tells the outcome. */
   readonly data: (object: KubeObject, failed: boolean) => TemplateData;
   readonly gateCalls: GateCalls | undefined;
+  /** The CRD's custom resources in the cache, for reconcile-time `operator: unique`. */
+  readonly peers: Peers;
 }
 
 /** Wraps `box` in the declared layers; `validation` is kept for the status write (its conditions). */
@@ -38,7 +41,7 @@ export function layerBox(box: OperatorBoxStage, input: BoxLayerInput): { readonl
   if (crd.operatorBox.requeue !== undefined) {
     layered = new RequeueBox(layered, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, notes: crd.notes, logger });
   }
-  const validation = input.generic ? ReconcileValidation.of(crd) : undefined;
+  const validation = input.generic ? ReconcileValidation.of(crd, input.peers) : undefined;
   if (validation !== undefined) layered = new ValidatedBox(layered, validation);
   if (crd.operatorBox.preReconcile !== undefined) {
     layered = new GatedBox(layered, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, notes: crd.notes, logger, calls: input.gateCalls });

@@ -68,13 +68,17 @@ test('bad rules are reported where they are written', () => {
   assert.ok(found.some((p) => /^13:\d+ operator "greaterThan" compares numbers/.test(p)), found.join('\n'));
 });
 
-test('operator unique and validation.external are refused by name', () => {
+test('validation.external is refused by name; operator unique loads (it needs no value)', () => {
   const found = problems(entry(`      validation:
         external: []
         rules:
           - { field: spec.name, operator: unique, message: taken }`));
-  assert.ok(found.some((p) => p.includes('operator: unique')), found.join('\n'));
   assert.ok(found.some((p) => p.includes('validation.external')), found.join('\n'));
+  assert.ok(!found.some((p) => p.includes('unique')), found.join('\n'));
+  const definition = parseDefinition(entry(`      validation:
+        rules:
+          - { field: spec.name, operator: unique, message: taken }`));
+  assert.equal(definition.crds.get('store')?.admission?.validation[0]?.operator, 'unique');
 });
 
 test('spec.security.deletionProtection protects every CRD unless protectCRs is false; without it the entry setting does nothing', () => {
