@@ -121,6 +121,7 @@ export { listen, type FetchApp, type ListeningServer } from './http/listen.js';
 
 // The admission webhook router (validation, mutation, deletion protection)
 export { createAdmissionRouter, ADMISSION_PATHS, type AdmissionRouterOptions, type AdmissionDecision } from './admission/router.js';
+export { cachedObjects } from './runtime/cached.js';
 export { webhookConfigurations, type WebhookConfigurationOptions, type WebhookConfigurations, type WebhookClient } from './admission/webhook-configuration.js';
 export { DELETION_PROTECTION_LABEL } from './admission/crd-rules.js';
 export { ADMISSION_API_VERSION, type AdmissionRequest, type AdmissionResponse, type AdmissionReview, type AdmissionStatus, type GroupVersionResource } from './admission/review.js';

@@ -27,7 +27,7 @@ export function compileDefinitionRules(definition: Definition, peers?: (crd: str
     if (!crd.enabled || crd.admission === undefined) continue;
     const unique = crd.admission.validation.find((rule) => rule.operator === 'unique' && rule.atAdmission);
     if (unique !== undefined && peers === undefined) {
-      throw new Error(`${unique.path} (operator: unique) needs the custom resources of CRD "${crd.name}": pass peers to createAdmissionRouter (for example (crd) => runtime.cached(crd)); see docs/admission.md`);
+      throw new Error(`${unique.path} (operator: unique) needs the custom resources of CRD "${crd.name}": pass peers to createAdmissionRouter (for example (crd) => cachedObjects(runtime, crd)); see docs/admission.md`);
     }
     const validate = compileValidation(crd.admission.validation, crd.templateDialect, crd.notes);
     const crdPeers = peers === undefined ? undefined : () => peers(crd.name);

@@ -29,7 +29,7 @@ export interface AdmissionRouterOptions {
   readonly onDecision?: (decision: AdmissionDecision) => void;
   /**
    * The custom resources of a CRD (by its name in the definition), for `operator: unique`: usually the embedded
-   * runtime's cache, `(crd) => runtime.cached(crd)`. Required when a rule uses `unique` at admission.
+   * runtime's cache, `(crd) => cachedObjects(runtime, crd)`. Required when a rule uses `unique` at admission.
    */
   readonly peers?: (crd: string) => Iterable<Record<string, unknown>>;
 }

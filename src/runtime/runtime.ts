@@ -218,14 +218,6 @@ export class Runtime {
     return this.slots.get(name);
   }
 
-  /**
-   * The custom resources of CRD `name` in this process's cache (none while the CRD is not active here): what an
-   * admission router mounted beside the runtime reads for `operator: unique`. Do not mutate them.
-   */
-  cached(name: string): Iterable<Record<string, unknown>> {
-    return this.slots.get(name)?.activated?.controller.informer.values() ?? [];
-  }
-
   /** Hooks and constructor of a CRD with their sources (inspection). */
   codeOf(name: string): ReturnType<CodeRegistry['resolve']> | undefined {
     const slot = this.slots.get(name);

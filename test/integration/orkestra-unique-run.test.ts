@@ -1,5 +1,5 @@
 // Orkestra's `operator: unique` end to end: the admission router is mounted beside the runtime and reads the
-// runtime's cache of the CRD (`peers: (crd) => runtime.cached(crd)`); the test API server calls it over https for
+// runtime's cache of the CRD (`peers: (crd) => cachedObjects(runtime, crd)`); the test API server calls it over https for
 // every write of the real client-node. A second custom resource with a value another one holds is refused with the
 // rule's message; the object itself (an update) and other values pass; at reconcile time the same rule reports
 // the duplicates that two creates racing past admission leave (ValidationFailed on each of them).
@@ -11,7 +11,7 @@ import { Hono } from 'hono';
 import { createRuntime } from '../../src/create-runtime.js';
 import { parseDefinition } from '../../src/definition/index.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
-import { createAdmissionRouter, listen, webhookConfigurations, type ListeningServer } from '../../src/index.js';
+import { cachedObjects, createAdmissionRouter, listen, webhookConfigurations, type ListeningServer } from '../../src/index.js';
 import { crdManifest, startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { selfSignedCertificate } from '../../src/testing/tls.js';
 import { FAST_WATCH, waitFor } from '../support/cluster.js';
@@ -54,7 +54,7 @@ describe('operator: unique through the test API server', { skip: hasOpenssl ? fa
     runtime = createRuntime(definition, { kubeConfig: server.kubeConfig, watch: FAST_WATCH, rateLimiter: { baseDelay: 5, maxDelay: 200 } });
     await runtime.start();
     const tls = await selfSignedCertificate();
-    webhook = await listen(new Hono().route('/admission', createAdmissionRouter(definition, { peers: (crd) => runtime.cached(crd) })), { port: 0, hostname: '127.0.0.1', tls });
+    webhook = await listen(new Hono().route('/admission', createAdmissionRouter(definition, { peers: (crd) => cachedObjects(runtime, crd) })), { port: 0, hostname: '127.0.0.1', tls });
     const configs = webhookConfigurations(definition, { url: `${webhook.url}/admission`, caBundle: tls.cert, failurePolicy: 'Fail' });
     assert.ok(configs.validating !== undefined);
     await server.kubeConfig.makeApiClient(AdmissionregistrationV1Api).createValidatingWebhookConfiguration({ body: configs.validating as V1ValidatingWebhookConfiguration });
@@ -69,7 +69,7 @@ describe('operator: unique through the test API server', { skip: hasOpenssl ? fa
 
   const tenant = (name: string, domain: string, namespace = 'default'): Record<string, unknown> => ({ apiVersion: `${GROUP}/${VERSION}`, kind: 'Tenant', metadata: { name, namespace }, spec: { domain } });
   const create = (name: string, domain: string, namespace = 'default') => objects.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL, body: tenant(name, domain, namespace) });
-  const cachedNames = (): string[] => [...runtime.cached('tenant')].map((object) => String((object.metadata as { name?: string } | undefined)?.name));
+  const cachedNames = (): string[] => [...cachedObjects(runtime, 'tenant')].map((object) => String((object.metadata as { name?: string } | undefined)?.name));
 
   test('a second Tenant with a taken domain is refused, in any namespace; other domains and updates pass', async () => {
     server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } });
