@@ -8,26 +8,18 @@ import { BlockList, isIP } from 'node:net';
 import { FunctionFailure } from './failure.js';
 import { fixed, type TemplateFunction } from './function-type.js';
 import { isMap, kindOf } from './values.js';
+import { CRON_DESCRIPTORS } from '../util/cron.js';
 import { formatDuration, parseDuration } from '../util/duration.js';
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value as number));
 
 // ── cron ─────────────────────────────────────────────────────────────────────
-const CRON_MACROS: Readonly<Record<string, string>> = {
-  '@yearly': '0 0 1 1 *',
-  '@annually': '0 0 1 1 *',
-  '@monthly': '0 0 1 * *',
-  '@weekly': '0 0 * * 0',
-  '@daily': '0 0 * * *',
-  '@midnight': '0 0 * * *',
-  '@hourly': '0 * * * *',
-};
 const CRON_KEYS = ['minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek'] as const;
 
 /** The five fields of a cron text (macros expanded), or undefined when it has not five. */
 function cronFields(text: string): string[] | undefined {
   const trimmed = text.trim();
-  const expanded = CRON_MACROS[trimmed] ?? trimmed;
+  const expanded = CRON_DESCRIPTORS[trimmed] ?? trimmed;
   const fields = expanded.split(/\s+/).filter((f) => f !== '');
   return fields.length === 5 ? fields : undefined;
 }

@@ -36,7 +36,8 @@ const FIELDS: readonly FieldRange[] = [
   { name: 'day of week', min: 0, max: 6, names: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] },
 ];
 
-const DESCRIPTORS: Readonly<Record<string, string>> = {
+/** The `@` shortcuts of a five-field schedule (robfig/cron's), also what Orkestra's cron notes expand. */
+export const CRON_DESCRIPTORS: Readonly<Record<string, string>> = {
   '@yearly': '0 0 1 1 *',
   '@annually': '0 0 1 1 *',
   '@monthly': '0 0 1 * *',
@@ -51,8 +52,8 @@ export function parseCron(expression: string): CronSchedule {
   const text = expression.trim();
   if (/^(CRON_)?TZ=/.test(text)) throw new Error('a time zone prefix (TZ=, CRON_TZ=) is not read: katalog evaluates cron in the process\'s local time zone');
   if (text.startsWith('@every')) throw new Error('"@every" is not read: it counts from the process start, not the calendar; write a five-field schedule');
-  const spec = text.startsWith('@') ? DESCRIPTORS[text.toLowerCase()] : text;
-  if (spec === undefined) throw new Error(`unknown descriptor "${text}" (one of ${Object.keys(DESCRIPTORS).join(', ')})`);
+  const spec = text.startsWith('@') ? CRON_DESCRIPTORS[text.toLowerCase()] : text;
+  if (spec === undefined) throw new Error(`unknown descriptor "${text}" (one of ${Object.keys(CRON_DESCRIPTORS).join(', ')})`);
   const parts = spec.split(/\s+/);
   if (parts.length !== 5) throw new Error(`a cron schedule has five fields (minute hour day-of-month month day-of-week); "${expression}" has ${parts.length}`);
   const sets = parts.map((part, index) => parseField(part, FIELDS[index] ?? { name: '?', min: 0, max: 0 }));
