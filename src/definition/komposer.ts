@@ -78,4 +78,3 @@ function importKatalog(written: string, from: Origin, path: Path, context: LoadC
   const fileFinalizers = (katalog.spec?.finalizers ?? []).filter((f): f is string => f !== undefined);
   return collectCrds(katalog.spec?.crds, lifted.origin, ['spec', 'crds'], { problems, fileFinalizers, complete: true });
 }
-

@@ -34,4 +34,3 @@ export function move(lift: Lift, from: Map, fromKey: string, fromPath: Path, to:
   to[toKey] = value;
   lift.origin.positions?.alias([...fromPath, fromKey], [...toPath, toKey]);
 }
-

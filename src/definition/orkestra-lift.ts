@@ -329,4 +329,3 @@ function flagOrkestraFields(written: Map, origin: Origin, problems: ProblemList)
   }
   return doc;
 }
-

@@ -112,4 +112,3 @@ function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
-

@@ -27,7 +27,7 @@ import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
 import { CrossReads, forgetOnNotFound } from '../operatorbox/cross-reads.js';
 import { layerBox } from './box-layers.js';
 import { externalWiring } from './external-wiring.js';
-import { autoscaled, autoscalerOf, type CrdAutoscale, type FiguresBoard } from './autoscale-wiring.js';
+import { autoscaled, autoscalerOf, withFigures, type CrdAutoscale, type FiguresBoard } from './autoscale-wiring.js';
 import { allWatches } from './all-watches.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { RenderScheduler } from '../operatorbox/render-scheduler.js';
@@ -255,11 +255,12 @@ export async function buildController(input: ActivationInput): Promise<Activated
           onRestart: (reason) => input.observer.watchRestarted(reason),
           onError: (error) => input.observer.informerError(error),
         });
-  // Status fields see .cross too. When the cycle already failed (a selector that does not render, say), the failed
-  // status is written without .cross: the same error must not also block the Ready=False that reports it.
+  // Status fields see .cross (and .metrics) too. When the cycle already failed (a selector that does not render),
+  // the failed status is written without .cross: the same error must not also block the Ready=False that reports it.
   const external = externalWiring(crd, client, () => options.clock.now(), logger);
+  const figuresFor = withFigures(crd, () => created.autoscaler);
   const withCross = (given: TemplateData, object: KubeObject, failed: boolean): TemplateData => {
-    const data = external.withResults(given, object);
+    const data = external.withResults(figuresFor(given), object);
     if (cross === undefined) return data;
     try {
       return { ...data, ...cross.data(object, data) };
@@ -396,4 +397,3 @@ export async function buildController(input: ActivationInput): Promise<Activated
   };
   return { controller: created, target };
 }
-

@@ -45,6 +45,11 @@ export class CrdAutoscale {
     return this.autoscaler?.active ?? false;
   }
 
+  /** What status fields and Events read as `.metrics`: the six figures now, and `autoscaleActive`. */
+  templateFigures(): Record<string, unknown> {
+    return { ...this.figures.read(), autoscaleActive: this.active };
+  }
+
   reconciled(ok: boolean, durationMs: number): void {
     this.figures.reconciled(ok, durationMs);
   }
@@ -100,5 +105,18 @@ export function autoscaled(observer: ControllerObserver, autoscaler: () => CrdAu
     resourceCount: (count) => observer.resourceCount(count),
     watchRestarted: (reason) => observer.watchRestarted(reason),
     informerError: (error) => observer.informerError(error),
+  };
+}
+
+/**
+ * Adds `.metrics` (the CRD's figures, see {@link CrdAutoscale.templateFigures}) to the data of status fields and
+ * Events, as Orkestra's status fields read it; only for a CRD whose status or Events mention `.metrics`, so that
+ * no other CRD computes its figures per status write. Before the controller runs, `.metrics` is absent.
+ */
+export function withFigures(crd: CrdDefinition, autoscaler: () => CrdAutoscale | undefined): <T extends Record<string, unknown>>(data: T) => T {
+  if (!JSON.stringify([crd.operatorBox.status, crd.operatorBox.events ?? null]).includes('.metrics')) return (data) => data;
+  return (data) => {
+    const figures = autoscaler()?.templateFigures();
+    return figures === undefined ? data : { ...data, metrics: figures };
   };
 }

@@ -251,4 +251,3 @@ function integerVerb(verb: Verb, value: unknown, base: number, upper: boolean): 
   if (typeof value !== 'number' || !Number.isInteger(value)) bad(verb, value, 'an integer');
   return formatInteger(value, verb, base, upper);
 }
-

@@ -61,4 +61,3 @@ export function runNamespaceController(cluster: Cluster): void {
     if (ns !== undefined && isDeleting(ns.object)) cluster.defer(() => finishNamespace(cluster, namespace));
   });
 }
-
