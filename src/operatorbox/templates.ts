@@ -260,12 +260,10 @@ export class TemplatesPhase implements TemplatesStage {
       return undefined; // not applied either way: a manifest that does not build names no child to withdraw
     }
     if (manifest.kind === 'Job' && manifest.apiVersion === 'batch/v1') return undefined;
-    let resource: DesiredManifest['resource'];
-    try {
-      resource = this.options.resolver.known(manifest.apiVersion ?? '', manifest.kind ?? '') ?? (await this.options.resolver.resolve(manifest.apiVersion ?? '', manifest.kind ?? '', signal));
-    } catch {
-      return undefined; // a kind the server does not serve has no child of this owner to delete
-    }
+    // A kind the server does not serve has no child of this owner to delete; another discovery failure fails the
+    // cycle (retried with backoff), so that the withdrawal is not skipped silently.
+    const resource = this.options.resolver.known(manifest.apiVersion ?? '', manifest.kind ?? '') ?? (await this.options.resolver.resolveIfServed(manifest.apiVersion ?? '', manifest.kind ?? '', signal));
+    if (resource === undefined) return undefined;
     const metadata = (manifest.metadata ??= {});
     if (resource.namespaced) metadata.namespace ??= owner.namespace ?? 'default';
     else delete metadata.namespace;

@@ -5,7 +5,7 @@
  * later is found on the next attempt.
  */
 import { builtInKind } from '../definition/builtin-kinds.js';
-import { KatalogError, toError } from '../errors.js';
+import { KatalogError, KubeError, toError } from '../errors.js';
 import type { KubeClient } from '../kube/client.js';
 import type { ResourceRef } from '../kube/resource.js';
 
@@ -56,9 +56,22 @@ export class ResourceResolver {
     const found = resources.find((resource) => resource.kind === kind && !resource.name.includes('/'));
     if (found === undefined) {
       this.discovered.delete(apiVersion);
-      throw new KatalogError('E_MANIFEST', `the API server serves no kind ${kind} in ${apiVersion}`);
+      throw new NotServed(`the API server serves no kind ${kind} in ${apiVersion}`);
     }
     return { group, version, kind, plural: found.name, namespaced: found.namespaced };
+  }
+
+  /**
+   * The resource of `apiVersion`/`kind`, or undefined when the API server does not serve it (no such kind, or no
+   * such group version: 404). Any other failure of discovery is thrown, for the caller to retry.
+   */
+  async resolveIfServed(apiVersion: string, kind: string, signal?: AbortSignal): Promise<ResourceRef | undefined> {
+    try {
+      return await this.resolve(apiVersion, kind, signal);
+    } catch (error) {
+      if (error instanceof NotServed) return undefined;
+      throw error;
+    }
   }
 
   /** The resource when it is known without asking the API server (built-in, or discovered before). */
@@ -80,10 +93,19 @@ export class ResourceResolver {
     try {
       list = await this.client.request<{ resources?: DiscoveredResource[] }>('GET', path, { signal });
     } catch (error) {
-      throw new KatalogError('E_MANIFEST', `cannot find the resources of ${apiVersion}: ${toError(error).message}`, { cause: error });
+      const message = `cannot find the resources of ${apiVersion}: ${toError(error).message}`;
+      if (error instanceof KubeError && error.status === 404) throw new NotServed(message, { cause: error });
+      throw new KatalogError('E_MANIFEST', message, { cause: error });
     }
     const resources = list?.resources ?? [];
     this.discovered.set(apiVersion, resources);
     return resources;
+  }
+}
+
+/** The API server does not serve a kind (or its group version): a resolve that may not be retried as it is. */
+class NotServed extends KatalogError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_MANIFEST', message, options);
   }
 }
