@@ -60,6 +60,9 @@ function renderedOrUndefined(compiled: CompiledEntry, data: TemplateData): unkno
 }
 
 export class TemplatesPhase implements TemplatesStage {
+  /** `katalog.dev/for-each` values by entry path, hashed once. */
+  private readonly forEachIds = new Map<string, string>();
+
   constructor(private readonly options: TemplatesPhaseOptions) {}
 
   observed(object: KubeObject): HookContext['children'] {
@@ -211,7 +214,7 @@ export class TemplatesPhase implements TemplatesStage {
           throw new KatalogError('E_MANIFEST', `${entry.path}: ${toError(error).message}`, { cause: error });
         }
         delete manifest['status'];
-        if (entry.forEach !== undefined) ((manifest.metadata ??= {}).labels ??= {})[FOR_EACH_LABEL] = forEachLabelValue(this.options.crd, entry.path);
+        if (entry.forEach !== undefined) ((manifest.metadata ??= {}).labels ??= {})[FOR_EACH_LABEL] = this.forEachId(entry.path);
         const manifests = rendered.copy === undefined ? [manifest] : await carryOutCopy(manifest, rendered.copy, entry, owner, this.options.read, signal);
         for (const one of manifests) {
           const placed = await this.place(one, compiled, owner, seen, signal);
@@ -241,10 +244,16 @@ export class TemplatesPhase implements TemplatesStage {
     return { desired, withdrawn, requeueAfterMs };
   }
 
+  private forEachId(path: string): string {
+    let id = this.forEachIds.get(path);
+    if (id === undefined) this.forEachIds.set(path, (id = forEachLabelValue(this.options.crd, path)));
+    return id;
+  }
+
   /** The `katalog.dev/for-each` values of the kept-in-line forEach entries among `entries`, for conditional pruning. */
   private sweptForEach(entries: readonly CompiledEntry[]): ReadonlySet<string> {
     const ids = new Set<string>();
-    for (const { entry, reconcile } of entries) if (entry.forEach !== undefined && reconcile) ids.add(forEachLabelValue(this.options.crd, entry.path));
+    for (const { entry, reconcile } of entries) if (entry.forEach !== undefined && reconcile) ids.add(this.forEachId(entry.path));
     return ids;
   }
 
