@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { parseDefinition } from '../../src/definition/load.js';
 import { definitionToInput } from '../../src/definition/serialize.js';
 import { DefinitionError } from '../../src/errors.js';
+import { loadProblems } from '../support/definition-problems.js';
 
 function doc(apiVersion: string, calls: string): string {
   return `apiVersion: ${apiVersion}
@@ -20,15 +21,7 @@ spec:
 ${calls}`;
 }
 
-function problems(text: string): DefinitionError['problems'] {
-  try {
-    parseDefinition(text, { source: 'k.yaml' });
-  } catch (error) {
-    assert.ok(error instanceof DefinitionError);
-    return error.problems;
-  }
-  return assert.fail('expected problems');
-}
+const problems = loadProblems;
 
 describe('protocol: prometheus in the definition', () => {
   test('Orkestra and katalog.dev/v1 load the same call; it writes back to input that loads the same', () => {

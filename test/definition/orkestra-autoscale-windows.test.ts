@@ -7,6 +7,7 @@ import { stringify } from 'yaml';
 import { parseDefinition } from '../../src/definition/load.js';
 import { definitionToInput } from '../../src/definition/serialize.js';
 import { DefinitionError } from '../../src/errors.js';
+import { loadProblems } from '../support/definition-problems.js';
 
 const orkestra = (conditions: string): string => `apiVersion: orkestra.orkspace.io/v1
 kind: Katalog
@@ -21,15 +22,7 @@ spec:
 ${conditions}          do: { workers: 8 }
 `;
 
-function problems(text: string): DefinitionError['problems'] {
-  try {
-    parseDefinition(text, { source: 'k.yaml' });
-  } catch (error) {
-    assert.ok(error instanceof DefinitionError);
-    return error.problems;
-  }
-  return assert.fail('expected problems');
-}
+const problems = loadProblems;
 
 describe('autoscale windows at load', () => {
   test('Orkestra time, dayOfWeek and cron conditions → windows of their block, and back', () => {

@@ -8,6 +8,7 @@ import { parseDefinition } from '../../src/definition/load.js';
 import { definitionToInput } from '../../src/definition/serialize.js';
 import { DefinitionError, type DefinitionProblem } from '../../src/errors.js';
 import { forEachScopes } from '../../src/template/index.js';
+import { loadProblems } from '../support/definition-problems.js';
 
 function orkestra(entries: string, apiVersion = 'orkestra.orkspace.io/v1'): string {
   return `apiVersion: ${apiVersion}
@@ -22,15 +23,7 @@ spec:
 ${entries}`;
 }
 
-function problems(text: string): DefinitionProblem[] {
-  try {
-    parseDefinition(text, { source: 'k.yaml' });
-  } catch (error) {
-    assert.ok(error instanceof DefinitionError);
-    return [...error.problems];
-  }
-  assert.fail('the definition loaded');
-}
+const problems = (text: string): DefinitionProblem[] => loadProblems(text);
 
 describe('forEach at load', () => {
   test('an Orkestra entry keeps field and as (as defaults to item), leaves the body, and is written back', () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { DefinitionError } from '../../src/errors.js';
 import { loadDefinition, parseDefinition } from '../../src/definition/index.js';
 import type { Definition } from '../../src/definition/index.js';
+import { loadProblems } from '../support/definition-problems.js';
 
 type Map = Record<string, unknown>;
 
@@ -32,13 +33,7 @@ function first(definition: Definition, kind: string): Map {
 }
 
 function problems(text: string): string[] {
-  try {
-    parseDefinition(text, { source: 'k.yaml' });
-  } catch (error) {
-    if (error instanceof DefinitionError) return error.problems.map((p) => `${p.file ?? '?'}:${p.line ?? '?'}:${p.column ?? '?'} ${p.message}`);
-    throw error;
-  }
-  assert.fail('the definition loaded');
+  return loadProblems(text).map((p) => `${p.file ?? '?'}:${p.line ?? '?'}:${p.column ?? '?'} ${p.message}`);
 }
 
 const PROFILES = `profiles:
