@@ -31,13 +31,15 @@ spec:
           conditions:
             or:
               - cron: "0 9 * * 1-5"
-                duration: 1500ms
+                duration: 5s
           do: { workers: 4 }
 `;
 
 /** 09:00 local time on Monday 5 January 2026, and how long before it the runtime starts. */
 const OPENING = new Date(2026, 0, 5, 9, 0).getTime();
-const LEAD_MS = 2500;
+const LEAD_MS = 4000;
+/** The window's length: long enough that an evaluation delayed by a loaded machine still falls inside it. */
+const WINDOW_MS = 5000;
 
 describe('autoscale time windows: the rule follows the clock, at its boundaries', () => {
   let server: TestApiServer;
@@ -80,14 +82,16 @@ describe('autoscale time windows: the rule follows the clock, at its boundaries'
     await waitFor('the first task running', () => running === 1);
     assert.ok(clock.now() < OPENING - 200, 'checked before the window opens');
     assert.equal(running, 1, 'one worker before 09:00');
-    await waitFor('four tasks at once after 09:00', () => running === 4, 10_000);
+    await waitFor('four tasks at once after 09:00', () => running === 4, 15_000).catch((error: unknown) => {
+      throw new Error(`${String(error)}; at 09:00 + ${clock.now() - OPENING} ms, ${running} running, log: ${logs.join(' | ')}`);
+    });
     assert.ok(clock.now() >= OPENING, 'not before the window opened');
-    assert.ok(clock.now() < OPENING + 1500 + 300 + 5000, 'at the boundary, not an interval (1 h) later');
+    assert.ok(clock.now() < OPENING + WINDOW_MS, 'at the boundary, not an interval (1 h) later');
     assert.match(await runtime.registry.metrics(), /controller_workers_max\{crd="task"\} 4/);
     await waitFor('the declared single worker back after the window and the cool-down', () => logs.includes('autoscale: declared settings restored'), 10_000).catch((error: unknown) => {
       throw new Error(`${String(error)}; at 09:00 + ${clock.now() - OPENING} ms, log: ${logs.join(' | ')}`);
     });
-    assert.ok(clock.now() >= OPENING + 1500 + 300, 'not before the window closed and the cool-down passed');
+    assert.ok(clock.now() >= OPENING + WINDOW_MS + 300, 'not before the window closed and the cool-down passed');
     assert.match(await runtime.registry.metrics(), /controller_workers_max\{crd="task"\} 1/);
   });
 });
