@@ -79,7 +79,7 @@ export class Template implements CompiledTemplate {
     this.source = info.source;
     this.name = info.name;
     this.isSingleAction = isSingleAction;
-    this.context = { maxLength: limits.maxOutputBytes, maxDepth: limits.maxDepth };
+    this.context = { maxLength: limits.maxOutputBytes, maxDepth: limits.maxDepth, now: () => Date.now() };
     this.renderLeaf = fast ?? ((state, data) => this.renderIn(state, data));
     this.isFast = fast !== undefined;
   }

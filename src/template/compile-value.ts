@@ -110,7 +110,7 @@ export function compileValueCollect(
     return { templateCount, render: () => rootValue };
   }
   const rootBuild = root.build;
-  const context = { maxLength: resolved.maxOutputBytes, maxDepth: resolved.maxDepth };
+  const context = { maxLength: resolved.maxOutputBytes, maxDepth: resolved.maxDepth, now: () => Date.now() };
   const slots = reads.size;
   return {
     templateCount,

@@ -232,7 +232,7 @@ class Linker {
     if (notes?.has(name) === true) return this.note(notes, name, pos, argExpressions.length + (piped ? 1 : 0));
     const fn = lookupFunction(name, this.info.dialect);
     if (fn === undefined) {
-      this.fail('E_TEMPLATE_FUNCTION', `function ${JSON.stringify(name)} not defined${unknownFunctionHint(name, this.info.dialect)}`, pos);
+      this.fail('E_TEMPLATE_FUNCTION', `function ${JSON.stringify(name)} not defined${unknownFunctionHint(name)}`, pos);
     }
     const count = argExpressions.length + (piped ? 1 : 0);
     if (count < fn.minArgs || count > fn.maxArgs) {

@@ -2,12 +2,14 @@
  * The contract of a built-in template function.
  */
 
-/** What a function may know about the render: the bounds it must respect. */
+/** What a function may know about the render: the bounds it must respect, and the time. */
 export interface FunctionContext {
   /** Largest string a function may build, in UTF-16 code units (the output limit). */
   readonly maxLength: number;
   /** Deepest value a function may print, compare or copy. */
   readonly maxDepth: number;
+  /** The current time in milliseconds since the epoch: what Orkestra's clock notes read (`timeAgo`, `weekday`...). */
+  readonly now: () => number;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Orkestra's notes for formats (`pkg/note`: cron, semver, quantity, time, net, validation, kubevalidation):
- * parsing, comparing and checking texts. Pure and bounded; the notes that read the clock are refused (see
- * functions-orkestra-refused.ts). Invalid input gives Orkestra's fallback (`false`, `0`, `"* * * * *"`...) where
+ * parsing, comparing and checking texts. Pure and bounded; the notes that read the clock are in
+ * functions-orkestra-clock.ts. Invalid input gives Orkestra's fallback (`false`, `0`, `"* * * * *"`...) where
  * Orkestra has one, and an error where Orkestra errors.
  */
 import { BlockList, isIP } from 'node:net';

@@ -82,6 +82,3 @@ export const ORKESTRA_POD_FUNCTIONS: Readonly<Record<string, TemplateFunction>> 
   podPreStartHookErrorDetected: reasonDetected('PreStartHookError'),
   podPostStartHookErrorDetected: reasonDetected('PostStartHookError'),
 };
-
-/** The names above, for the refused-notes table to leave out. */
-export const ORKESTRA_POD_FUNCTION_NAMES: readonly string[] = Object.freeze(Object.keys(ORKESTRA_POD_FUNCTIONS));

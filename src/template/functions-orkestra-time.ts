@@ -1,6 +1,6 @@
 /**
  * Orkestra's `cronDescribe` (`pkg/note/cron.go`) and `timeFormat` (`pkg/note/time.go`): functions of their
- * arguments only (neither reads the clock), unlike the refused time notes (functions-orkestra-refused.ts).
+ * arguments only (neither reads the clock), unlike the clock notes (functions-orkestra-clock.ts).
  */
 import { FunctionFailure } from './failure.js';
 import { fixed, type TemplateFunction } from './function-type.js';

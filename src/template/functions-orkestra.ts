@@ -1,7 +1,8 @@
 /**
  * Orkestra's template functions ("notes"), for documents with an Orkestra apiVersion (see dialect.ts).
  * Behaviour follows Orkestra's note package; each difference from katalog's Sprig functions is listed in
- * docs/orkestra-compatibility.md. Random functions use node:crypto; the rest are pure.
+ * docs/orkestra-compatibility.md. Random functions use node:crypto and the clock notes read the render's time
+ * (functions-orkestra-clock.ts); the rest are pure.
  *
  * Differences from the katalog dialect that matter:
  * - `ternary COND A B` (condition first), where Sprig has `ternary A B COND`.
@@ -19,6 +20,7 @@ import { ORKESTRA_POD_FUNCTIONS } from './functions-orkestra-pods.js';
 import { ORKESTRA_PROM_FUNCTIONS } from './functions-orkestra-prom.js';
 import { ORKESTRA_STRING_FUNCTIONS } from './functions-orkestra-strings.js';
 import { ORKESTRA_TIME_FUNCTIONS } from './functions-orkestra-time.js';
+import { ORKESTRA_CLOCK_FUNCTIONS } from './functions-orkestra-clock.js';
 import { getKey, isMap, kindOf, printValue } from './values.js';
 
 /** Orkestra's `empty`: missing, "", "<no value>", false, 0, an empty list or map. */
@@ -65,6 +67,7 @@ export const ORKESTRA_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
   ...ORKESTRA_STRING_FUNCTIONS,
   ...ORKESTRA_FORMAT_FUNCTIONS,
   ...ORKESTRA_TIME_FUNCTIONS,
+  ...ORKESTRA_CLOCK_FUNCTIONS,
   ...ORKESTRA_OBJECT_FUNCTIONS,
   ...ORKESTRA_KUBE_FUNCTIONS,
   ...ORKESTRA_POD_FUNCTIONS,

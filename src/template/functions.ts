@@ -8,7 +8,6 @@ import { MATH_FUNCTIONS } from './functions-math.js';
 import { TEXT_FUNCTIONS } from './functions-text.js';
 import type { TemplateFunction } from './function-type.js';
 import { dialectFunction, type TemplateDialect } from './dialect.js';
-import { refusedOrkestraFunction } from './functions-orkestra-refused.js';
 
 const BUILTINS: Readonly<Record<string, TemplateFunction>> = Object.freeze(
   Object.assign(Object.create(null) as Record<string, TemplateFunction>, LOGIC_FUNCTIONS, MATH_FUNCTIONS, TEXT_FUNCTIONS, DATA_FUNCTIONS),
@@ -28,13 +27,8 @@ export function suggestFunction(name: string): string | undefined {
   return TEMPLATE_FUNCTION_NAMES.find((candidate) => candidate.toLowerCase() === lower);
 }
 
-/**
- * What an "unknown function" message adds for `name`: in the Orkestra dialect, why katalog refuses an Orkestra
- * note it does not define; else a near miss. Empty when there is nothing to add.
- */
-export function unknownFunctionHint(name: string, dialect?: TemplateDialect): string {
-  const refused = dialect === 'orkestra' ? refusedOrkestraFunction(name) : undefined;
-  if (refused !== undefined) return ` (an Orkestra note katalog does not support: ${refused}; see docs/orkestra-compatibility.md#template-dialect)`;
+/** What an "unknown function" message adds for `name`: a near miss; empty when there is none. */
+export function unknownFunctionHint(name: string): string {
   const suggestion = suggestFunction(name);
   return suggestion === undefined ? '' : ` (did you mean ${JSON.stringify(suggestion)}?)`;
 }

@@ -12,7 +12,6 @@ import { linkProgram, type Program } from './evaluator.js';
 import { asTemplateError, type TemplateSourceInfo } from './failure.js';
 import { parseTemplate } from './parser.js';
 import { lookupFunction } from './functions.js';
-import { refusedOrkestraFunction } from './functions-orkestra-refused.js';
 import { DEFAULT_TEMPLATE_LIMITS } from './limits.js';
 import type { RenderState } from './state.js';
 import type { TemplateDialect } from './dialect.js';
@@ -153,7 +152,7 @@ export function checkNotes(notes: readonly UserNote[], dialect?: TemplateDialect
   return noteTable(notes, dialect)?.problems ?? [];
 }
 
-/** Whether `name` is a function of the dialect (including Orkestra notes katalog refuses): a note by that name shadows it. */
+/** Whether `name` is a function of the dialect: a note by that name shadows it. */
 export function isBuiltinFunction(name: string, dialect: TemplateDialect | undefined): boolean {
-  return lookupFunction(name, dialect) !== undefined || (dialect === 'orkestra' && refusedOrkestraFunction(name) !== undefined);
+  return lookupFunction(name, dialect) !== undefined;
 }

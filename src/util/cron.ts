@@ -97,27 +97,85 @@ const MINUTE = 60_000;
 /** How far ahead {@link nextFire} looks (a schedule such as 30 February never fires). */
 const HORIZON_MS = 5 * 366 * 24 * 60 * MINUTE;
 
-/** The first fire strictly after `afterMs` (local time, whole minutes), or undefined when none comes within five years. */
-export function nextFire(schedule: CronSchedule, afterMs: number): number | undefined {
-  const t = new Date(Math.floor(afterMs / MINUTE) * MINUTE + MINUTE);
-  t.setSeconds(0, 0);
-  const limit = afterMs + HORIZON_MS;
-  while (t.getTime() <= limit) {
-    if (!schedule.months.has(t.getMonth() + 1)) {
+/** The calendar a schedule is read in: the process's local time (the autoscaler's), or UTC (Orkestra's `nextCron`). */
+export type CronZone = 'local' | 'utc';
+
+/** Reading and moving a Date in one zone. */
+interface Calendar {
+  month(t: Date): number;
+  date(t: Date): number;
+  day(t: Date): number;
+  hours(t: Date): number;
+  minutes(t: Date): number;
+  /** To midnight of the first day of the next month. */
+  nextMonth(t: Date): void;
+  /** To midnight of the next day. */
+  nextDay(t: Date): void;
+  /** To the start of the next hour. */
+  nextHour(t: Date): void;
+}
+
+const CALENDARS: Readonly<Record<CronZone, Calendar>> = {
+  local: {
+    month: (t) => t.getMonth() + 1,
+    date: (t) => t.getDate(),
+    day: (t) => t.getDay(),
+    hours: (t) => t.getHours(),
+    minutes: (t) => t.getMinutes(),
+    nextMonth: (t) => {
       t.setMonth(t.getMonth() + 1, 1);
       t.setHours(0, 0, 0, 0);
-      continue;
-    }
-    if (!dayMatches(schedule, t)) {
+    },
+    nextDay: (t) => {
       t.setDate(t.getDate() + 1);
       t.setHours(0, 0, 0, 0);
-      continue;
-    }
-    if (!schedule.hours.has(t.getHours())) {
+    },
+    nextHour: (t) => {
       t.setHours(t.getHours() + 1, 0, 0, 0);
+    },
+  },
+  utc: {
+    month: (t) => t.getUTCMonth() + 1,
+    date: (t) => t.getUTCDate(),
+    day: (t) => t.getUTCDay(),
+    hours: (t) => t.getUTCHours(),
+    minutes: (t) => t.getUTCMinutes(),
+    nextMonth: (t) => {
+      t.setUTCMonth(t.getUTCMonth() + 1, 1);
+      t.setUTCHours(0, 0, 0, 0);
+    },
+    nextDay: (t) => {
+      t.setUTCDate(t.getUTCDate() + 1);
+      t.setUTCHours(0, 0, 0, 0);
+    },
+    nextHour: (t) => {
+      t.setUTCHours(t.getUTCHours() + 1, 0, 0, 0);
+    },
+  },
+};
+
+/**
+ * The first fire strictly after `afterMs` (whole minutes, in `zone`: local time by default), or undefined when
+ * none comes within five years.
+ */
+export function nextFire(schedule: CronSchedule, afterMs: number, zone: CronZone = 'local'): number | undefined {
+  const calendar = CALENDARS[zone];
+  const t = new Date(Math.floor(afterMs / MINUTE) * MINUTE + MINUTE);
+  const limit = afterMs + HORIZON_MS;
+  while (t.getTime() <= limit) {
+    if (!schedule.months.has(calendar.month(t))) {
+      calendar.nextMonth(t);
       continue;
     }
-    if (!schedule.minutes.has(t.getMinutes())) {
+    if (!dayMatches(schedule, calendar, t)) {
+      calendar.nextDay(t);
+      continue;
+    }
+    if (!schedule.hours.has(calendar.hours(t))) {
+      calendar.nextHour(t);
+      continue;
+    }
+    if (!schedule.minutes.has(calendar.minutes(t))) {
       t.setTime(t.getTime() + MINUTE);
       continue;
     }
@@ -126,8 +184,8 @@ export function nextFire(schedule: CronSchedule, afterMs: number): number | unde
   return undefined;
 }
 
-function dayMatches(schedule: CronSchedule, t: Date): boolean {
-  const dom = schedule.daysOfMonth.has(t.getDate());
-  const dow = schedule.daysOfWeek.has(t.getDay());
+function dayMatches(schedule: CronSchedule, calendar: Calendar, t: Date): boolean {
+  const dom = schedule.daysOfMonth.has(calendar.date(t));
+  const dow = schedule.daysOfWeek.has(calendar.day(t));
   return schedule.dayStar ? dom && dow : dom || dow;
 }

@@ -180,7 +180,7 @@ describe('reads are shared within a render', () => {
 
   test('a read table gives every distinct path and prefix one slot', () => {
     const table = new ReadTable();
-    const state: RenderState = createState(limits, { maxLength: 100, maxDepth: 8 }, 0);
+    const state: RenderState = createState(limits, { maxLength: 100, maxDepth: 8, now: Date.now }, 0);
     table.reader(['spec', 'resources', 'cpu']);
     table.reader(['spec', 'resources', 'memory']);
     table.reader(['spec', 'replicas']);
@@ -243,7 +243,7 @@ describe('property: fast path = evaluator', () => {
     /** The reference: the straightforward tree walk over the evaluator. */
     const reference = (tree: unknown, input: unknown, over: Partial<TemplateLimits>): unknown => {
       const resolved = resolveLimits({ ...limits, ...over }, undefined);
-      const state = createState(resolved, { maxLength: resolved.maxOutputBytes, maxDepth: resolved.maxDepth }, 0);
+      const state = createState(resolved, { maxLength: resolved.maxOutputBytes, maxDepth: resolved.maxDepth, now: Date.now }, 0);
       const walk = (node: unknown, path: string): unknown => {
         if (typeof node === 'string') return node.includes('{{') ? compileInternal(node, path, resolved).renderIn(state, input) : node;
         if (Array.isArray(node)) return node.map((item, i) => walk(item, childPath(path, i))).filter((item) => item !== undefined);

@@ -24,6 +24,18 @@ describe('cron', () => {
     assert.equal(next('*/15 * * * *', at(2026, 1, 5, 10, 7) + 30_000), '2026-01-05 10:15');
   });
 
+  test('in UTC (Orkestra\'s nextCron): the calendar of UTC, whatever the local zone', () => {
+    const utc = (expr: string, from: string): string | undefined => {
+      const fire = nextFire(parseCron(expr), Date.parse(from), 'utc');
+      return fire === undefined ? undefined : new Date(fire).toISOString();
+    };
+    assert.equal(utc('0 9 * * 1-5', '2026-01-05T08:59:00Z'), '2026-01-05T09:00:00.000Z');
+    assert.equal(utc('0 9 * * 1-5', '2026-01-09T10:00:00Z'), '2026-01-12T09:00:00.000Z', 'Friday after 9 → Monday');
+    assert.equal(utc('30 0 1 * *', '2026-01-31T23:59:00Z'), '2026-02-01T00:30:00.000Z', 'into the next month');
+    assert.equal(utc('0 0 29 2 *', '2026-03-01T00:00:00Z'), '2028-02-29T00:00:00.000Z', 'to the next leap day');
+    assert.equal(utc('0 * * * *', '2026-01-05T10:30:00Z'), '2026-01-05T11:00:00.000Z');
+  });
+
   test('names, lists, a/n steps and descriptors', () => {
     assert.equal(next('30 20 * * SAT,sun', at(2026, 1, 5)), '2026-01-10 20:30');
     assert.equal(next('0 0 1 feb *', at(2026, 1, 5)), '2026-02-01 00:00');
