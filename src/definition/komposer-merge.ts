@@ -2,7 +2,8 @@
  * A Komposer override in Orkestra's sense (docs/orkestra-compatibility.md#komposer-overrides): an inline CRD entry
  * of an Orkestra Komposer is merged into the imported Katalog's entry by nesting, not only field by field.
  *
- * Rules (Orkestra's merger, `mergeCRDEntry`; where Orkestra silently drops an override key, it wins here instead):
+ * Rules (Orkestra's merger, `mergeCRDEntry` in pkg/merger/merger.go; where it silently drops an override key, the
+ * key is merged here instead):
  * - entry fields replace the imported ones one by one (as {@link mergeCrd}); `allowedNamespaces` and
  *   `restrictedNamespaces` are unions (Orkestra adds, never removes);
  * - `operatorBox` merges key by key: the template phases (`onCreate`, `onReconcile`, `onDelete`), `hooks` and

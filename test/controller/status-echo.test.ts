@@ -1,7 +1,8 @@
 // Which status-only updates an Orkestra CRD's reconcile follows: the status keys its operatorBox reads (templates,
 // conditions, status fields), never for a katalog.dev/v1 document, and at most MAX_ECHO_CHAIN echoes of one object in
-// a row. Orkestra's side: orkspace/orkestra pkg/runtime/informer/factory.go and event.go @ 03fdefea (every informer
-// Update event is enqueued; there is no generation predicate).
+// a row. Orkestra's side: orkspace/orkestra pkg/runtime/informer/factory.go @ eacb2604bc775f58156f6f49907c4e5d494ebf30
+// and event.go @ 03fdefea413d0e5751279aec448b792c6d9023c7 (every informer Update event is enqueued; there is no
+// generation predicate).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDefinition } from '../../src/definition/index.js';

@@ -1,8 +1,9 @@
 // An Orkestra Komposer's inline CRD entry merged into the imported Katalog's by nesting, as Orkestra's merger does
-// (orkspace/orkestra pkg/merger/merger.go mergeCRDEntry @ eacb2604bc775f58156f6f49907c4e5d494ebf30: reconcile
-// settings per field, a declared onCreate/onReconcile/onDelete/hooks/constructor/status replaces the imported one,
-// finalizers and namespace lists are additive), with every problem of the merged box placed in the file that
-// wrote the part. A katalog.dev/v1 Komposer keeps katalog's field-by-field override.
+// (mergeCRDEntry in pkg/merger/merger.go of github.com/orkspace/orkestra, and of iAlexeze/orkestra @
+// b05d57eb962f5e1007e841f8b3dc65bd0d7d1571: reconcile settings per field, a declared onCreate/onReconcile/onDelete/
+// hooks/constructor/status replaces the imported one, finalizers and namespace lists are additive), with every
+// problem of the merged box placed in the file that wrote the part. A katalog.dev/v1 Komposer keeps katalog's
+// field-by-field override.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
