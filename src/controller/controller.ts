@@ -14,6 +14,7 @@ import type { ReconcileSlots } from './reconcile-slots.js';
 import { WorkerPool } from './workers.js';
 import { Workqueue } from './workqueue.js';
 import { onlyStatusChanged } from './only-status-changed.js';
+import { EchoChains, type StatusEcho } from './status-echo.js';
 
 export { onlyStatusChanged };
 
@@ -59,6 +60,8 @@ export interface ControllerOptions {
   readonly observer: ControllerObserver;
   /** The runtime-wide limit of reconciles in flight, shared by every controller; default none. */
   readonly slots?: ReconcileSlots | undefined;
+  /** Status-only updates to reconcile anyway (an Orkestra state machine: status-echo.ts); default none. */
+  readonly statusEcho?: StatusEcho | undefined;
 }
 
 export class Controller {
@@ -74,6 +77,8 @@ export class Controller {
    */
   private readonly backlog = new Set<string>();
   private refillScheduled = false;
+  /** Status echoes followed in a row, per object (only with `statusEcho`). */
+  private readonly echoes: EchoChains | undefined;
   private state: 'new' | 'starting' | 'running' | 'stopping' | 'stopped' = 'new';
   /** Workers, queue bound and resync as they are now: the options, unless {@link Controller.retune} changed them. */
   private current: ControllerTuning;
@@ -82,6 +87,7 @@ export class Controller {
     this.options = options;
     this.current = { workers: options.workers, maxDepth: options.maxDepth, resyncMs: options.resyncMs };
     this.name = options.name;
+    this.echoes = options.statusEcho === undefined ? undefined : new EchoChains(options.statusEcho);
     const { clock, observer } = options;
     this.queue = new Workqueue({
       clock,
@@ -244,6 +250,12 @@ export class Controller {
 
   /** Enqueues a key now (used by resync, the child watches and the runtime). */
   enqueue(key: string): void {
+    this.echoes?.reset(key);
+    this.offer(key);
+  }
+
+  /** Enqueues a key this replica is responsible for, without starting a new echo chain. */
+  private offer(key: string): void {
     if (this.options.accepts !== undefined && !this.options.accepts(key)) return;
     this.queue.add(key);
   }
@@ -251,8 +263,12 @@ export class Controller {
   private onPrimaryEvent(event: InformerEvent): void {
     this.options.observer.resourceCount(this.informer.size);
     // A change of status alone is the echo of a status write (most often our own): reconciling again would
-    // change nothing, and during a backoff it would retry at once. The resync still visits every object.
-    if (event.type === 'updated' && event.old !== undefined && onlyStatusChanged(event.old, event.object)) return;
+    // change nothing, and during a backoff it would retry at once. The resync still visits every object. Unless
+    // the CRD's templates read what the echo changed (an Orkestra state machine; bounded: status-echo.ts).
+    if (event.type === 'updated' && event.old !== undefined && onlyStatusChanged(event.old, event.object)) {
+      if (this.echoes?.follow(event.key, event.old, event.object) === true) this.offer(event.key);
+      return;
+    }
     this.enqueue(event.key);
   }
 

@@ -1,11 +1,13 @@
 /**
  * Komposer (SPEC §2.3): `spec.imports.files` (Orkestra's `spec.sources.files` is accepted as an alias) names
- * Katalogs relative to the Komposer; inline `spec.crds` entries override imported entries field by field or
- * add CRDs. The same CRD in two imported files is an error naming both; a Komposer may not import a Komposer.
+ * Katalogs relative to the Komposer; inline `spec.crds` entries override imported entries field by field (an
+ * Orkestra Komposer over an Orkestra Katalog: nested, komposer-merge.ts) or add CRDs. The same CRD in two
+ * imported files is an error naming both; a Komposer may not import a Komposer.
  */
 import type { Path } from './path.js';
 import type { Origin } from './problems.js';
 import { collectCrds, mergeCrd, type RawCrd } from './crd-entries.js';
+import { mergeOrkestraCrd, mergesNested } from './komposer-merge.js';
 import { documentKind, readDocument, type LoadContext } from './documents.js';
 import { checkSchema, isMap } from './schema-check.js';
 import { KatalogSchema, type KatalogInput, type KomposerInput } from './schema.js';
@@ -51,7 +53,7 @@ export function composeCrds(komposer: Loose<KomposerInput>, origin: Origin, cont
     const at = crds.findIndex((raw) => raw.name === override.name);
     const base = crds[at];
     if (base === undefined) crds.push(override);
-    else crds[at] = mergeCrd(base, override);
+    else crds[at] = mergesNested(base, override) ? mergeOrkestraCrd(base, override) : mergeCrd(base, override);
   }
   return crds;
 }

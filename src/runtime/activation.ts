@@ -7,6 +7,7 @@ import type { TSchema } from 'typebox';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Controller as ControllerClass, type ControllerObserver, type ControllerOptions } from '../controller/controller.js';
 import type { ReconcileSlots } from '../controller/reconcile-slots.js';
+import { statusEchoOf } from '../controller/status-echo.js';
 import type { InstalledCrd } from '../controller/crd-watcher.js';
 import type { CrdDefinition } from '../definition/types.js';
 import { RuntimeError } from '../errors.js';
@@ -64,10 +65,7 @@ export interface Target {
 export function targetOf(crd: CrdDefinition, installed: InstalledCrd | undefined): Target {
   const { apiTypes } = crd;
   if (installed === undefined) {
-    return {
-      resource: { group: apiTypes.group, version: apiTypes.version, kind: apiTypes.kind, plural: apiTypes.plural, namespaced: apiTypes.scope === 'Namespaced' },
-      hasStatus: false,
-    };
+    return { resource: { group: apiTypes.group, version: apiTypes.version, kind: apiTypes.kind, plural: apiTypes.plural, namespaced: apiTypes.scope === 'Namespaced' }, hasStatus: false };
   }
   const version = resolveInternalVersion(installed.versions.map((v) => ({ name: v.name, served: v.served, storage: v.storage })));
   if (version === undefined) throw new RuntimeError('E_ACTIVATION', `CRD ${installed.name} serves no version`);
@@ -291,6 +289,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       },
       observer: autoscaled(input.observer, () => created.autoscaler),
       slots: input.slots,
+      statusEcho: statusEchoOf(crd),
     },
     allWatches(children, [triggers, cross]),
   );

@@ -100,13 +100,20 @@ describe('Orkestra corpus, run: documented/mixed/01-hello-website (an image alon
 
 describe('Orkestra corpus, run: documented/mixed/komposer (a hooks CRD and a constructor CRD, with dependsOn)', () => {
   const { server, definition } = running('documented/mixed/komposer.yaml', { hooks, constructors });
-  // The website CRD activates (after database is healthy) but has no templates here: the Komposer's inline
-  // `operatorBox: {reconciler: {workers: 5}}` replaces the imported operatorBox whole (docs/definition.md), where
-  // the example means a field-level override (docs/orkestra-compatibility.md#the-corpus).
-  test('database runs its template and hooks; pipeline (after website started) its constructor; website takes the override', async () => {
-    assert.equal(definition().crds.get('website')?.settings.workers?.value, 5, 'the Komposer\'s override');
+  // The Komposer's inline `website: {operatorBox: {reconciler: {workers: 5}}}` is a nested override
+  // (docs/orkestra-compatibility.md#komposer-overrides): the imported website keeps its templates and namespace guard.
+  test('database runs its template and hooks; website (after database healthy) its imported template with 5 workers; pipeline its constructor', async () => {
+    const website = definition().crds.get('website');
+    assert.equal(website?.settings.workers?.value, 5, 'the Komposer\'s override');
+    assert.deepEqual(website?.namespaceGuard?.allowed, ['default'], 'the imported allowedNamespaces');
     await databaseRuns(server, cr(definition(), 'db', { engine: 'postgres' }, 'default', 'database'));
+    server().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } });
+    server().create(cr(definition(), 'site', { image: 'nginx:1.27' }, 'default', 'website'));
+    server().create(cr(definition(), 'away', { image: 'nginx:1.27' }, 'other', 'website'));
+    const deployment = await waitFor('the imported website template', () => server().get('apps/v1', 'Deployment', 'site-deployment', 'default') as Obj | undefined);
+    assert.equal(deployment.spec?.['replicas'], 1);
     await pipelineRuns(server, cr(definition(), 'p', { image: 'alpine:3.19' }, 'default', 'pipeline'));
+    assert.equal(server().get('apps/v1', 'Deployment', 'away-deployment', 'other'), undefined, 'outside the imported allowedNamespaces');
   });
 });
 

@@ -1,11 +1,13 @@
 // Orkestra `include` and `emit` end to end against the test API server (the runtime on the real client-node over
 // HTTP): the corpus state machine current/include-katalog (its status fields come from include/status.yaml, under
-// emit.status) advances as its Jobs finish, through every step (finished Jobs kept, as Orkestra keeps them); `emit.events` records Kubernetes Events per reconcile outcome, a repeat
-// counted on the same Event as client-go's recorder does.
+// emit.status) advances as its Jobs finish, through every step (finished Jobs kept, as Orkestra keeps them), each
+// step on the echo of its own status write as Orkestra's does, not on the resync; `emit.events` records Kubernetes
+// Events per reconcile outcome, a repeat counted on the same Event as client-go's recorder does.
 import { after, before, describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { createRuntime } from '../../src/create-runtime.js';
-import { loadDefinition, parseDefinition } from '../../src/definition/index.js';
+import { parseDefinition } from '../../src/definition/index.js';
 import type { Definition } from '../../src/definition/types.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import type { Hooks } from '../../src/operatorbox/types.js';
@@ -35,26 +37,32 @@ function running(load: () => Promise<Definition>, hooks: Record<string, Hooks> =
   return () => server ?? assert.fail('no test API server');
 }
 
+const INCLUDE_KATALOG = 'test/fixtures/orkestra/current/include-katalog/include-katalog.yaml';
+
+/** The corpus document as written, but with a resync of an hour: every step must come from an event. */
+async function withoutResync(): Promise<Definition> {
+  const text = readFileSync(INCLUDE_KATALOG, 'utf8');
+  assert.match(text, /resync: 10s/);
+  return parseDefinition(text.replace('resync: 10s', 'resync: 1h'), { source: INCLUDE_KATALOG });
+}
+
 describe('Orkestra corpus, run: current/include-katalog (status fields from include/status.yaml, under emit)', () => {
-  const api = running(() => loadDefinition('test/fixtures/orkestra/current/include-katalog/include-katalog.yaml'));
+  const api = running(withoutResync);
   const pipeline = (name: string): Obj | undefined => api().get('demo.orkestra.io/v1alpha1', 'Pipeline', name, 'default') as Obj | undefined;
   const steps = [{ name: 'build', command: 'echo build' }, { name: 'test', command: 'echo test' }, { name: 'notify', command: 'echo notify' }];
 
-  test('the Jobs run step by step as the included fields advance the phase; finished Jobs are kept, as in Orkestra', async () => {
+  test('the Jobs run step by step as the included fields advance the phase, each step on the echo of the last status write', async () => {
     api().create({ apiVersion: 'demo.orkestra.io/v1alpha1', kind: 'Pipeline', metadata: { name: 'p', namespace: 'default' }, spec: { image: 'alpine:3.19', steps } });
     const job = await waitFor('the build Job', () => api().get('batch/v1', 'Job', 'p-build', 'default') as Obj | undefined);
     const container = ((((job.spec?.['template'] as Obj).spec as Obj)['containers'] as Obj[])[0] ?? {}) as Obj;
     assert.equal(container['image'], 'alpine:3.19');
     assert.deepEqual(container['command'], ['sh', '-c', 'echo build']);
     // The test server's simulated Job controller completes each Job; the fragment's fields move the phase on when
-    // `.children.job` reports a success. The build entry's condition (status.phase notExists) stopped holding long
-    // ago, and its Job stays (an Orkestra document prunes conditionally: docs/operatorbox.md#pruning).
-    // A phase written by a status field is seen by the next cycle; katalog does not reconcile on the echo of its own
-    // status write (docs/orkestra-compatibility.md#the-corpus), so each step waits for the document's 10 s resync.
-    await waitFor('the pipeline done', () => pipeline('p')?.status?.['phase'] === 'Succeeded', 60_000);
-    // Fields read the status the cycle started with: the cycle after "Succeeded" clears the step (katalog skips the
-    // echo of its own status write, so a label change stands in for the next event; the 10 s resync would too).
-    api().patch('demo.orkestra.io/v1alpha1', 'Pipeline', 'p', { metadata: { labels: { seen: 'yes' } } }, { namespace: 'default' });
+    // `.children.job` reports a success. The next Job's condition reads the phase that cycle wrote: the echo of the
+    // status write starts the cycle that creates it (docs/orkestra-compatibility.md#status-echo), as in Orkestra;
+    // with the resync at an hour nothing else would. The build Job stays (conditional pruning: docs/operatorbox.md#pruning).
+    await waitFor('the pipeline done', () => pipeline('p')?.status?.['phase'] === 'Succeeded', 30_000);
+    // Fields read the status the cycle started with: the echo of "Succeeded" runs the cycle that clears the step.
     const done = await waitFor('the step cleared', () => (pipeline('p')?.status?.['currentStep'] === '' ? pipeline('p')?.status : undefined));
     assert.equal(done['phase'], 'Succeeded');
     assert.equal(done['image'], 'alpine:3.19');
