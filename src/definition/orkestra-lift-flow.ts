@@ -139,6 +139,12 @@ function liftObserveEvents(lift: Lift, events: Map, path: Path): void {
     if (Object.hasOwn(entry, 'include')) {
       refuse(lift, entry, 'include', at, { feature: 'observe.events.<name>.include', reason: 'Orkestra expands no include in an event entry; put the entries in an observe.include fragment', anchor: 'events-as-triggers' });
     }
+    for (const ref of ['regarding', 'related']) {
+      const match = entry[ref];
+      if (isMap(match) && Object.hasOwn(match, 'plural')) {
+        refuse(lift, match, 'plural', [...at, ref], { feature: `observe.events.<name>.${ref}.plural`, reason: "an Event's object reference has no plural (Orkestra's match ignores it); name the kind with kind", anchor: 'events-as-triggers' });
+      }
+    }
     liftWatchEntry(lift, entry, at);
   }
 }

@@ -121,9 +121,10 @@ describe('observe.events problems', () => {
     }
   });
 
-  test('an entry-level include is refused by name, never as an unknown field', () => {
-    const found = loadProblems(doc(ORKESTRA, '        observe:\n          events:\n            x: { reason: X, include: ./more.yaml }\n'));
+  test('an entry-level include and a reference plural are refused by name, never as an unknown field', () => {
+    const found = loadProblems(doc(ORKESTRA, '        observe:\n          events:\n            x: { reason: X, include: ./more.yaml }\n            y: { regarding: { kind: Pod, plural: pods } }\n'));
     assert.ok(found.some((p) => p.code === 'orkestra-unsupported' && p.line === 11 && p.message.includes('observe.events.<name>.include')), JSON.stringify(found));
+    assert.ok(found.some((p) => p.code === 'orkestra-unsupported' && p.line === 12 && p.message.includes('regarding.plural')), JSON.stringify(found));
     assert.ok(!found.some((p) => p.code === 'unknown-field'), JSON.stringify(found));
   });
 });
