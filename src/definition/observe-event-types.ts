@@ -6,13 +6,17 @@ import type { Gate, WatchEntry, WatchEvent } from './flow-types.js';
 
 /** `regarding` / `related`: each field given must equal the Event's reference; absent fields match anything. */
 export interface EventObjectMatch {
+  /** The reference's apiVersion, whole. */
   readonly apiVersion?: string;
+  /** The reference's kind. */
   readonly kind?: string;
   /** The group of the reference's apiVersion (`""` = the core group). */
   readonly group?: string;
   /** The version of the reference's apiVersion. */
   readonly version?: string;
+  /** The referenced object's name. */
   readonly name?: string;
+  /** The referenced object's namespace. */
   readonly namespace?: string;
 }
 
@@ -25,12 +29,19 @@ export interface EventObjectMatch {
 export interface ObservedEvent {
   /** The entry's name (the key under `observe.events`). */
   readonly name: string;
+  /** The Event's `reason` must be this. */
   readonly reason?: string;
+  /** The Event's `action` must be this. */
   readonly action?: string;
+  /** The Event's `type` must be this (`Normal`, `Warning`). */
   readonly type?: string;
+  /** The Event's `reportingController` must be this. */
   readonly reportingController?: string;
+  /** The Event's `reportingInstance` must be this. */
   readonly reportingInstance?: string;
+  /** What the Event's `regarding` reference must be (matching only: it does not route). */
   readonly regarding?: EventObjectMatch;
+  /** What the Event's `related` reference must be (matching only). */
   readonly related?: EventObjectMatch;
   /** Only Events in this namespace. */
   readonly namespace?: string;
@@ -38,6 +49,7 @@ export interface ObservedEvent {
   readonly eventName?: string;
   /** Which changes of a matching Event trigger; all three when none were written. */
   readonly on: readonly WatchEvent[];
+  /** Key resolution, as a watch entry's: a label of the Event holding the key, or a fixed custom resource. */
   readonly keyFrom: WatchEntry['keyFrom'];
   /** Checked on the Event before any key is enqueued; absent = every match passes. */
   readonly enqueueGate?: Gate;

@@ -380,7 +380,7 @@ export type { AdmissionOperation, ValidationOperator, ValidationRule, MutationRu
 import type { AdmissionRules } from './admission-types.js';
 export type { ExternalAuth, ExternalCall, ExternalMethod, GateFailPolicy } from './external-types.js';
 export { SENTINELS } from './flow-types.js';
-export type { Sentinel, Gate, PreReconcile, WatchEvent, WatchEntry, ObservedEvent, EventObjectMatch } from './flow-types.js';
+export type { Sentinel, Gate, PreReconcile, WatchEvent, WatchEntry, ObservedEvent, EventObjectMatch, BoxObserve } from './flow-types.js';
 import type { PreReconcile, WatchEntry, BoxObserve } from './flow-types.js';
 import type { ExternalCall } from './external-types.js';
 
