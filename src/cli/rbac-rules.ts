@@ -7,6 +7,7 @@
  * - each child kind a template of an enabled CRD can create: get, list, watch (child informers), create, patch
  *   (server-side apply), delete (prune, cleanup);
  * - each kind of an enabled CRD's `operatorBox.watch` and `operatorBox.cross`: get, list, watch (its informer);
+ * - events.k8s.io Events, when an enabled CRD observes Events (`observe.events`): list, watch (the shared informer);
  * - what an enabled CRD's `enrich` targets read: list on pods (`pods`, `backingpods`, `events`), events (`events`),
  *   endpointslices (`endpoints`), replicasets (`replicasets`), jobs (`cronjob`); get on nodes (`node`),
  *   persistentvolumes (`pvc`), persistentvolumeclaims (`pv`, `pvcs`), storageclasses (`storageclass`), secrets (`ingress`);
@@ -144,6 +145,7 @@ export function rbacRequirements(definition: Definition, input: RbacInput = {}):
     }
     // Orkestra's enrich: the reads each target makes (operatorbox/enrich-targets.ts), and nothing for `owner`/`hpa`.
     for (const target of crd.enrich?.targets ?? []) for (const [group, resource, verb] of ENRICH_READS[target.name]) rules.add(group, resource, [verb]);
+    if ((crd.operatorBox.observeEvents ?? []).length > 0) rules.add('events.k8s.io', 'events', ['list', 'watch']);
     for (const watch of [...(crd.operatorBox.watch ?? []), ...(crd.operatorBox.cross ?? [])]) {
       const found = childResource(watch.apiVersion, watch.kind, definition);
       if (typeof found === 'string') {

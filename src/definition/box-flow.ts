@@ -72,18 +72,7 @@ export function normalizeWatch(
     for (const key of ['apiVersion', 'kind', 'namespace', 'name'] as const) {
       if (entry[key]?.includes('{{') === true) problems.add(origin, [...at, key], 'invalid-value', `watch ${key} must be literal (a watch is opened once, before any custom resource is seen)`);
     }
-    const keyFrom = entry.keyFrom;
-    let key: WatchEntry['keyFrom'];
-    if (keyFrom !== undefined) {
-      if ((keyFrom.label === undefined) === (keyFrom.name === undefined)) {
-        problems.add(origin, [...at, 'keyFrom'], 'invalid-value', 'keyFrom needs exactly one of label and name');
-      } else if (keyFrom.label !== undefined) {
-        if (keyFrom.namespace !== undefined) problems.add(origin, [...at, 'keyFrom', 'namespace'], 'invalid-value', 'keyFrom.namespace qualifies keyFrom.name; it has no meaning with keyFrom.label');
-        key = { label: keyFrom.label };
-      } else if (keyFrom.name !== undefined) {
-        key = { name: keyFrom.name, namespace: keyFrom.namespace };
-      }
-    }
+    const key = normalizeKeyFrom(entry.keyFrom, origin, at, problems);
     const on = present(entry.on);
     const enqueueGate = watchGate(entry.enqueueGate, origin, [...at, 'enqueueGate'], problems);
     entries.push({
@@ -100,12 +89,26 @@ export function normalizeWatch(
   return entries;
 }
 
+/** `keyFrom` of a watch entry or an observed Event (at `at`, its holder): exactly one of `label` and `name`. */
+export function normalizeKeyFrom(keyFrom: Loose<WatchEntryInput>['keyFrom'], origin: Origin, at: Path, problems: ProblemList): WatchEntry['keyFrom'] {
+  if (keyFrom === undefined) return undefined;
+  if ((keyFrom.label === undefined) === (keyFrom.name === undefined)) {
+    problems.add(origin, [...at, 'keyFrom'], 'invalid-value', 'keyFrom needs exactly one of label and name');
+    return undefined;
+  }
+  if (keyFrom.label !== undefined) {
+    if (keyFrom.namespace !== undefined) problems.add(origin, [...at, 'keyFrom', 'namespace'], 'invalid-value', 'keyFrom.namespace qualifies keyFrom.name; it has no meaning with keyFrom.label');
+    return { label: keyFrom.label };
+  }
+  return keyFrom.name === undefined ? undefined : { name: keyFrom.name, namespace: keyFrom.namespace };
+}
+
 /**
  * A watch entry's enqueueGate: any sentinel may be named (they compare the watched object's old and new state, so
  * there is nothing to declare under preReconcile); external calls are refused, as a call per watch event of
  * another kind would be made before anything is known to need it.
  */
-function watchGate(input: Loose<GateInput> | undefined, origin: Origin, path: Path, problems: ProblemList): Gate | undefined {
+export function watchGate(input: Loose<GateInput> | undefined, origin: Origin, path: Path, problems: ProblemList): Gate | undefined {
   if (input === undefined) return undefined;
   if (input.external !== undefined || input.failPolicy !== undefined) {
     problems.add(origin, [...path, input.external === undefined ? 'failPolicy' : 'external'], 'invalid-value', "a watch entry's enqueueGate makes no external calls (katalog runs it in the watch, for every change of the watched kind); put the call in preReconcile", { at: 'key' });

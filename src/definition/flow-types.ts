@@ -78,3 +78,5 @@ export interface WatchEntry {
   /** The document path of the entry, for messages. */
   readonly path: string;
 }
+
+export type { ObservedEvent, EventObjectMatch, BoxObserve } from './observe-event-types.js';

@@ -8,14 +8,41 @@
 import type { Path } from './path.js';
 import { describeValue, isMap } from './schema-check.js';
 import type { Lift } from './orkestra-lift-steps.js';
-import { expandListInclude, readFragment } from './include.js';
+import { placeListInclude, readFragment } from './include.js';
 import type { NodePosition } from './positions.js';
 
 type Map = Record<string, unknown>;
 
-/** `observe.include`: the fragment's `watch:` list, then the inline one (call before `observe.watch` moves). */
+/**
+ * `observe.include`: the fragment's `watch:` list, then the inline one (call before `observe.watch` moves); the
+ * fragment's `events:` entries join the inline ones, an inline entry of the same name winning (Orkestra's
+ * `ExpandObserveInclude`).
+ */
 export function expandObserveInclude(lift: Lift, observe: Map, path: Path): void {
-  expandListInclude(lift, observe, path, 'observe', 'watch');
+  const fragment = readFragment(lift, observe, path, 'observe', 'watch', ['events']);
+  if (fragment === undefined) return;
+  placeListInclude(lift, observe, path, 'observe', 'watch', fragment);
+  const included = fragment.value.events;
+  if (included === undefined || included === null) return;
+  const { origin } = fragment.document;
+  if (!isMap(included)) {
+    lift.problems.add(origin, ['events'], 'invalid-type', `events in an included observe fragment must be a map of named entries, got ${describeValue(included)}`);
+    return;
+  }
+  const inline = observe.events;
+  if (inline !== undefined && inline !== null && !isMap(inline)) return; // the schema check reports the inline value
+  const events: Map = isMap(inline) ? inline : {};
+  const index = lift.origin.positions;
+  if (!isMap(inline)) {
+    const root = origin.positions?.subtree(['events']).get('');
+    if (root !== undefined) index?.plant([...path, 'events'], new globalThis.Map([['', root]]), origin.file);
+  }
+  for (const [name, entry] of Object.entries(included)) {
+    if (Object.hasOwn(events, name)) continue; // inline wins
+    events[name] = entry;
+    index?.plant([...path, 'events', name], origin.positions?.subtree(['events', name]) ?? new globalThis.Map<string, NodePosition>(), origin.file);
+  }
+  observe.events = events;
 }
 
 /** Replaces each `{include: path}` entry of `box.watch` by the fragment's `watch:` list, in place. */

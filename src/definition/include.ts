@@ -26,7 +26,11 @@ type Map = Record<string, unknown>;
  */
 export function expandListInclude(lift: Lift, holder: Map, path: Path, block: string, listKey: string): void {
   const fragment = readFragment(lift, holder, path, block, listKey);
-  if (fragment === undefined) return;
+  if (fragment !== undefined) placeListInclude(lift, holder, path, block, listKey, fragment);
+}
+
+/** Puts the `listKey` list of a fragment already read before `holder`'s inline one, positions included. */
+export function placeListInclude(lift: Lift, holder: Map, path: Path, block: string, listKey: string, fragment: { value: Map; document: ReadDocument }): void {
   const { value, document } = fragment;
   const included = value[listKey];
   if (included === undefined || included === null) return;
@@ -78,7 +82,7 @@ export function expandMergeInclude(lift: Lift, holder: Map, path: Path, block: s
 }
 
 /** Reads the fragment named by `holder.include` (removed from the holder); `undefined` with problems when it cannot. */
-export function readFragment(lift: Lift, holder: Map, path: Path, block: string, key: string): { value: Map; document: ReadDocument } | undefined {
+export function readFragment(lift: Lift, holder: Map, path: Path, block: string, key: string, also: readonly string[] = []): { value: Map; document: ReadDocument } | undefined {
   if (!Object.hasOwn(holder, 'include')) return undefined;
   const written = holder.include;
   delete holder.include;
@@ -95,9 +99,10 @@ export function readFragment(lift: Lift, holder: Map, path: Path, block: string,
     return undefined;
   }
   for (const other of Object.keys(value)) {
-    if (other === key) continue;
+    if (other === key || also.includes(other)) continue;
+    const holds = [key, ...also].map((name) => `"${name}:"`).join(' and ');
     if (other === 'include') nested(lift, document.origin, ['include'], value.include);
-    else lift.problems.add(document.origin, [other], 'unknown-field', `unknown field "${other}" in an included ${block} fragment (it holds "${key}:" only, as in Orkestra)`, { at: 'key' });
+    else lift.problems.add(document.origin, [other], 'unknown-field', `unknown field "${other}" in an included ${block} fragment (it holds ${holds} only, as in Orkestra)`, { at: 'key' });
   }
   return { value, document };
 }

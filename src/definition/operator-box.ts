@@ -16,6 +16,7 @@ import { takeTls } from './entry-tls.js';
 import { takeForEach } from './entry-foreach.js';
 import { codeRefs } from './code-args.js';
 import { normalizeEvents } from './emit.js';
+import { normalizeObserveEvents } from './observe-events.js';
 
 export const PHASES = ['onCreate', 'onReconcile', 'onDelete'] as const;
 export type PhaseName = (typeof PHASES)[number];
@@ -137,6 +138,7 @@ export function normalizeOperatorBox(
   const { hooks, constructor } = codeRefs(box.hooks, box.constructor, origin, path, problems);
   const preReconcile = normalizePreReconcile(box.preReconcile, origin, [...path, 'preReconcile'], problems);
   const watch = normalizeWatch(box.watch, origin, [...path, 'watch'], [...canonical, 'watch'], problems);
+  const observeEvents = normalizeObserveEvents(box.observe?.events, origin, [...path, 'observe', 'events'], [...canonical, 'observe', 'events'], problems);
   const requeue = normalizeRequeue(box.requeue, origin, [...path, 'requeue'], problems);
   const cross = normalizeCross(box.cross, origin, [...path, 'cross'], [...canonical, 'cross'], problems);
   const autoscale = normalizeAutoscale(box.autoscale, origin, [...path, 'autoscale'], problems);
@@ -167,6 +169,7 @@ export function normalizeOperatorBox(
       ...(when.length + anyOf.length === 0 ? {} : { conditions: { when, anyOf } }),
       ...(preReconcile === undefined ? {} : { preReconcile }),
       ...(watch === undefined || watch.length === 0 ? {} : { watch }),
+      ...(observeEvents === undefined || observeEvents.length === 0 ? {} : { observeEvents }),
       ...(requeue === undefined ? {} : { requeue }),
       ...(autoscale === undefined ? {} : { autoscale }),
       ...(events === undefined || events.length === 0 ? {} : { events }),

@@ -21,11 +21,12 @@ export function liftFlow(lift: Lift, box: Map, path: Path): void {
   const observe = box.observe;
   if (isMap(observe)) {
     const at = [...path, 'observe'];
-    if (Object.hasOwn(observe, 'events')) refuse(lift, observe, 'events', at, { feature: 'observe.events (Kubernetes Events as triggers)', reason: 'not implemented yet', anchor: NOT_YET });
     expandObserveInclude(lift, observe, at);
     move(lift, observe, 'watch', at, box, 'watch', path, 'both "observe.watch" and "watch" are given; keep one');
-    for (const key of Object.keys(observe)) refuse(lift, observe, key, at, { feature: `observe.${key}`, reason: 'not implemented yet', anchor: NOT_YET });
-    delete box.observe;
+    // observe.events stays where it is: katalog.dev/v1 writes it there too (observe-events.ts).
+    if (isMap(observe.events)) liftObserveEvents(lift, observe.events, [...at, 'events']);
+    for (const key of Object.keys(observe)) if (key !== 'events') refuse(lift, observe, key, at, { feature: `observe.${key}`, reason: 'not implemented yet', anchor: NOT_YET });
+    if (Object.keys(observe).length === 0) delete box.observe;
   }
   if (isMap(box.preReconcile)) liftPreReconcile(lift, box.preReconcile, [...path, 'preReconcile']);
   if (isMap(box.requeue)) liftConditionBlocks(lift, box.requeue, [...path, 'requeue']);
@@ -128,6 +129,24 @@ function dropManagedFields(lift: Lift, holder: Map, path: Path): void {
     'the sentinel managedFieldsChanged is not supported by katalog: its cache drops managedFields; see docs/orkestra-compatibility.md#pre-reconcile-and-watch',
   );
   holder.sentinels = list.filter((name) => name !== 'managedFieldsChanged');
+}
+
+/** Each `observe.events` entry: its enqueueGate lifted as a watch entry's; `include` (never expanded by Orkestra for an entry) refused. */
+function liftObserveEvents(lift: Lift, events: Map, path: Path): void {
+  for (const [name, entry] of Object.entries(events)) {
+    if (!isMap(entry)) continue;
+    const at = [...path, name];
+    if (Object.hasOwn(entry, 'include')) {
+      refuse(lift, entry, 'include', at, { feature: 'observe.events.<name>.include', reason: 'Orkestra expands no include in an event entry; put the entries in an observe.include fragment', anchor: 'events-as-triggers' });
+    }
+    for (const ref of ['regarding', 'related']) {
+      const match = entry[ref];
+      if (isMap(match) && Object.hasOwn(match, 'plural')) {
+        refuse(lift, match, 'plural', [...at, ref], { feature: `observe.events.<name>.${ref}.plural`, reason: "an Event's object reference has no plural (Orkestra's match ignores it); name the kind with kind", anchor: 'events-as-triggers' });
+      }
+    }
+    liftWatchEntry(lift, entry, at);
+  }
 }
 
 function liftWatchEntry(lift: Lift, entry: Map, path: Path): void {

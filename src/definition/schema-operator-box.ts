@@ -135,6 +135,16 @@ export const PreReconcileSchema = Type.Object(
   { additionalProperties: false, description: 'Gates checked before each reconcile of a live object; a closed gate skips the cycle.' },
 );
 
+/** `keyFrom` of a watch or observed Event: which custom resource a change reconciles. */
+const KeyFromSchema = Type.Object(
+  {
+    label: Type.Optional(Type.String({ minLength: 1, description: 'A label of the watched object whose value is the key (`name` or `namespace/name`).' })),
+    name: Type.Optional(Type.String({ minLength: 1, description: 'Always reconcile this custom resource.' })),
+    namespace: Type.Optional(Type.String({ minLength: 1, description: 'Namespace of `name`.' })),
+  },
+  { additionalProperties: false },
+);
+
 /** `watch[]`: another kind whose changes reconcile the custom resources again. */
 export const WatchEntrySchema = Type.Object(
   {
@@ -144,17 +154,45 @@ export const WatchEntrySchema = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, description: 'Watch only the object of this name.' })),
     on: Type.Optional(Type.Array(Type.Enum(['create', 'update', 'delete']), { description: 'Which changes trigger (default: all).' })),
     enqueueGate: Type.Optional(GateSchema),
-    keyFrom: Type.Optional(
-      Type.Object(
-        {
-          label: Type.Optional(Type.String({ minLength: 1, description: 'A label of the watched object whose value is the key (`name` or `namespace/name`).' })),
-          name: Type.Optional(Type.String({ minLength: 1, description: 'Always reconcile this custom resource.' })),
-          namespace: Type.Optional(Type.String({ minLength: 1, description: 'Namespace of `name`.' })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    keyFrom: Type.Optional(KeyFromSchema),
   },
+  { additionalProperties: false },
+);
+
+/** `regarding` / `related` of an observed Event: each field given must equal the Event's reference. */
+const EventObjectSchema = Type.Object(
+  {
+    apiVersion: Type.Optional(Type.String({ minLength: 1 })),
+    kind: Type.Optional(Type.String({ minLength: 1 })),
+    group: Type.Optional(Type.String({ description: "The group of the reference's apiVersion (\"\" for the core group)." })),
+    version: Type.Optional(Type.String({ minLength: 1, description: "The version of the reference's apiVersion." })),
+    name: Type.Optional(Type.String({ minLength: 1 })),
+    namespace: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+/** `observe.events.<name>`: Kubernetes Events (events.k8s.io/v1) whose appearance reconciles custom resources. */
+export const ObserveEventSchema = Type.Object(
+  {
+    reason: Type.Optional(Type.String({ minLength: 1, description: 'The Event reason must be this.' })),
+    action: Type.Optional(Type.String({ minLength: 1, description: 'The Event action must be this.' })),
+    type: Type.Optional(Type.String({ minLength: 1, description: 'The Event type must be this (Normal, Warning).' })),
+    reportingController: Type.Optional(Type.String({ minLength: 1 })),
+    reportingInstance: Type.Optional(Type.String({ minLength: 1 })),
+    regarding: Type.Optional(EventObjectSchema),
+    related: Type.Optional(EventObjectSchema),
+    namespace: Type.Optional(Type.String({ minLength: 1, description: 'Only Events in this namespace.' })),
+    name: Type.Optional(Type.String({ minLength: 1, description: 'Only the Event of this name.' })),
+    on: Type.Optional(Type.Array(Type.Enum(['create', 'update', 'delete']), { description: 'Which changes of a matching Event trigger (default: all).' })),
+    keyFrom: Type.Optional(KeyFromSchema),
+    enqueueGate: Type.Optional(GateSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const ObserveSchema = Type.Object(
+  { events: Type.Optional(Type.Record(Type.String({ minLength: 1 }), ObserveEventSchema, { description: 'Kubernetes Events that reconcile custom resources again, by name.' })) },
   { additionalProperties: false },
 );
 
@@ -246,6 +284,7 @@ export const OperatorBoxSchema = Type.Object(
     autoscale: Type.Optional(AutoscaleSchema),
     cross: Type.Optional(Type.Array(CrossEntrySchema, { description: 'Custom resources of other CRDs read into .cross; their changes reconcile again.' })),
     watch: Type.Optional(Type.Array(WatchEntrySchema, { description: 'Other kinds whose changes reconcile the custom resources again.' })),
+    observe: Type.Optional(ObserveSchema),
     events: Type.Optional(Type.Record(Type.String({ minLength: 1 }), EmitEventSchema, { description: 'Kubernetes Events recorded after each reconcile, by name.' })),
     requeue: Type.Optional(
       Type.Object(
@@ -270,6 +309,7 @@ export type GateInput = Type.Static<typeof GateSchema>;
 export type PreReconcileInput = Type.Static<typeof PreReconcileSchema>;
 export type WatchEntryInput = Type.Static<typeof WatchEntrySchema>;
 export type CrossEntryInput = Type.Static<typeof CrossEntrySchema>;
+export type ObserveEventInput = Type.Static<typeof ObserveEventSchema>;
 export type AutoscaleInput = Type.Static<typeof AutoscaleSchema>;
 export type EmitEventInput = Type.Static<typeof EmitEventSchema>;
 export type ExternalCallInput = Type.Static<typeof ExternalCallsSchema>[number];

@@ -4,7 +4,7 @@
  * (its settings then report the source `definition`), Motif entries become plain `onCreate` entries (their
  * `inputs` cannot be written in a Katalog), and `files` lists only what the new load reads.
  */
-import type { AutoscaleRule, Condition, EmitEvent, CrdDefinition, CrossEntry, Definition, Gate, NormalizeField, PreReconcile, StatusField, TemplateEntry, TemplatePhase, WatchEntry } from './types.js';
+import type { AutoscaleRule, Condition, EmitEvent, CrdDefinition, CrossEntry, Definition, Gate, NormalizeField, PreReconcile, StatusField, TemplateEntry, TemplatePhase, WatchEntry, ObservedEvent } from './types.js';
 import { TEMPLATE_KINDS } from './types.js';
 import { formatDuration } from '../util/duration.js';
 import { windowToInput } from './autoscale-windows.js';
@@ -106,6 +106,7 @@ function operatorBoxToInput(crd: CrdDefinition, finalizers: readonly string[]): 
     ...(box.conditions === undefined ? {} : conditionsToInput(box.conditions)),
     ...(box.preReconcile === undefined ? {} : { preReconcile: preReconcileToInput(box.preReconcile) }),
     ...(box.watch === undefined ? {} : { watch: box.watch.map(watchToInput) }),
+    ...(box.observeEvents === undefined ? {} : { observe: { events: Object.fromEntries(box.observeEvents.map((entry) => [entry.name, observedEventToInput(entry)])) } }),
     ...(box.requeue === undefined ? {} : { requeue: { after: box.requeue.after, ...conditionsToInput(box.requeue) } }),
     ...(box.cross === undefined ? {} : { cross: box.cross.map(crossToInput) }),
     ...(box.autoscale === undefined ? {} : { autoscale: autoscaleToInput(box.autoscale) }),
@@ -158,11 +159,17 @@ function preReconcileToInput(pre: PreReconcile): Json {
 }
 
 function watchToInput(entry: WatchEntry): Json {
+  return { apiVersion: entry.apiVersion, kind: entry.kind, ...optional('namespace', entry.namespace), ...optional('name', entry.name), ...routingToInput(entry) };
+}
+
+function observedEventToInput(entry: ObservedEvent): Json {
+  const { name: _name, eventName, on: _on, keyFrom: _keyFrom, enqueueGate: _gate, path: _path, regarding, related, ...matches } = entry;
+  return { ...matches, ...optional('name', eventName), ...(regarding === undefined ? {} : { regarding: { ...regarding } }), ...(related === undefined ? {} : { related: { ...related } }), ...routingToInput(entry) };
+}
+
+/** `on`, `enqueueGate` and `keyFrom`, which watch entries and observed Events share. */
+function routingToInput(entry: Pick<WatchEntry, 'on' | 'enqueueGate' | 'keyFrom'>): Json {
   return {
-    apiVersion: entry.apiVersion,
-    kind: entry.kind,
-    ...optional('namespace', entry.namespace),
-    ...optional('name', entry.name),
     on: [...entry.on],
     ...(entry.enqueueGate === undefined ? {} : { enqueueGate: gateToInput(entry.enqueueGate) }),
     ...(entry.keyFrom === undefined ? {} : { keyFrom: 'label' in entry.keyFrom ? { label: entry.keyFrom.label } : { name: entry.keyFrom.name, ...optional('namespace', entry.keyFrom.namespace) } }),

@@ -189,7 +189,7 @@ export interface CrossEntry {
   readonly path: string;
 }
 
-export interface OperatorBox {
+export interface OperatorBox extends BoxObserve {
   /** false = a custom constructor owns reconcile entirely. */
   readonly default: boolean;
   /** Finalizers declared for this CRD (the Katalog-wide ones are merged into {@link CrdDefinition.finalizers}). */
@@ -380,8 +380,8 @@ export type { AdmissionOperation, ValidationOperator, ValidationRule, MutationRu
 import type { AdmissionRules } from './admission-types.js';
 export type { ExternalAuth, ExternalCall, ExternalMethod, GateFailPolicy } from './external-types.js';
 export { SENTINELS } from './flow-types.js';
-export type { Sentinel, Gate, PreReconcile, WatchEvent, WatchEntry } from './flow-types.js';
-import type { PreReconcile, WatchEntry } from './flow-types.js';
+export type { Sentinel, Gate, PreReconcile, WatchEvent, WatchEntry, ObservedEvent, EventObjectMatch, BoxObserve } from './flow-types.js';
+import type { PreReconcile, WatchEntry, BoxObserve } from './flow-types.js';
 import type { ExternalCall } from './external-types.js';
 
 /** A loaded, validated, normalised and frozen definition. */

@@ -17,11 +17,12 @@ import type { WatchEntry, WatchEvent } from '../definition/types.js';
 import type { KubeClient } from '../kube/client.js';
 import { startInformers, stopInformers } from '../kube/informer-group.js';
 import { Informer, type InformerEvent, type InformerEventType } from '../kube/informer.js';
-import type { KubeObject, ResourceRef } from '../kube/resource.js';
+import type { ResourceRef } from '../kube/resource.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../observe/logger.js';
 import type { TemplateDialect, UserNote } from '../template/index.js';
 import { WatchGate } from './watch-gate.js';
+import { keysFor } from './watch-keys.js';
 
 const EVENT: Readonly<Record<InformerEventType, WatchEvent>> = { added: 'create', updated: 'update', deleted: 'delete' };
 
@@ -87,28 +88,7 @@ export class WatchTriggers {
   private onEvent(entry: WatchEntry, event: InformerEvent): void {
     if (!this.listening || !entry.on.includes(EVENT[event.type])) return;
     if (this.gates.get(entry)?.passes(event) === false) return;
-    for (const key of this.keysFor(entry, event.object)) if (this.options.primary.has(key)) this.options.enqueue(key);
+    const routing = { owner: this.options.owner, keys: () => this.options.primary.keys() };
+    for (const key of keysFor(entry.keyFrom, event.object, routing)) if (this.options.primary.has(key)) this.options.enqueue(key);
   }
-
-  /** The keys of the CRD that a change of `object` concerns. */
-  private keysFor(entry: WatchEntry, object: KubeObject): Iterable<string> {
-    const namespace = object.metadata?.namespace;
-    const qualify = (name: string, ns: string | undefined): string => (this.options.owner.namespaced && ns !== undefined && ns !== '' ? `${ns}/${name}` : name);
-    const from = entry.keyFrom;
-    if (from !== undefined && 'name' in from) return [qualify(from.name, from.namespace ?? namespace)];
-    if (from !== undefined) {
-      const value = object.metadata?.labels?.[from.label];
-      if (value === undefined || value === '') return [];
-      return [value.includes('/') ? value : qualify(value, namespace)];
-    }
-    const { group, kind } = this.options.owner;
-    const owners = (object.metadata?.ownerReferences ?? []).filter((ref) => ref.kind === kind && groupOf(ref.apiVersion) === group);
-    if (owners.length > 0) return owners.map((ref) => qualify(ref.name, namespace));
-    return [...this.options.primary.keys()];
-  }
-}
-
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
 }

@@ -30,6 +30,7 @@ import { layerBox } from './box-layers.js';
 import { externalWiring } from './external-wiring.js';
 import { autoscaled, autoscalerOf, withFigures, type CrdAutoscale, type FiguresBoard } from './autoscale-wiring.js';
 import { allWatches } from './all-watches.js';
+import { eventTriggersOf, type SharedInformersInput } from './event-wiring.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { RenderScheduler } from '../operatorbox/render-scheduler.js';
 import { bothFilters, namespaceGuardFilter } from './namespace-guard.js';
@@ -99,7 +100,7 @@ export function cacheReaderOf(informer: Informer): CacheReader {
 /** The generic box carries out children in its templates step (operatorbox/templates.ts); nothing is left here. */
 const NO_CHILDREN: RegistryStage = { apply: async () => undefined };
 
-export interface ActivationInput {
+export interface ActivationInput extends SharedInformersInput {
   readonly crd: CrdDefinition;
   readonly installed: InstalledCrd | undefined;
   readonly settings: ResolvedSettings;
@@ -291,7 +292,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       slots: input.slots,
       statusEcho: statusEchoOf(crd),
     },
-    allWatches(children, [triggers, cross]),
+    allWatches(children, [triggers, cross, eventTriggersOf(crd, input, target.resource, () => controller)]),
   );
   controller = created;
   created.autoscaler = autoscalerOf(crd, created, options.clock, metrics, logger, input.figures);

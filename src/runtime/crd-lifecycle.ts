@@ -13,6 +13,7 @@ import type { Metrics } from '../observe/metrics.js';
 import type { ResolvedOptions } from '../options.js';
 import { buildController, type ActivationInput } from './activation.js';
 import { FiguresBoard } from './autoscale-wiring.js';
+import { SharedInformers } from '../kube/shared-informer.js';
 import type { CrdSlot } from './crd-slot.js';
 
 export interface CrdLifecycleDeps {
@@ -28,7 +29,7 @@ export interface CrdLifecycleDeps {
   /** The installed CustomResourceDefinition of that name, if established. */
   installed(crdObjectName: string): InstalledCrd | undefined;
   /** Everything an activation of the slot needs but the observer and the installed CRD. */
-  activationInput(slot: CrdSlot): Omit<ActivationInput, 'observer' | 'installed' | 'figures'>;
+  activationInput(slot: CrdSlot): Omit<ActivationInput, 'observer' | 'installed' | 'figures' | 'sharedInformers'>;
 }
 
 /**
@@ -46,6 +47,8 @@ export class CrdLifecycle {
   private readonly transitions = new Set<Promise<void>>();
   /** The load figures of the running CRDs, which autoscale rules read across CRDs (`cross.<crd>.metrics.*`). */
   private readonly figures = new FiguresBoard();
+  /** Informers several CRDs share (the Events informer of `observe.events`), open while some CRD needs them. */
+  private readonly sharedInformers = new SharedInformers();
 
   constructor(private readonly deps: CrdLifecycleDeps) {}
 
@@ -173,7 +176,7 @@ export class CrdLifecycle {
     slot.recheck = false;
     this.deps.metrics.initCrd(name);
     try {
-      const activated = await buildController({ ...this.deps.activationInput(slot), installed, observer: this.observerFor(slot), figures: this.figures });
+      const activated = await buildController({ ...this.deps.activationInput(slot), installed, observer: this.observerFor(slot), figures: this.figures, sharedInformers: this.sharedInformers });
       // The first pass starts the workers of all its CRDs at its end (initialActivation).
       await activated.controller.start({ workers: this.deps.leading() && !initial });
       slot.activated = activated;

@@ -132,12 +132,11 @@ spec:
     assert.ok(messages.some((m) => m.startsWith('14:') && m.includes('watch kind must be literal')), messages.join('\n'));
   });
 
-  test('what katalog does not run is refused by name: observe.events, managedFieldsChanged', () => {
+  test('what katalog does not run is refused by name: managedFieldsChanged', () => {
     const found = problems(
       orkestra(`        preReconcile:
           sentinels: [managedFieldsChanged]
         observe:
-          events: [{ reason: BackOff }]
           watch:
             - apiVersion: v1
               kind: ConfigMap
@@ -145,7 +144,7 @@ spec:
 `),
     );
     const refused = found.filter((p) => p.code === 'orkestra-unsupported').map((p) => p.message);
-    for (const feature of ['observe.events', 'managedFieldsChanged']) {
+    for (const feature of ['managedFieldsChanged']) {
       assert.ok(refused.some((m) => m.includes(feature) && m.includes('docs/orkestra-compatibility.md#')), `${feature}: ${refused.join(' | ')}`);
     }
     assert.ok(!found.some((p) => p.code === 'unknown-field'), JSON.stringify(found));

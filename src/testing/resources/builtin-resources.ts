@@ -59,6 +59,8 @@ const SPECS: readonly BuiltinSpec[] = [
   { group: '', version: 'v1', plural: 'resourcequotas', kind: 'ResourceQuota', namespaced: true, shortNames: ['quota'], status: true },
   { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], fieldLabels: EVENT_FIELDS },
   { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], status: true },
+  // events.k8s.io/v1 Events: a store of their own here (a real API server keeps one store for both APIs).
+  { group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event', namespaced: true },
   { group: 'discovery.k8s.io', version: 'v1', plural: 'endpointslices', kind: 'EndpointSlice', namespaced: true },
   { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'] },
   { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ALL, status: true, generation: true },
