@@ -90,6 +90,12 @@ spec:
                   notify:
                     teams: [platform, mail, nobody]
                     message: "{{ .metadata.name }} has {{ .spec.replicas }} replicas"
+            - path: mode
+              value: "{{ .spec.mode }}"
+              when:
+                - field: spec.mode
+                  notEquals: loud
+                  notify: [oncall]
         onCreate:
           configMaps:
             - name: "{{ .metadata.name }}-cm"
@@ -98,9 +104,6 @@ spec:
                 - field: spec.mode
                   equals: loud
                   notify: [flaky]
-                - field: spec.mode
-                  notEquals: loud
-                  notify: [oncall]
 `;
 }
 
