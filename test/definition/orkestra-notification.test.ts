@@ -6,6 +6,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDefinition } from '../../src/definition/load.js';
 import { loadProblems } from '../support/definition-problems.js';
+import { definitionToInput } from '../../src/definition/serialize.js';
 
 const CRD = `spec:
   crds:
@@ -155,4 +156,14 @@ spec:
     assert.equal(definition.notification?.teams.get('ops')?.intervalMs, 60_000);
     assert.deepEqual(definition.crds.get('widget')?.notifications?.[0]?.when, [{ field: 'status.phase', operator: 'eq', value: 'Failed' }]);
   });
+});
+
+test('a write-back (definitionToInput) loads to the same teams and rules', () => {
+  const definition = parseDefinition(current(TEAMS), { source: 'k.yaml' });
+  const again = parseDefinition(JSON.stringify(definitionToInput(definition)), { source: 'back.yaml' });
+  assert.deepEqual([...(again.notification?.teams.values() ?? [])], [...(definition.notification?.teams.values() ?? [])]);
+  assert.deepEqual(
+    again.crds.get('widget')?.notifications?.map(({ when, teams, message }) => ({ when, teams, message })),
+    definition.crds.get('widget')?.notifications?.map(({ when, teams, message }) => ({ when, teams, message })),
+  );
 });
