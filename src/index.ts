@@ -91,6 +91,8 @@ export { TEMPLATE_HASH_ANNOTATION } from './registry/manifest-hash.js';
 // Leader election and sharding
 export { shardOf, type ShardOptions } from './runtime/sharding.js';
 export type { LeaderElectionOptions } from './runtime/leader-options.js';
+export type { Notification, NotificationOptions, NotifySink } from './runtime/notifier-options.js';
+export type { CrdNotifications, DefinitionNotification, NotificationConfig, NotificationTeam, NotifyRule, WebhookSource } from './definition/notification-types.js';
 
 // Kubernetes access handed to code
 export { KubeClient, type ListOptions, type ListPage, type PatchType, type WatchOptions } from './kube/client.js';

@@ -13,6 +13,7 @@ import type { ConstructorFactory, Hooks } from './operatorbox/types.js';
 import { checkLeaderElection, type LeaderElectionOptions, type ResolvedLeaderElection } from './runtime/leader-options.js';
 import type { CrdSettingsInput } from './runtime/settings.js';
 import { shardProblems, type ShardOptions } from './runtime/sharding.js';
+import { resolveNotificationOptions, type NotificationOptions, type ResolvedNotificationOptions } from './runtime/notifier-options.js';
 import { DEFAULT_TEMPLATE_LIMITS, type TemplateLimits } from './template/index.js';
 import { resolveLimits } from './template/limits.js';
 import { systemClock, type Clock } from './util/clock.js';
@@ -92,6 +93,11 @@ export interface RuntimeOptions {
    * over a limit fails the reconcile (`Ready=False`, requeued with backoff).
    */
   readonly templateLimits?: Partial<TemplateLimits>;
+  /**
+   * Delivery of the definition's notifications (docs/notifications.md): the Slack webhook for teams whose document
+   * names none or an environment reference, a sink of the host's own instead of Slack, queue size, deadline, retries.
+   */
+  readonly notifications?: NotificationOptions;
   /** Watch tuning; the defaults suit real clusters. */
   readonly watch?: {
     /** Server-side time-out of each watch request; default 5m (randomised up to twice that). */
@@ -129,6 +135,7 @@ export interface ResolvedOptions {
   readonly shard: ShardOptions | undefined;
   /** Every limit filled in. */
   readonly templateLimits: TemplateLimits;
+  readonly notifications: ResolvedNotificationOptions;
 }
 
 /** Resolves defaults; throws a `RuntimeError` naming every invalid option at once. */
@@ -188,6 +195,12 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
   } catch (error) {
     problems.push(`templateLimits: ${error instanceof TemplateError ? error.reason : String(error)}`);
   }
+  let notifications = resolveNotificationOptions(undefined);
+  try {
+    notifications = resolveNotificationOptions(options.notifications);
+  } catch (error) {
+    problems.push(error instanceof RuntimeError ? error.message : String(error));
+  }
   if (problems.length > 0) throw new RuntimeError('E_OPTIONS', `invalid runtime options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return {
     kubeConfig: options.kubeConfig,
@@ -212,5 +225,6 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
     leaderElection,
     shard: options.shard,
     templateLimits,
+    notifications,
   };
 }

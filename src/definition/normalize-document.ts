@@ -18,6 +18,7 @@ import { resolveCross } from './cross-targets.js';
 import { checkAutoscaleCross } from './autoscale-cross.js';
 import type { CrossDraft } from './box-flow.js';
 import { mergeNotes, settleNotes, type DeclaredNote } from './notes.js';
+import { normalizeNotification } from './notification.js';
 
 /** Normalises a document; the result is meaningful only when `context.problems` stayed empty. */
 export function normalizeDocument(input: unknown, written: Origin, context: LoadContext): Definition | undefined {
@@ -51,6 +52,7 @@ export function normalizeDocument(input: unknown, written: Origin, context: Load
   const crds = resolveCross(normalized, drafts, problems);
   checkAutoscaleCross(raws, new Map(crds), drafts, problems);
   const order = checkGraph(nodes, problems) ?? [];
+  const notification = normalizeNotification(checked.spec?.notification, origin, ['spec', 'notification'], problems);
   const apiVersion = checked.apiVersion === 'orkestra.orkspace.io/v1' ? 'orkestra.orkspace.io/v1' : 'katalog.dev/v1';
   return {
     apiVersion,
@@ -61,5 +63,6 @@ export function normalizeDocument(input: unknown, written: Origin, context: Load
     order,
     finalizers,
     files: [...context.files],
+    ...(notification === undefined ? {} : { notification }),
   };
 }

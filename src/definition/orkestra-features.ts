@@ -55,7 +55,6 @@ export const REFUSED_ENTRY_FIELDS: Readonly<Record<string, Refusal>> = {
 export const REFUSED_DOCUMENT_FIELDS: Readonly<Record<string, Refusal>> = {
   helm: { feature: 'Helm sources', reason: 'they need a Helm binary and chart repositories', anchor: 'komposer-sources' },
   registry: { feature: 'registry sources (OCI or git patterns)', reason: CLI + ' (ork pull)', anchor: 'komposer-sources' },
-  notification: { feature: 'notifications', reason: 'not implemented yet; subscribe to the runtime\'s "degraded" event', anchor: 'not-yet-implemented' },
   providers: { feature: 'providers', reason: 'Orkestra providers are Go plug-ins; write a hook instead', anchor: 'refused-runtime-services' },
   endpoints: { feature: 'Katalog-wide endpoints switches', reason: 'the inspection router always serves its six routes', anchor: 'refused-runtime-services' },
 };

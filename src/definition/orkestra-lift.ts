@@ -36,6 +36,7 @@ import { liftEmit } from './orkestra-lift-emit.js';
 import { expandNotesInclude, mergeNotes, takeNotes, type DeclaredNote } from './notes.js';
 import { takeKatalogImports } from './imports.js';
 import { liftReconcilerProfile, takeDocumentProfiles } from './orkestra-lift-profiles.js';
+import { liftNotification, liftNotify } from './orkestra-lift-notification.js';
 import { basename } from 'node:path';
 
 type Map = Record<string, unknown>;
@@ -92,10 +93,11 @@ function liftSpec(lift: Lift, doc: Map, kind: DocumentKind): void {
       if (isMap(block)) liftSources(lift, block, ['spec', key]);
     }
   }
+  liftNotification(lift, doc);
   const spec = doc.spec;
   if (!isMap(spec)) return;
   const protect = liftSecurity(spec);
-  for (const key of ['notification', 'providers', 'endpoints']) {
+  for (const key of ['providers', 'endpoints']) {
     if (Object.hasOwn(spec, key)) refuse(lift, spec, key, ['spec'], REFUSED_DOCUMENT_FIELDS[key] as Refusal);
   }
   const crds = spec.crds;
@@ -152,6 +154,7 @@ function liftCrd(lift: Lift, entry: Map, path: Path, override: boolean): void {
       }
     });
   }
+  liftNotify(lift, entry, path);
 }
 
 /** `endpoints` switches: all on (or a disabled CRD, whose routes answer 404 anyway) is what katalog does. */

@@ -6,6 +6,7 @@
 import Type from 'typebox';
 import { DeletionProtectionSchema, MutationBlockSchema, ValidationBlockSchema, WebhooksSchema } from './schema-admission.js';
 import { ConditionsSchema, OperatorBoxSchema, StatusBlockSchema, TemplatePhaseSchema } from './schema-operator-box.js';
+import { NotificationSchema, NotificationsSchema } from './notification-schema.js';
 
 export const API_VERSIONS = ['katalog.dev/v1', 'orkestra.orkspace.io/v1'] as const;
 
@@ -135,6 +136,7 @@ function crdEntryProperties() {
     allowedNamespaces: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Reconcile only custom resources in these namespaces (wildcards kube-*, *-system); wins over restrictedNamespaces.' })),
     restrictedNamespaces: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Never reconcile custom resources in these namespaces (wildcards kube-*, *-system).' })),
     critical: Type.Optional(Type.Boolean({ description: 'When this CRD is degraded the runtime is not ready (/ready answers 503).' })),
+    notifications: Type.Optional(NotificationsSchema),
     validation: Type.Optional(ValidationBlockSchema),
     mutation: Type.Optional(MutationBlockSchema),
     webhooks: Type.Optional(WebhooksSchema),
@@ -165,6 +167,7 @@ export const KatalogSchema = Type.Object(
     spec: Type.Object(
       {
         finalizers: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Merged into every CRD\'s finalizers.' })),
+        notification: Type.Optional(NotificationSchema),
         crds: Type.Union([Type.Record(Type.String(), CrdEntrySchema, crdNames), Type.Array(CrdListEntrySchema)], {
           description: 'CRDs by name (a map), or a list of entries each with a name.',
         }),
@@ -188,6 +191,7 @@ export const KomposerSchema = Type.Object(
     spec: Type.Object(
       {
         finalizers: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+        notification: Type.Optional(NotificationSchema),
         imports: Type.Optional(KomposerImportsSchema),
         sources: Type.Optional(KomposerImportsSchema),
         crds: Type.Optional(

@@ -13,6 +13,7 @@ import { copyToInput } from './entry-copy.js';
 import { tlsToInput } from './entry-tls.js';
 import { isBuiltinFunction } from '../template/index.js';
 import { externalCallToInput } from './external-calls.js';
+import { notificationToInput, notifyRulesToInput } from './notification-serialize.js';
 
 type Json = Record<string, unknown>;
 
@@ -24,7 +25,7 @@ export function definitionToInput(definition: Definition): Json {
     apiVersion: definition.apiVersion,
     kind: 'Katalog',
     metadata: { name: definition.name, ...optional('description', definition.description) },
-    spec: { ...(definition.finalizers.length > 0 ? { finalizers: [...definition.finalizers] } : {}), crds },
+    spec: { ...(definition.finalizers.length > 0 ? { finalizers: [...definition.finalizers] } : {}), ...notificationToInput(definition.notification), crds },
     ...notesToInput(definition),
   };
 }
@@ -70,6 +71,7 @@ function crdToInput(crd: CrdDefinition, katalogFinalizers: readonly string[]): J
     ...optional('fieldSelector', crd.fieldSelector),
     ...(crd.labels === undefined ? {} : { labels: { ...crd.labels } }),
     ...(crd.normalize === undefined ? {} : { normalize: normalizeToInput(crd.normalize) }),
+    ...notifyRulesToInput(crd.notifications),
     ...(crd.enrich === undefined ? {} : crd.enrich.all ? { enrichAll: true } : { enrich: crd.enrich.targets.map((t) => (t.when.length + t.anyOf.length === 0 ? t.name : { [t.name]: conditionsToInput(t) })) }),
     ...optional('workers', settings.workers?.value),
     ...optional('resync', settings.resync === undefined ? undefined : formatDuration(settings.resync.value)),

@@ -284,7 +284,7 @@ export interface RequeueRule {
   readonly anyOf: readonly Condition[];
 }
 
-export interface CrdDefinition {
+export interface CrdDefinition extends CrdNotifications {
   /** The CRD's name in this Katalog: a lowercase RFC 1123 label. */
   readonly name: string;
   readonly description: string | undefined;
@@ -383,9 +383,10 @@ export { SENTINELS } from './flow-types.js';
 export type { Sentinel, Gate, PreReconcile, WatchEvent, WatchEntry, ObservedEvent, EventObjectMatch, BoxObserve } from './flow-types.js';
 import type { PreReconcile, WatchEntry, BoxObserve } from './flow-types.js';
 import type { ExternalCall } from './external-types.js';
+import type { CrdNotifications, DefinitionNotification } from './notification-types.js';
 
 /** A loaded, validated, normalised and frozen definition. */
-export interface Definition {
+export interface Definition extends DefinitionNotification {
   readonly apiVersion: 'katalog.dev/v1' | 'orkestra.orkspace.io/v1';
   readonly kind: 'Katalog' | 'Komposer';
   readonly name: string;

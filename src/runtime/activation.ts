@@ -26,7 +26,7 @@ import { crdBackoff } from './crd-backoff.js';
 import { WatchTriggers } from '../operatorbox/watch-triggers.js';
 import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
 import { CrossReads, forgetOnNotFound } from '../operatorbox/cross-reads.js';
-import { layerBox } from './box-layers.js';
+import { layerBox, type BoxLayerInput } from './box-layers.js';
 import { externalWiring } from './external-wiring.js';
 import { autoscaled, autoscalerOf, withFigures, type CrdAutoscale, type FiguresBoard } from './autoscale-wiring.js';
 import { allWatches } from './all-watches.js';
@@ -124,6 +124,7 @@ export interface ActivationInput extends SharedInformersInput {
   readonly slots?: ReconcileSlots | undefined;
   /** The runtime's load figures of its running CRDs (autoscale rules read another CRD's); default: none shared. */
   readonly figures?: FiguresBoard | undefined;
+  readonly notifier?: BoxLayerInput['notifier']; // the runtime's notifier (docs/notifications.md)
 }
 
 export interface Activated {
@@ -354,7 +355,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
     logger,
     now: () => options.clock.now(),
     data: (object, failed) => withCross(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object)), {}, crd.templateDialect), object, failed),
-    gateCalls: external.gateCalls, peers: () => controller?.informer.values() ?? [], // peers: operator: unique
+    gateCalls: external.gateCalls, notifier: input.notifier, peers: () => controller?.informer.values() ?? [], // peers: operator: unique
   });
   box = layered.box;
   const validation = layered.validation;

@@ -1,7 +1,7 @@
 /**
- * The layers activation puts around a CRD's box, innermost first: Kubernetes Events (Orkestra's `emit.events`), the
- * requeue rule, reconcile-time validation (generic boxes only), then the pre-reconcile gates, which see every cycle
- * first. Each layer is there only when the definition declares it.
+ * The layers activation puts around a CRD's box, innermost first: Kubernetes Events (Orkestra's `emit.events`),
+ * notifications (Orkestra's `notify:`), the requeue rule, reconcile-time validation (generic boxes only), then the
+ * pre-reconcile gates, which see every cycle first. Each layer is there only when the definition declares it.
  */
 import type { CrdDefinition } from '../definition/types.js';
 import type { KubeClient } from '../kube/client.js';
@@ -9,6 +9,7 @@ import type { KubeObject } from '../kube/resource.js';
 import type { Logger } from '../observe/logger.js';
 import type { TemplateData } from '../template/index.js';
 import { EmitBox } from '../operatorbox/emit-box.js';
+import { NotifyBox, type NotificationSender } from '../operatorbox/notify-box.js';
 import { GatedBox } from '../operatorbox/gated-box.js';
 import type { GateCalls } from '../operatorbox/gate-calls.js';
 import { RequeueBox } from '../operatorbox/requeue-box.js';
@@ -28,6 +29,8 @@ export interface BoxLayerInput {
   readonly gateCalls: GateCalls | undefined;
   /** The CRD's custom resources in the cache, for reconcile-time `operator: unique`. */
   readonly peers: Peers;
+  /** The runtime's notifier (docs/notifications.md); absent when the definition declares no notifications. */
+  readonly notifier?: NotificationSender | undefined;
 }
 
 /** Wraps `box` in the declared layers; `validation` is kept for the status write (its conditions). */
@@ -37,6 +40,10 @@ export function layerBox(box: OperatorBoxStage, input: BoxLayerInput): { readonl
   const events = crd.operatorBox.events;
   if (events !== undefined) {
     layered = new EmitBox(layered, { crd: crd.name, events, dialect: crd.templateDialect, notes: crd.notes, client: input.client, logger, now: input.now, data: input.data });
+  }
+  const rules = crd.notifications;
+  if (rules !== undefined && input.notifier !== undefined) {
+    layered = new NotifyBox(layered, { crd: crd.name, rules, sender: input.notifier, dialect: crd.templateDialect, notes: crd.notes, logger, data: input.data });
   }
   if (crd.operatorBox.requeue !== undefined) {
     layered = new RequeueBox(layered, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, notes: crd.notes, logger });

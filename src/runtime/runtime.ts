@@ -17,6 +17,7 @@ import { LifecycleEmitter, type LifecycleEvents, type Listener } from '../observ
 import { CrdHealth } from '../observe/health.js';
 import type { Logger } from '../observe/logger.js';
 import { createMetrics, type Metrics } from '../observe/metrics.js';
+import { notifierFor } from './notifier-wiring.js';
 import { RuntimeHealth } from '../observe/runtime-health.js';
 import type { ConstructorFactory, Hooks } from '../operatorbox/types.js';
 import type { ResolvedOptions } from '../options.js';
@@ -58,6 +59,7 @@ export class Runtime {
   private startResolved = false;
   private readonly leadership: Leadership;
   private readonly lifecycle: CrdLifecycle;
+  private readonly notifier: ReturnType<typeof notifierFor>;
 
   private readonly httpFactory: ((runtime: Runtime) => HttpSurface) | undefined;
   private http: HttpSurface | undefined;
@@ -85,6 +87,7 @@ export class Runtime {
       ...(options.registry === undefined ? {} : { registry: options.registry }),
       prefix: options.metricsPrefix,
     });
+    this.notifier = notifierFor(definition, options, this.metrics.registry, () => this.kube?.client);
     for (const crd of enabled) {
       const resolved = settings.get(crd.name);
       if (resolved === undefined) continue;
@@ -140,7 +143,7 @@ export class Runtime {
           converters: this.converters,
           schema: this.schemas.get(slot.crd.name),
           renders: this.renders,
-          slots: this.reconcileSlots,
+          slots: this.reconcileSlots, notifier: this.notifier,
         };
       },
     });
@@ -360,7 +363,7 @@ export class Runtime {
     }
     // Release the Lease only after the drain, so that no other replica reconciles while our work finishes.
     await this.leadership.stop();
-    await Promise.all([...controllers.map((controller) => controller.stopInformers()), this.crdWatcher?.stop() ?? Promise.resolve()]);
+    await Promise.all([...controllers.map((controller) => controller.stopInformers()), this.crdWatcher?.stop(), this.notifier?.stop()]); // drained: no notification comes
     // Last: the informers and the Lease are stopped, so nothing sends another request; this ends every connection.
     this.kube?.client.close();
     for (const slot of [...active].reverse()) {
