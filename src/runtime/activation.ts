@@ -21,9 +21,7 @@ import { ConstructorBox } from '../operatorbox/constructor-box.js';
 import type { ContextDeps } from '../operatorbox/context.js';
 import type { ConverterRegistry } from '../operatorbox/converters.js';
 import { GenericBox } from '../operatorbox/generic-box.js';
-import { crdBackoff } from './crd-backoff.js';
-import { QueueAdmission } from '../controller/queue-admission.js';
-import { withGiveUpEvents } from './retries-exhausted.js';
+import { queueWiring } from './queue-wiring.js';
 import { WatchTriggers } from '../operatorbox/watch-triggers.js';
 import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
 import { CrossReads, forgetOnNotFound } from '../operatorbox/cross-reads.js';
@@ -189,13 +187,6 @@ async function childResources(set: TemplateSet | undefined, resolver: ResourceRe
   return out;
 }
 
-/** The observer, plus the Warning Event of a key given up after `queue.retryBackoff.maxAttempts` (when declared). */
-function giveUps(input: ActivationInput, client: KubeClient, logger: Logger, objectOf: (key: string) => KubeObject | undefined): ControllerObserver {
-  const maxAttempts = input.crd.retryBackoff?.maxAttempts;
-  if (maxAttempts === undefined) return input.observer;
-  return withGiveUpEvents(input.observer, { client, logger, now: () => input.options.clock.now(), maxAttempts, objectOf });
-}
-
 /** Builds the controller of an active CRD (not started). Throws when the CRD's templates or code cannot be used. */
 export async function buildController(input: ActivationInput): Promise<Activated> {
   const { crd, settings, code, client, options, logger, metrics } = input;
@@ -292,16 +283,13 @@ export async function buildController(input: ActivationInput): Promise<Activated
       maxDepth: settings.maxDepth.value,
       reconcileTimeoutMs: options.reconcileTimeoutMs,
       accepts: bothFilters(shardFilter(options.shard), namespaceGuardFilter(crd.namespaceGuard)),
-      rateLimiter: { clock: options.clock, ...options.rateLimiter, ...crdBackoff(crd, options.rateLimiter) },
       informer: options.watch,
       reconcile: (key, signal) => {
         if (box === undefined) return Promise.resolve({ result: 'error', error: new RuntimeError('E_STATE', 'controller not ready') });
         return reconcileKey(stages, key, signal);
       },
-      observer: autoscaled(giveUps(input, client, logger, (key) => controller?.informer.get(key)), () => created.autoscaler),
+      ...queueWiring(input, (key) => controller?.informer.get(key), (observer) => autoscaled(observer, () => created.autoscaler)),
       slots: input.slots,
-      admission: crd.queueBehaviour === undefined ? undefined : new QueueAdmission(crd.queueBehaviour, { objectOf: (key) => controller?.informer.get(key), dialect: crd.templateDialect, notes: crd.notes, logger }),
-      maxAttempts: crd.retryBackoff?.maxAttempts,
     },
     allWatches(children, [triggers, cross]),
   );
