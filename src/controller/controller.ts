@@ -15,6 +15,7 @@ import { WorkerPool } from './workers.js';
 import { Workqueue } from './workqueue.js';
 import { onlyStatusChanged } from './only-status-changed.js';
 import { EchoChains, type StatusEcho } from './status-echo.js';
+import type { QueueAdmission } from './queue-admission.js';
 
 export { onlyStatusChanged };
 
@@ -28,6 +29,8 @@ export interface ControllerObserver {
   resourceCount(count: number): void;
   watchRestarted(reason: string): void;
   informerError(error: Error): void;
+  /** A key failed `maxAttempts` times in a row and is no longer retried (until its next change or the resync). */
+  gaveUp?(key: string, attempts: number, error: Error): void;
 }
 
 /** What {@link Controller.retune} may change while the controller runs. */
@@ -62,6 +65,10 @@ export interface ControllerOptions {
   readonly slots?: ReconcileSlots | undefined;
   /** Status-only updates to reconcile anyway (an Orkestra state machine: status-echo.ts); default none. */
   readonly statusEcho?: StatusEcho | undefined;
+  /** `queue.behaviour`'s conditional drops and unbounded queue (queue-admission.ts); default: the bound alone. */
+  readonly admission?: QueueAdmission | undefined;
+  /** Failures in a row after which a key is given up (`queue.retryBackoff.maxAttempts`); default: never. */
+  readonly maxAttempts?: number | undefined;
 }
 
 export class Controller {
@@ -91,12 +98,12 @@ export class Controller {
     const { clock, observer } = options;
     this.queue = new Workqueue({
       clock,
-      maxDepth: options.maxDepth,
+      maxDepth: this.hardBound(options.maxDepth),
       rateLimiter: defaultControllerRateLimiter({ clock, ...options.rateLimiter }),
       observer: {
         depth: (n) => {
           observer.queueDepth(n);
-          if (this.backlog.size > 0 && n <= this.current.maxDepth / 2) this.scheduleRefill();
+          if (this.backlog.size > 0 && n <= this.refillDepth() / 2) this.scheduleRefill();
         },
         dropped: (key) => {
           this.backlog.add(key);
@@ -139,7 +146,7 @@ export class Controller {
     const before = this.current;
     this.current = { ...before, ...next };
     if (next.workers !== undefined && next.workers !== before.workers) this.workers?.resize(next.workers);
-    if (next.maxDepth !== undefined && next.maxDepth !== before.maxDepth) this.queue.setMaxDepth(next.maxDepth);
+    if (next.maxDepth !== undefined && next.maxDepth !== before.maxDepth) this.queue.setMaxDepth(this.hardBound(next.maxDepth));
     if (next.resyncMs !== undefined && next.resyncMs !== before.resyncMs && this.state === 'running') {
       if (this.resyncTimer !== undefined) this.options.clock.clearTimeout(this.resyncTimer);
       this.resyncTimer = undefined;
@@ -204,6 +211,8 @@ export class Controller {
       onReconciled: (key, outcome, ms) => observer.reconciled(key, outcome, ms),
       onActive: (active) => observer.workersActive(active),
       slots: this.options.slots,
+      maxAttempts: this.options.maxAttempts,
+      onGaveUp: (key, attempts, error) => observer.gaveUp?.(key, attempts, error),
     });
     this.workers = pool;
     // A new term starts from the whole cache: level-based, so whatever happened while not leading is covered.
@@ -257,7 +266,25 @@ export class Controller {
   /** Enqueues a key this replica is responsible for, without starting a new echo chain. */
   private offer(key: string): void {
     if (this.options.accepts !== undefined && !this.options.accepts(key)) return;
+    const { admission } = this.options;
+    if (admission !== undefined && !this.queue.has(key) && admission.drops(key, this.queue.waiting, this.current.maxDepth)) {
+      // Counted and kept like a key the full queue refused: it is offered again once the queue drains.
+      this.backlog.add(key);
+      this.options.observer.dropped(key);
+      return;
+    }
     this.queue.add(key);
+  }
+
+  /** The workqueue's own bound: none when `queue.behaviour` lets keys wait past `maxDepth`. */
+  private hardBound(maxDepth: number): number {
+    return this.options.admission?.unbounded === true ? Infinity : maxDepth;
+  }
+
+  /** The depth below which keys are admitted without a rule (the bound, or the first conditional drop). */
+  private refillDepth(): number {
+    const { maxDepth } = this.current;
+    return Math.min(maxDepth, this.options.admission?.firstDepth(maxDepth) ?? maxDepth);
   }
 
   private onPrimaryEvent(event: InformerEvent): void {
@@ -278,13 +305,15 @@ export class Controller {
     queueMicrotask(() => {
       this.refillScheduled = false;
       if (this.state !== 'running') return;
-      const room = this.current.maxDepth - this.queue.length;
-      let moved = 0;
+      const room = this.refillDepth() - this.queue.waiting;
+      const moved: string[] = [];
       for (const key of this.backlog) {
-        if (moved >= room) break;
+        if (moved.length >= room) break;
+        moved.push(key);
+      }
+      for (const key of moved) {
         this.backlog.delete(key);
-        this.queue.add(key);
-        moved++;
+        this.enqueue(key);
       }
     });
   }

@@ -30,6 +30,12 @@ export interface WorkerPoolOptions {
   readonly onActive: (active: number) => void;
   /** The runtime-wide limit of reconciles in flight, shared with the other CRDs' pools; default none. */
   readonly slots?: ReconcileSlots | undefined;
+  /**
+   * Failures in a row (the first included) after which a key is no longer retried with backoff: it is forgotten and
+   * `onGaveUp` is told; its next add (a change, the resync) starts a new streak. Default: retried until it succeeds.
+   */
+  readonly maxAttempts?: number | undefined;
+  readonly onGaveUp?: ((key: string, attempts: number, error: Error) => void) | undefined;
 }
 
 export class WorkerPool {
@@ -200,7 +206,7 @@ export class WorkerPool {
         queue.add(key);
         return { settled };
       }
-      queue.addRateLimited(key);
+      this.retry(key, outcome);
       this.report(key, outcome, clock.now() - started);
       return { settled };
     }
@@ -212,13 +218,29 @@ export class WorkerPool {
     }
     const decision = decideRequeue(outcome);
     if (decision.action === 'backoff') {
-      queue.addRateLimited(key);
+      this.retry(key, outcome);
     } else {
       queue.forget(key);
       if (decision.action === 'forget-and-add-after') queue.addAfter(key, decision.delayMs);
     }
     this.report(key, outcome, clock.now() - started);
     return { settled: undefined };
+  }
+
+  /** A failed key: retried with backoff, or given up after `maxAttempts` failures in a row (never silently). */
+  private retry(key: string, outcome: ReconcileOutcome): void {
+    const { queue, maxAttempts, onGaveUp } = this.options;
+    const attempts = queue.numRequeues(key) + 1;
+    if (maxAttempts === undefined || attempts < maxAttempts) {
+      queue.addRateLimited(key);
+      return;
+    }
+    queue.forget(key);
+    try {
+      onGaveUp?.(key, attempts, outcome.result === 'error' ? outcome.error : new Error('reconcile failed'));
+    } catch {
+      // observers must not break a worker
+    }
   }
 
   private report(key: string, outcome: ReconcileOutcome, durationMs: number): void {

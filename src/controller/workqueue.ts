@@ -178,13 +178,23 @@ export class Workqueue {
     if (this.active.size === 0) this.finishDrain();
   }
 
-  /** Keys ready to be handed out (not processing, not delayed). */
-  /** Changes the bound (>= 1); keys already waiting stay, new ones are refused while the queue is at or above it. */
+  /** Whether `key` waits to run (ready, or rerun after its current processing). */
+  has(key: string): boolean {
+    return this.waitingSince.has(key);
+  }
+
+  /** Keys waiting to run: ready plus rerun, what `maxDepth` bounds. */
+  get waiting(): number {
+    return this.waitingSince.size;
+  }
+
+  /** Changes the bound (>= 1, Infinity for none); keys already waiting stay, new ones are refused while the queue is at or above it. */
   setMaxDepth(maxDepth: number): void {
     if (!(maxDepth >= 1)) throw new RuntimeError('E_OPTIONS', `workqueue: maxDepth must be >= 1, got ${maxDepth}`);
     this.maxDepth = maxDepth;
   }
 
+  /** Keys ready to be handed out (not processing, not delayed). */
   get length(): number {
     return this.ready.size;
   }

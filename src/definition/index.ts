@@ -53,4 +53,5 @@ export type {
   ValidationOperator,
   MutationRule,
 } from './types.js';
+export type { QueueBehaviour, QueueDrop, RetryBackoff } from './queue-types.js';
 export type { TemplateDialect, UserNote } from '../template/index.js';

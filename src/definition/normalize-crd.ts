@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import type { CrdDefinition, OperatorBox, Sourced, TemplateEntry } from './types.js';
 import { parseDuration } from '../util/duration.js';
+import { readQueueBehaviour, readRetryBackoff } from './queue-behaviour.js';
 import type { Field, RawCrd } from './crd-entries.js';
 import type { LoadContext } from './documents.js';
 import type { ProblemList } from './problems.js';
@@ -65,7 +66,9 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
   const crdFile = get('crdFile');
   const workers = sourced('workers', integer);
   const resync = sourced('resync', (value) => (typeof value === 'string' ? parseDuration(value) : undefined));
-  const maxDepth = sourced('queue.maxDepth', integer);
+  const declaredDepth = sourced('queue.maxDepth', integer);
+  const queue = readQueueBehaviour(get('queue.behaviour'), declaredDepth?.value, problems);
+  const maxDepth = declaredDepth === undefined || queue.bound === undefined ? declaredDepth : { ...declaredDepth, value: queue.bound };
   const failureThreshold = sourced('queue.failureThreshold', integer);
   const retryBackoff = readRetryBackoff(get('queue.retryBackoff'), problems);
   const enabled = get('enabled')?.value !== false;
@@ -90,6 +93,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
       ...(failureThreshold === undefined ? {} : { failureThreshold }),
     },
     ...(retryBackoff === undefined ? {} : { retryBackoff }),
+    ...(queue.behaviour === undefined ? {} : { queueBehaviour: queue.behaviour }),
     dependsOn: dependsOn.map(({ name, condition }) => ({ name, condition })),
     operatorBox: { ...box, status, onCreate: orderedPhase(phases.onCreate), onReconcile: orderedPhase(phases.onReconcile), onDelete: orderedPhase(phases.onDelete) },
     finalizers: unique([...topFinalizers, ...raw.fileFinalizers, ...box.finalizers]),
@@ -173,19 +177,4 @@ function checkConstructorRules(
   if (imported.length > 0 && importsField !== undefined) {
     problems.add(importsField.origin, importsField.path, 'templates-without-reconciler', 'Motif imports add onCreate templates, which are never applied when operatorBox.default is false', { at: 'key' });
   }
-}
-
-/** `queue.retryBackoff` ({initial, max, multiplier}; the schema checked the shapes): delays in ms; max ≥ initial. */
-function readRetryBackoff(field: Field | undefined, problems: ProblemList): CrdDefinition['retryBackoff'] {
-  const value = field?.value;
-  if (field === undefined || typeof value !== 'object' || value === null) return undefined;
-  const { initial, max, multiplier } = value as { initial?: unknown; max?: unknown; multiplier?: unknown };
-  const baseDelayMs = typeof initial === 'string' ? parseDuration(initial) : undefined;
-  if (baseDelayMs === undefined) return undefined;
-  const maxDelayMs = typeof max === 'string' ? parseDuration(max) : undefined;
-  if (maxDelayMs !== undefined && maxDelayMs < baseDelayMs) {
-    problems.add(field.origin, [...field.path, 'max'], 'invalid-value', `retryBackoff.max (${String(max)}) must not be shorter than initial (${String(initial)})`);
-    return undefined;
-  }
-  return { baseDelayMs, ...(maxDelayMs === undefined ? {} : { maxDelayMs }), ...(typeof multiplier === 'number' ? { multiplier } : {}) };
 }

@@ -5,7 +5,7 @@
  */
 import Type from 'typebox';
 import { DeletionProtectionSchema, MutationBlockSchema, ValidationBlockSchema, WebhooksSchema } from './schema-admission.js';
-import { ConditionsSchema, OperatorBoxSchema, StatusBlockSchema, TemplatePhaseSchema } from './schema-operator-box.js';
+import { ConditionSchema, ConditionsSchema, OperatorBoxSchema, StatusBlockSchema, TemplatePhaseSchema } from './schema-operator-box.js';
 import { NotificationSchema, NotificationsSchema } from './notification-schema.js';
 
 export const API_VERSIONS = ['katalog.dev/v1', 'orkestra.orkspace.io/v1'] as const;
@@ -56,6 +56,23 @@ export const ApiTypesSchema = Type.Object(
   { additionalProperties: false, description: 'group, version, kind, plural; for a built-in kind, kind alone.' },
 );
 
+/** `queue.behaviour.onLimit` / `onThreshold` (docs/settings.md#queue-behaviour). */
+const queueRule = (threshold: boolean) =>
+  Type.Object(
+    {
+      ...(threshold ? { value: Type.Integer({ minimum: 1, maximum: 100, description: 'Percentage of maxDepth from which the rule applies.' }) } : {}),
+      drop: Type.Optional(Type.Boolean({ description: threshold ? 'Always true for onThreshold.' : 'Drop new keys at maxDepth; without it (and without conditions) keys wait past maxDepth.' })),
+      when: Type.Optional(Type.Array(ConditionSchema, { description: 'Drop only when all hold over the custom resource.' })),
+      anyOf: Type.Optional(Type.Array(ConditionSchema, { description: 'Drop only when one holds over the custom resource.' })),
+    },
+    { additionalProperties: false },
+  );
+
+const QueueBehaviourSchema = Type.Object(
+  { onLimit: Type.Optional(queueRule(false)), onThreshold: Type.Optional(queueRule(true)) },
+  { additionalProperties: false, description: 'What the queue does at maxDepth (onLimit) or a percentage of it (onThreshold). Needs maxDepth.' },
+);
+
 const QueueSchema = Type.Object(
   {
     maxDepth: Type.Optional(Type.Integer({ minimum: 1, description: 'Keys held at most; more are dropped until the next resync.' })),
@@ -65,13 +82,17 @@ const QueueSchema = Type.Object(
     retryBackoff: Type.Optional(
       Type.Object(
         {
-          initial: DurationSchema,
+          initial: Type.Optional(DurationSchema),
           max: Type.Optional(DurationSchema),
           multiplier: Type.Optional(Type.Number({ minimum: 1, description: 'Growth of the delay per failure. Default 2.' })),
+          maxAttempts: Type.Optional(
+            Type.Integer({ minimum: 1, description: 'Failures in a row (the first included) after which the key is no longer retried: a Warning Event, a metric, and it runs again on its next change or resync.' }),
+          ),
         },
-        { additionalProperties: false, description: "This CRD's backoff of failed reconciles: initial delay, cap (default: the runtime's), growth." },
+        { additionalProperties: false, description: "This CRD's backoff of failed reconciles: initial delay, cap (default: the runtime's), growth, attempts." },
       ),
     ),
+    behaviour: Type.Optional(QueueBehaviourSchema),
   },
   { additionalProperties: false },
 );

@@ -6,6 +6,7 @@
  */
 import type { AutoscaleRule, Condition, EmitEvent, CrdDefinition, CrossEntry, Definition, Gate, NormalizeField, PreReconcile, StatusField, TemplateEntry, TemplatePhase, WatchEntry, ObservedEvent } from './types.js';
 import { TEMPLATE_KINDS } from './types.js';
+import type { QueueBehaviour } from './queue-types.js';
 import { formatDuration } from '../util/duration.js';
 import { windowToInput } from './autoscale-windows.js';
 import { toPlain } from './freeze.js';
@@ -51,11 +52,13 @@ function crdToInput(crd: CrdDefinition, katalogFinalizers: readonly string[]): J
       ? {}
       : {
           retryBackoff: {
-            initial: formatDuration(retry.baseDelayMs),
+            ...optional('initial', retry.baseDelayMs === undefined ? undefined : formatDuration(retry.baseDelayMs)),
             ...optional('max', retry.maxDelayMs === undefined ? undefined : formatDuration(retry.maxDelayMs)),
             ...optional('multiplier', retry.multiplier),
+            ...optional('maxAttempts', retry.maxAttempts),
           },
         }),
+    ...(crd.queueBehaviour === undefined ? {} : { behaviour: behaviourToInput(crd.queueBehaviour) }),
   };
   const ownFinalizers = crd.finalizers.filter((f) => !katalogFinalizers.includes(f));
   return {
@@ -208,4 +211,15 @@ function conditionsToInput(holder: { readonly when: readonly Condition[]; readon
     ...(holder.when.length > 0 ? { when: holder.when.map((c) => toPlain(c)) } : {}),
     ...(holder.anyOf.length > 0 ? { anyOf: holder.anyOf.map((c) => toPlain(c)) } : {}),
   };
+}
+
+/** `queue.behaviour` that loads back to the same model (unconditional rules were folded into maxDepth). */
+function behaviourToInput(behaviour: QueueBehaviour): Json {
+  const out: Json = {};
+  for (const drop of behaviour.drops) out[drop.rule] = { ...(drop.rule === 'onThreshold' ? { value: drop.percent } : {}), ...conditionsToInput(drop) };
+  if (out.onLimit === undefined) {
+    if (!behaviour.unbounded) out.onLimit = { drop: true };
+    else if (out.onThreshold === undefined) out.onLimit = {};
+  }
+  return out;
 }

@@ -5,6 +5,7 @@
  */
 
 import type { Condition as TemplateCondition, TemplateDialect, UserNote } from '../template/index.js';
+import type { QueueBehaviour, RetryBackoff } from './queue-types.js';
 
 /** Where a resolved setting came from, highest precedence first (SPEC §5). */
 export type SettingSource = 'override' | 'komposer' | 'definition' | 'options' | 'env' | 'default';
@@ -305,11 +306,10 @@ export interface CrdDefinition extends CrdNotifications {
     readonly maxDepth?: Sourced<number>;
     readonly failureThreshold?: Sourced<number>;
   };
-  /**
-   * `queue.retryBackoff`: this CRD's backoff of failed reconciles (per key, `baseDelayMs × multiplier^(n-1)` capped
-   * at `maxDelayMs`), instead of the runtime's `rateLimiter` delays. Absent: the runtime's.
-   */
-  readonly retryBackoff?: { readonly baseDelayMs: number; readonly maxDelayMs?: number; readonly multiplier?: number };
+  /** `queue.retryBackoff` (queue-types.ts); absent: the runtime's backoff, retried until success. */
+  readonly retryBackoff?: RetryBackoff;
+  /** `queue.behaviour` rules beyond the bound (queue-types.ts); absent when the bound says it all. */
+  readonly queueBehaviour?: QueueBehaviour;
   readonly dependsOn: readonly Dependency[];
   readonly operatorBox: OperatorBox;
   /** Katalog-wide finalizers merged with the CRD's own, without duplicates, declared order. */

@@ -57,6 +57,11 @@ export interface CrdDetail {
   /** ISO 8601 UTC, or null before the first reconcile. */
   readonly lastReconcile: string | null;
   readonly consecutiveFails: number;
+  /**
+   * Keys given up after `queue.retryBackoff.maxAttempts` failures in a row (counted since start; ISO 8601 UTC of the
+   * last, or null); present only when the CRD declares it. Names no object: the Warning Event on it does.
+   */
+  readonly retries?: { readonly maxAttempts: number; readonly exhausted: number; readonly lastExhausted: string | null };
 }
 
 /** The error body of every 4xx/5xx the router itself produces. */
@@ -123,7 +128,13 @@ export function detailOf(crd: CrdView): CrdDetail {
     uptime: health.uptime,
     lastReconcile: health.lastReconcile?.toISOString() ?? null,
     consecutiveFails: health.consecutiveFails,
+    ...(crd.retries === undefined ? {} : { retries: retriesOf(crd.retries) }),
   };
+}
+
+function retriesOf(retries: NonNullable<CrdView['retries']>): NonNullable<CrdDetail['retries']> {
+  const last = retries.lastExhaustedAt;
+  return { maxAttempts: retries.maxAttempts, exhausted: retries.exhausted, lastExhausted: last === undefined ? null : new Date(last).toISOString() };
 }
 
 /** Longest piece of the request (a name, a path, a method) echoed in an error message. */

@@ -59,6 +59,8 @@ export interface CrdView {
   readonly resourceCount: number;
   readonly dependsOn: readonly Dependency[];
   readonly health: CrdHealthView;
+  /** Give-ups after `queue.retryBackoff.maxAttempts` (read live); absent when the CRD does not declare it. */
+  readonly retries?: { readonly maxAttempts: number; readonly exhausted: number; readonly lastExhaustedAt: number | undefined };
   /** Hooks, constructor, finalizers and templates (detail endpoint only, so it may cost a little more). */
   reconciler(): ReconcilerInfo;
 }
@@ -172,6 +174,7 @@ function crdViewOf(slot: CrdSlot, mode: 'dynamic' | 'typed', reconciler: () => R
     },
     dependsOn: crd.dependsOn,
     health: slot.health,
+    ...(slot.retries === undefined ? {} : { retries: slot.retries }),
     reconciler,
   };
 }

@@ -27,6 +27,7 @@ export const METRIC_NAMES = Object.freeze({
   activationTotal: 'controller_crd_activation_total',
   activationLatency: 'controller_crd_activation_latency_seconds',
   queueDropped: 'controller_queue_dropped_total',
+  retriesExhausted: 'controller_reconcile_retries_exhausted_total',
   queueWait: 'controller_queue_wait_seconds',
   driftCorrections: 'controller_drift_corrections_total',
   watchRestarts: 'controller_watch_restarts_total',
@@ -59,6 +60,8 @@ export interface Metrics {
   activation(crd: string, result: MetricResult, latencySeconds: number): void;
   /** Keys refused because the queue held `maxDepth` keys. */
   dropped(crd: string, count?: number): void;
+  /** A key given up after `queue.retryBackoff.maxAttempts` failures in a row. */
+  retriesExhausted(crd: string): void;
   /** Time a key spent in the queue before a worker took it. */
   waited(crd: string, seconds: number): void;
   driftCorrected(crd: string, count?: number): void;
@@ -111,6 +114,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       registers,
     });
     const queueDropped = new Counter({ name: name(METRIC_NAMES.queueDropped), help: 'Keys refused because the queue was full; the next resync brings them back.', labelNames: ['crd'] as const, registers });
+    const retriesExhausted = new Counter({
+      name: name(METRIC_NAMES.retriesExhausted),
+      help: 'Keys given up after queue.retryBackoff.maxAttempts failures in a row; each runs again on its next change or resync.',
+      labelNames: ['crd'] as const,
+      registers,
+    });
     const queueWait = new Histogram({
       name: name(METRIC_NAMES.queueWait),
       help: 'Seconds a key waited in the queue before a worker took it.',
@@ -132,7 +141,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
           activationTotal.inc({ crd, result }, 0);
         }
         for (const gauge of [queueDepth, workersActive, workersMax, resourceCount]) gauge.set({ crd }, 0);
-        for (const counter of [queueDropped, driftCorrections, watchRestarts, crdShutdown]) counter.inc({ crd }, 0);
+        for (const counter of [queueDropped, retriesExhausted, driftCorrections, watchRestarts, crdShutdown]) counter.inc({ crd }, 0);
         if (zeroed.has(crd)) return;
         zeroed.add(crd);
         for (const histogram of [reconcileDuration, activationLatency, queueWait]) histogram.zero({ crd });
@@ -150,6 +159,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         if (result === 'success') activationLatency.observe({ crd }, latencySeconds);
       },
       dropped: (crd, count = 1) => queueDropped.inc({ crd }, count),
+      retriesExhausted: (crd) => retriesExhausted.inc({ crd }),
       waited: (crd, seconds) => queueWait.observe({ crd }, seconds),
       driftCorrected: (crd, count = 1) => driftCorrections.inc({ crd }, count),
       watchRestarted: (crd) => watchRestarts.inc({ crd }),

@@ -22,7 +22,7 @@ import { ConstructorBox } from '../operatorbox/constructor-box.js';
 import type { ContextDeps } from '../operatorbox/context.js';
 import type { ConverterRegistry } from '../operatorbox/converters.js';
 import { GenericBox } from '../operatorbox/generic-box.js';
-import { crdBackoff } from './crd-backoff.js';
+import { queueWiring } from './queue-wiring.js';
 import { WatchTriggers } from '../operatorbox/watch-triggers.js';
 import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
 import { CrossReads, forgetOnNotFound } from '../operatorbox/cross-reads.js';
@@ -283,13 +283,12 @@ export async function buildController(input: ActivationInput): Promise<Activated
       maxDepth: settings.maxDepth.value,
       reconcileTimeoutMs: options.reconcileTimeoutMs,
       accepts: bothFilters(shardFilter(options.shard), namespaceGuardFilter(crd.namespaceGuard)),
-      rateLimiter: { clock: options.clock, ...options.rateLimiter, ...crdBackoff(crd, options.rateLimiter) },
       informer: options.watch,
       reconcile: (key, signal) => {
         if (box === undefined) return Promise.resolve({ result: 'error', error: new RuntimeError('E_STATE', 'controller not ready') });
         return reconcileKey(stages, key, signal);
       },
-      observer: autoscaled(input.observer, () => created.autoscaler),
+      ...queueWiring(input, (key) => controller?.informer.get(key), (observer) => autoscaled(observer, () => created.autoscaler)),
       slots: input.slots,
       statusEcho: statusEchoOf(crd),
     },

@@ -105,6 +105,7 @@ export function autoscaled(observer: ControllerObserver, autoscaler: () => CrdAu
     resourceCount: (count) => observer.resourceCount(count),
     watchRestarted: (reason) => observer.watchRestarted(reason),
     informerError: (error) => observer.informerError(error),
+    gaveUp: (key, attempts, error) => observer.gaveUp?.(key, attempts, error),
   };
 }
 

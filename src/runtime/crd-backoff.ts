@@ -12,6 +12,7 @@ type Delays = { baseDelayMs?: number; maxDelayMs?: number; multiplier?: number }
 export function crdBackoff(crd: CrdDefinition, runtime: ResolvedOptions['rateLimiter']): Delays {
   const own = crd.retryBackoff;
   if (own === undefined) return {};
-  const maxDelayMs = own.maxDelayMs ?? Math.max(runtime.maxDelayMs ?? 1_000_000, own.baseDelayMs);
-  return { baseDelayMs: own.baseDelayMs, maxDelayMs, ...(own.multiplier === undefined ? {} : { multiplier: own.multiplier }) };
+  const base = own.baseDelayMs;
+  const maxDelayMs = own.maxDelayMs ?? (base === undefined ? undefined : Math.max(runtime.maxDelayMs ?? 1_000_000, base));
+  return { ...(base === undefined ? {} : { baseDelayMs: base }), ...(maxDelayMs === undefined ? {} : { maxDelayMs }), ...(own.multiplier === undefined ? {} : { multiplier: own.multiplier }) };
 }

@@ -289,6 +289,13 @@ export class CrdLifecycle {
         logger.debug('watch restarted', { crd: name, reason });
       },
       informerError: (error) => logger.warn('watch error', { crd: name, error }),
+      gaveUp: (key, attempts, error) => {
+        metrics.retriesExhausted(name);
+        logger.warn('reconcile given up: retries exhausted (runs again on its next change or resync)', { crd: name, key, attempts, error });
+        if (slot.retries === undefined) return;
+        slot.retries.exhausted++;
+        slot.retries.lastExhaustedAt = this.deps.options.clock.now();
+      },
     };
   }
 }

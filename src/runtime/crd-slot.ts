@@ -7,6 +7,7 @@ import type { CrdHealth } from '../observe/health.js';
 import type { TimerHandle } from '../util/clock.js';
 import type { Activated } from './activation.js';
 import type { ResolvedSettings } from './settings.js';
+import type { RetriesRecord } from './retries-exhausted.js';
 
 export type SlotPhase = 'waiting' | 'activating' | 'active' | 'deactivating';
 
@@ -23,4 +24,6 @@ export interface CrdSlot {
   recheck: boolean;
   retryTimer: TimerHandle | undefined;
   failedActivations: number;
+  /** Give-ups after `queue.retryBackoff.maxAttempts`; present only when the CRD declares it. */
+  readonly retries?: RetriesRecord;
 }

@@ -108,6 +108,7 @@ export class Runtime {
         recheck: false,
         retryTimer: undefined,
         failedActivations: 0,
+        ...(crd.retryBackoff?.maxAttempts === undefined ? {} : { retries: { maxAttempts: crd.retryBackoff.maxAttempts, exhausted: 0, lastExhaustedAt: undefined } }),
       });
     }
     this.leadership = new Leadership({
