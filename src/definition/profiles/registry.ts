@@ -25,6 +25,41 @@ export function registryOf(context: object): ProfileRegistry {
   return registry;
 }
 
+/** The CRD-level profiles of the CRD being lifted, by load (set only while that CRD's operatorBox is lifted). */
+const crdLayers = new WeakMap<object, ProfileRegistry>();
+
+/**
+ * The registry references resolve against: the CRD's own `profiles:` (while its entries are lifted) over the
+ * load's registry. A name in both resolves to the CRD's.
+ */
+export function resolvingRegistryOf(context: object): ProfileRegistry {
+  const base = registryOf(context);
+  const layer = crdLayers.get(context);
+  if (layer === undefined) return base;
+  const merged: ProfileRegistry = new Map();
+  for (const profileClass of PROFILE_CLASSES) {
+    const own = layer.get(profileClass);
+    const shared = base.get(profileClass);
+    if (own === undefined && shared === undefined) continue;
+    const table = new Map(own ?? []);
+    for (const [name, value] of shared ?? []) if (!table.has(name)) table.set(name, value);
+    merged.set(profileClass, table);
+  }
+  return merged;
+}
+
+/** Runs `lift` with `layer` (a CRD's own profiles) resolving before the load's registry. */
+export function withCrdLayer(context: object, layer: ProfileRegistry, lift: () => void): void {
+  const outer = crdLayers.get(context);
+  crdLayers.set(context, layer);
+  try {
+    lift();
+  } finally {
+    if (outer === undefined) crdLayers.delete(context);
+    else crdLayers.set(context, outer);
+  }
+}
+
 function isProfileClass(key: string): key is ProfileClass {
   return (PROFILE_CLASSES as readonly string[]).includes(key);
 }
