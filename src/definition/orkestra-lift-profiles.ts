@@ -13,6 +13,7 @@ import { readFragment } from './include.js';
 import { mergeUnder, takeProfile, type ProfileScope } from './profiles/apply.js';
 import { expandEntryProfile, expandHpaProfile, expandPdbProfile } from './profiles/expand-policy.js';
 import { expandWorkload, WORKLOAD_KINDS } from './profiles/expand-workload.js';
+import { expandChoosing } from './profiles/templated.js';
 
 type Map = Record<string, unknown>;
 
@@ -76,10 +77,13 @@ export function liftPhaseProfiles(lift: Lift, phase: Map, path: Path): void {
     list.forEach((entry: unknown, index) => {
       if (!isMap(entry)) return;
       const at = [...path, kind, index];
-      expandEntryProfile(scope, kind, entry, at);
-      if (WORKLOAD_KINDS.has(kind)) expandWorkload(scope, kind, entry, at);
-      else if (kind === 'horizontalPodAutoscalers') expandHpaProfile(scope, entry, at);
-      else if (kind === 'podDisruptionBudgets') expandPdbProfile(scope, entry, at);
+      // A profile named by a template: every name it can take, expanded as the literal name (profiles/templated.ts).
+      expandChoosing(scope, kind, entry, at, (target, targetScope) => {
+        expandEntryProfile(targetScope, kind, target, at);
+        if (WORKLOAD_KINDS.has(kind)) expandWorkload(targetScope, kind, target, at);
+        else if (kind === 'horizontalPodAutoscalers') expandHpaProfile(targetScope, target, at);
+        else if (kind === 'podDisruptionBudgets') expandPdbProfile(targetScope, target, at);
+      });
     });
   }
 }

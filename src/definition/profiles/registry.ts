@@ -146,7 +146,7 @@ function readProfile(profileClass: ProfileClass, item: unknown, origin: Origin, 
 export type Resolution = { readonly value: ProfileValue } | { readonly error: string };
 
 /** Human names of the classes, for messages. */
-const CLASS_LABELS: Readonly<Record<ProfileClass, string>> = {
+export const CLASS_LABELS: Readonly<Record<ProfileClass, string>> = {
   networkPolicies: 'NetworkPolicy',
   resourceQuotas: 'ResourceQuota',
   limitRanges: 'LimitRange',
@@ -165,8 +165,10 @@ export function resolveProfile(registry: ProfileRegistry, profileClass: ProfileC
   const label = CLASS_LABELS[profileClass];
   if (typeof name !== 'string' || name === '') return { error: `a ${label} profile must be a name` };
   if (name.includes('{{')) {
+    // Entries' templated names are expanded per name before this (templated.ts); the reconciler's settings are the
+    // CRD's, fixed when it starts, so there is no custom resource to render its name with.
     return {
-      error: `a ${label} profile named by a template ("${name}") is not supported by katalog: profiles are expanded when the definition loads; name the profile; see docs/orkestra-compatibility.md#profiles`,
+      error: `a ${label} profile named by a template ("${name}") is not supported: the ${label} settings are the CRD's, chosen once and not per custom resource; name the profile; see docs/orkestra-compatibility.md#profiles-named-by-a-template`,
     };
   }
   const own = registry.get(profileClass)?.get(name);

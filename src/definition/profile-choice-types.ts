@@ -1,0 +1,34 @@
+/**
+ * A template entry whose profile is named by a template (`resources: {profile: "{{ .spec.size }}"}`): the frozen
+ * form of Orkestra's per-reconcile profile lookup (docs/orkestra-compatibility.md#profiles-named-by-a-template).
+ * Every name the reference can take is expanded at load, exactly as the literal name would be; rendering picks one.
+ */
+
+/** One `profile` field of the entry that is a template. */
+export interface ProfileReference {
+  /** Where it is in the entry, as written (`resources.profile`, `probes.readiness.profile`, `behavior.profile`). */
+  readonly field: string;
+  /** The profile class (`resources`, `probes`...), as the `profiles:` block names it. */
+  readonly profileClass: string;
+  /** The class for messages (`resource`, `probe`, `HPA behavior`...). */
+  readonly label: string;
+  /** The template that renders the name. */
+  readonly name: string;
+  /** User-defined names (matched as written), then Orkestra's built-ins not shadowed by one (lower case). */
+  readonly declared: readonly string[];
+  readonly builtin: readonly string[];
+  /** Whether a built-in name matches whatever its case (every class but probes, as in Orkestra). */
+  readonly caseless: boolean;
+}
+
+/** The references of an entry and, for every combination of names they can take, the body fields it changes. */
+export interface EntryProfileChoice {
+  readonly references: readonly ProfileReference[];
+  /**
+   * Keyed by the names joined with `\n` (one per reference, in order): the top-level body fields whose value
+   * depends on the names, as the literal names expand them; a field absent here is absent from that body.
+   */
+  readonly variants: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The fields any variant sets or removes. */
+  readonly fields: readonly string[];
+}
