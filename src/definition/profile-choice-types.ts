@@ -14,8 +14,9 @@ export interface ProfileReference {
   readonly label: string;
   /** The template that renders the name. */
   readonly name: string;
-  /** User-defined names (matched as written), then Orkestra's built-ins not shadowed by one (lower case). */
+  /** User-defined names (matched as written). */
   readonly declared: readonly string[];
+  /** Orkestra's built-in names (lower case) a literal can reach past the declared ones. */
   readonly builtin: readonly string[];
   /** Whether a built-in name matches whatever its case (every class but probes, as in Orkestra). */
   readonly caseless: boolean;
@@ -25,8 +26,9 @@ export interface ProfileReference {
 export interface EntryProfileChoice {
   readonly references: readonly ProfileReference[];
   /**
-   * Keyed by the names joined with `\n` (one per reference, in order): the top-level body fields whose value
-   * depends on the names, as the literal names expand them; a field absent here is absent from that body.
+   * Keyed by the names joined with `\n` (one per reference, in order; `d:<name>` a declared profile, `b:<name>` a
+   * built-in): the top-level body fields whose value depends on the names, as the literal names expand them; a
+   * field absent here is absent from that body.
    */
   readonly variants: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** The fields any variant sets or removes. */

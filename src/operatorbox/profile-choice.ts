@@ -3,7 +3,7 @@
  * The loader expanded the entry once per name the reference can take ({@link EntryProfileChoice}); here each
  * variant is compiled once when the CRD activates, and a render renders the name templates and looks the
  * variant up: no expansion, no YAML, per reconcile. A name that is not a profile of the class fails the reconcile
- * with an error naming the entry, the class, the name and the names known (retried with backoff, like any
+ * with an error naming the entry, the class, the name's template and the names known (retried with backoff, like any
  * render error). Orkestra logs a warning and builds the child without the profile's fields there
  * (pkg/resources/shared/resource.go ResolveResources); katalog does not apply a child it cannot build as declared.
  */
@@ -37,20 +37,15 @@ export function compileProfileChoice(entry: TemplateEntry, compile: (value: unkn
 
 /** The name `rendered` resolves to among the names expanded at load, as the literal name would resolve. */
 function resolveName(reference: ProfileReference, rendered: string): string | undefined {
-  if (reference.declared.includes(rendered)) return rendered;
+  if (reference.declared.includes(rendered)) return `d:${rendered}`;
   const builtin = reference.caseless ? rendered.toLowerCase() : rendered;
-  return reference.builtin.includes(builtin) ? builtin : undefined;
+  return reference.builtin.includes(builtin) ? `b:${builtin}` : undefined;
 }
 
+/** The names that resolve, declared first (the message is cut at 256 characters in a condition; logs keep it whole). */
 function known(reference: ProfileReference): string {
-  const parts: string[] = [];
-  if (reference.declared.length > 0) parts.push(`declared ${reference.declared.join(', ')}`);
-  if (reference.builtin.length > 0) parts.push(`built-in ${reference.builtin.join(', ')}`);
-  return parts.join('; ');
+  return [...new Set([...reference.declared, ...reference.builtin])].join(', ');
 }
-
-/** Longest rendered name quoted in a message. */
-const SHOWN = 63;
 
 /** The compiled body to render for `data`: the entry's own, or the variant its rendered profile names choose. */
 export function bodyFor(compiled: { readonly body: CompiledValue; readonly choice?: CompiledProfileChoice | undefined }, data: TemplateData): CompiledValue {
@@ -62,10 +57,12 @@ export function bodyFor(compiled: { readonly body: CompiledValue; readonly choic
     const rendered = value === undefined || value === null ? '' : String(value as string | number | boolean).trim();
     const name = resolveName(reference, rendered);
     if (name === undefined) {
-      const shown = rendered.length > SHOWN ? `${rendered.slice(0, SHOWN)}...` : rendered;
+      // The rendered name is custom-resource data: the message (Ready=False, Events, the inspection API's last
+      // error) gives its length, never its text (docs/inspection-api.md#what-the-inspection-api-never-shows).
+      const got = rendered === '' ? 'an empty name' : `a name (${rendered.length} characters)`;
       throw new KatalogError(
         'E_PROFILE',
-        `${choice.path}.${reference.field}: unknown ${reference.label} profile "${shown}" (profiles.${reference.profileClass}), named by "${reference.name}"; known: ${known(reference)}`,
+        `${choice.path}.${reference.field}: "${reference.name}" rendered ${got} that is no ${reference.label} profile (profiles.${reference.profileClass}); known: ${known(reference)}`,
       );
     }
     keys.push(name);

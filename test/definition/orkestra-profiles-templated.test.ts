@@ -14,6 +14,7 @@ import { loadProblems } from '../support/definition-problems.js';
 const PROFILES = `profiles:
   resources:
     - { name: org-web, requests: { cpu: 150m }, limits: { cpu: 300m } }
+    - { name: small, requests: { cpu: 1m } }
   limitRanges:
     - { name: org-limits, limits: [{ type: Container, default: { cpu: 200m } }] }
   probes:
@@ -59,7 +60,7 @@ function renderLiteral(entry: TemplateEntry): unknown {
 
 // [kind, entry with NAME where the profile goes, names to compare]
 const ROWS: Array<[string, string, string[]]> = [
-  ['deployments', '{ name: web, image: nginx, port: 8080, resources: { profile: NAME } }', ['tiny', 'small', 'medium', 'large', 'burst', 'steady', 'compute-heavy', 'memory-heavy', 'org-web', 'Large']],
+  ['deployments', '{ name: web, image: nginx, port: 8080, resources: { profile: NAME } }', ['tiny', 'small', 'medium', 'large', 'burst', 'steady', 'compute-heavy', 'memory-heavy', 'org-web', 'Large', 'Small', 'SMALL']],
   ['deployments', '{ name: web, image: nginx, port: 8080, resources: { profile: NAME, limits: { memory: 3Gi } } }', ['small', 'org-web']],
   ['deployments', '{ name: web, image: nginx, port: 8080, probes: { readiness: { path: /ready, profile: NAME, timeoutSeconds: 7 } } }', ['fast', 'standard', 'patient', 'slow-start', 'snappy']],
   ['deployments', '{ name: web, image: nginx, securityContext: { profile: NAME } }', ['baseline', 'restricted', 'hardened']],
@@ -93,7 +94,7 @@ describe('a profile named by a template renders as the literal name expands', ()
     }
   });
 
-  test('an unknown name at render time is an error naming the entry, the class, the name and the known names', () => {
+  test('an unknown name at render time is an error naming the entry, the class, the name template and the known names, never the name', () => {
     const templated = entryOf(katalog('deployments', '{ name: web, image: nginx, resources: { profile: "{{ .spec.size }}" } }'));
     assert.throws(
       () => renderTemplated(templated, 'huge'),
@@ -101,7 +102,7 @@ describe('a profile named by a template renders as the literal name expands', ()
         error instanceof KatalogError &&
         error.code === 'E_PROFILE' &&
         error.message ===
-          'spec.crds.widget.operatorBox.onCreate.deployments[0].resources.profile: unknown resource profile "huge" (profiles.resources), named by "{{ .spec.size }}"; known: declared org-web; built-in tiny, small, medium, large, burst, steady, compute-heavy, memory-heavy',
+          'spec.crds.widget.operatorBox.onCreate.deployments[0].resources.profile: "{{ .spec.size }}" rendered a name (4 characters) that is no resource profile (profiles.resources); known: org-web, small, tiny, medium, large, burst, steady, compute-heavy, memory-heavy',
     );
   });
 });
@@ -110,7 +111,7 @@ describe('templated profile names at load', () => {
   test('a name template that does not parse is a load error at its place', () => {
     const found = loadProblems(katalog('deployments', '{ image: x, resources: { profile: "{{ .spec.size" } }'));
     assert.equal(found[0]?.path, 'spec.crds.widget.operatorBox.onCreate.deployments[0].resources.profile');
-    assert.equal(found[0]?.line, 18);
+    assert.equal(found[0]?.line, 19);
   });
 
   test('a class with nothing to choose from is a load error', () => {
@@ -121,7 +122,7 @@ describe('templated profile names at load', () => {
   test('more combinations than katalog expands is a load error that says how many', () => {
     const written = '{ image: x, port: 80, resources: { profile: T }, securityContext: { profile: T }, podSecurity: { profile: T }, rollingUpdate: { profile: T }, probes: { liveness: { type: tcp, profile: T } } }';
     const found = loadProblems(katalog('deployments', written.replaceAll('T', '"{{ .spec.size }}"')));
-    assert.match(found[0]?.message ?? '', /can take 1215 combinations; katalog expands at most 256 per entry/);
+    assert.match(found[0]?.message ?? '', /can take 1350 combinations; katalog expands at most 256 per entry/);
   });
 
   test("a templated reconciler profile is refused: the reconciler's settings are the CRD's", () => {

@@ -67,7 +67,10 @@ function setProfile(entry: Map, at: readonly string[], name: string | undefined)
 
 function referenceOf(scope: ProfileScope, found: Found): ProfileReference {
   const declared = [...(scope.registry.get(found.profileClass)?.keys() ?? [])];
-  const builtin = Object.keys(BUILTIN_PROFILES[found.profileClass]).filter((name) => !declared.includes(name));
+  const caseless = !CASE_SENSITIVE_BUILTINS.has(found.profileClass);
+  // A built-in shadowed by a declared name stays reachable in another case where names are caseless (`Large`
+  // names the built-in when `large` is declared, as the literal would); where they are not, it is unreachable.
+  const builtin = Object.keys(BUILTIN_PROFILES[found.profileClass]).filter((name) => !declared.includes(name) || (caseless && literalOf(declared, name) !== undefined));
   return {
     field: found.at.join('.'),
     profileClass: found.profileClass,
@@ -75,15 +78,33 @@ function referenceOf(scope: ProfileScope, found: Found): ProfileReference {
     name: found.name,
     declared,
     builtin,
-    caseless: !CASE_SENSITIVE_BUILTINS.has(found.profileClass),
+    caseless,
   };
 }
 
-/** Every combination of one name per reference, in declaration order (the first: each reference's first name). */
-function combinations(references: readonly ProfileReference[]): string[][] {
-  let out: string[][] = [[]];
+/** A literal that names the built-in `name` (lower case) past the declared names: itself, or in upper case. */
+function literalOf(declared: readonly string[], name: string): string | undefined {
+  if (!declared.includes(name)) return name;
+  const upper = name.toUpperCase();
+  return declared.includes(upper) ? undefined : upper;
+}
+
+/** A variant's key: the chosen name per reference, `d:` for a declared profile and `b:` for a built-in. */
+export function variantKey(keys: readonly string[]): string {
+  return keys.join('\n');
+}
+
+/**
+ * Every combination of one name per reference (declared names, then built-ins), as pairs of the variant key part
+ * and the literal that expands it; the first combination takes each reference's first name.
+ */
+function combinations(references: readonly ProfileReference[]): Array<Array<readonly [string, string]>> {
+  let out: Array<Array<readonly [string, string]>> = [[]];
   for (const reference of references) {
-    const names = [...reference.declared, ...reference.builtin];
+    const names: Array<readonly [string, string]> = [
+      ...reference.declared.map((name) => [`d:${name}`, name] as const),
+      ...reference.builtin.map((name) => [`b:${name}`, literalOf(reference.declared, name) ?? name] as const),
+    ];
     out = out.flatMap((prefix) => names.map((name) => [...prefix, name]));
   }
   return out;
@@ -121,9 +142,9 @@ export function expandChoosing(scope: ProfileScope, kind: string, entry: Map, pa
   }
   const variants = combinations(references).map((names, index) => {
     const copy = structuredClone(entry);
-    found.forEach((one, at) => setProfile(copy, one.at, names[at]));
+    found.forEach((one, at) => setProfile(copy, one.at, names[at]?.[1]));
     expand(copy, index === 0 ? scope : { ...scope, problems: new ProblemList() });
-    return { key: names.join('\n'), body: copy };
+    return { key: variantKey(names.map(([key]) => key)), body: copy };
   });
   const base = variants[0]?.body ?? {};
   const fields = new Set<string>();
