@@ -42,6 +42,8 @@ export type {
   EntryCopy,
   EntryForEach,
   EntryTls,
+  EntryProfileChoice,
+  ProfileReference,
   TemplateKind,
   TemplatePhase,
   AdmissionRules,
