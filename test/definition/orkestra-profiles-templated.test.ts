@@ -125,6 +125,11 @@ describe('templated profile names at load', () => {
     assert.match(found[0]?.message ?? '', /can take 1350 combinations; katalog expands at most 256 per entry/);
   });
 
+  test("katalog's internal key for the choice cannot be written in a definition", () => {
+    const found = loadProblems(katalog('deployments', '{ image: x, "katalog.dev/profile-choice": { references: 1 } }'));
+    assert.match(found[0]?.message ?? '', /unknown field "katalog.dev\/profile-choice"/);
+  });
+
   test("a templated reconciler profile is refused: the reconciler's settings are the CRD's", () => {
     const text = katalog('deployments', '{ image: x }').replace('      operatorBox:\n', '      operatorBox:\n        reconciler: { profile: "{{ .spec.size }}" }\n');
     assert.match(loadProblems(text)[0]?.message ?? '', /reconciler profile named by a template .* chosen once and not per custom resource/);

@@ -117,6 +117,10 @@ function combinations(references: readonly ProfileReference[]): Array<Array<read
  * the profile's fields).
  */
 export function expandChoosing(scope: ProfileScope, kind: string, entry: Map, path: Path, expand: (entry: Map, scope: ProfileScope) => void): void {
+  if (Object.hasOwn(entry, CHOICE_KEY)) {
+    scope.problems.add(scope.origin, [...path, CHOICE_KEY], 'unknown-field', `unknown field "${CHOICE_KEY}" (katalog's own, not written in a definition)`, { at: 'key' });
+    delete entry[CHOICE_KEY];
+  }
   const found = templatedReferences(kind, entry);
   if (found.length === 0) {
     expand(entry, scope);
