@@ -24,6 +24,7 @@ export interface ProfileReference {
 
 /** The references of an entry and, for every combination of names they can take, the body fields it changes. */
 export interface EntryProfileChoice {
+  /** The templated `profile` fields of the entry, in a fixed order (the order of the names in a variant's key). */
   readonly references: readonly ProfileReference[];
   /**
    * Keyed by the names joined with `\n` (one per reference, in order; `d:<name>` a declared profile, `b:<name>` a
