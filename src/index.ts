@@ -26,6 +26,8 @@ export type {
   EntryCopy,
   EntryForEach,
   EntryTls,
+  EntryProfileChoice,
+  ProfileReference,
   TemplatePhase,
   TemplateKind,
   StatusField,

@@ -45,6 +45,8 @@ export type {
   EntryCopy,
   EntryForEach,
   EntryTls,
+  EntryProfileChoice,
+  ProfileReference,
   TemplateKind,
   TemplatePhase,
   AdmissionRules,

@@ -17,6 +17,8 @@ import { takeForEach } from './entry-foreach.js';
 import { codeRefs } from './code-args.js';
 import { normalizeEvents } from './emit.js';
 import { normalizeObserveEvents } from './observe-events.js';
+import { CHOICE_KEY } from './profiles/templated.js';
+import type { EntryProfileChoice } from './profile-choice-types.js';
 
 export const PHASES = ['onCreate', 'onReconcile', 'onDelete'] as const;
 export type PhaseName = (typeof PHASES)[number];
@@ -45,6 +47,8 @@ export function entryShape(kind: TemplateKind, entry: Loose<TemplateEntryInput>,
   const rotateAfter = takeRotateAfter(kind, body, origin, path, problems);
   const tls = takeTls(kind, body, origin, path, problems);
   const forEach = takeForEach(kind, body, origin, path, problems);
+  const profileChoice = origin.dialect === 'orkestra' ? (body[CHOICE_KEY] as EntryProfileChoice | undefined) : undefined;
+  if (profileChoice !== undefined) delete body[CHOICE_KEY];
   return {
     kind,
     reconcile: entry.reconcile ?? false,
@@ -55,6 +59,7 @@ export function entryShape(kind: TemplateKind, entry: Loose<TemplateEntryInput>,
     ...(rotateAfter === undefined ? {} : { rotateAfter }),
     ...(tls === undefined ? {} : { tls }),
     ...(forEach === undefined ? {} : { forEach }),
+    ...(profileChoice === undefined ? {} : { profileChoice }),
   };
 }
 

@@ -39,7 +39,6 @@ export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
       "a testing switch of Orkestra whose meaning is not settled there (its docs: strip all finalizers on deletion; its reconciler: add the declared finalizers only when it is set); katalog adds its finalizers only when deletion needs work and removes them after the delete path, so delete the field",
     anchor: 'removefinalizers',
   },
-  profiles: { feature: 'CRD-level profiles', reason: 'not implemented yet; declare them in the document\'s profiles block', anchor: 'profiles' },
 };
 
 /** Refused fields of an operatorBox (or of its reconciler block), by key. */

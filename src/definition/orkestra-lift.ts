@@ -35,7 +35,7 @@ import { expandMergeInclude } from './include.js';
 import { liftEmit } from './orkestra-lift-emit.js';
 import { expandNotesInclude, mergeNotes, takeNotes, type DeclaredNote } from './notes.js';
 import { takeKatalogImports } from './imports.js';
-import { liftReconcilerProfile, takeDocumentProfiles } from './orkestra-lift-profiles.js';
+import { liftReconcilerProfile, liftWithCrdProfiles, takeDocumentProfiles } from './orkestra-lift-profiles.js';
 import { liftNotification, liftNotify } from './orkestra-lift-notification.js';
 import { basename } from 'node:path';
 
@@ -145,7 +145,9 @@ function liftCrd(lift: Lift, entry: Map, path: Path, override: boolean): void {
   liftQueue(lift, entry, path);
   const box = entry.operatorBox;
   liftEnrich(lift, entry, path);
-  if (isMap(box)) liftBox(lift, box, [...path, 'operatorBox'], entry, path);
+  liftWithCrdProfiles(lift, entry, path, () => {
+    if (isMap(box)) liftBox(lift, box, [...path, 'operatorBox'], entry, path);
+  });
   const imports = entry.imports;
   if (Array.isArray(imports)) {
     imports.forEach((item: unknown, index) => {

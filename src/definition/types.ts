@@ -94,18 +94,14 @@ export interface TemplateEntry {
    * docs/orkestra-compatibility.md#copies says how.
    */
   readonly copy?: EntryCopy;
-  /**
-   * `secrets` only: a duration (Go's, or `30d`, `2w`, `6mo`, `1y`; may be a template) after which the Secret is
-   * rendered afresh and rewritten (docs/orkestra-compatibility.md#rotation).
-   */
+  /** `secrets`: a duration (`30d`, `2w`, `6mo`, `1y`, Go's; may be a template) after which the Secret is rewritten. */
   readonly rotateAfter?: string;
-  /**
-   * `secrets` only: generate a key, a CA and a server certificate into a `kubernetes.io/tls` Secret
-   * (docs/orkestra-compatibility.md#tls). Strings may be templates.
-   */
+  /** `secrets`: generate a key, a CA and a server certificate into a `kubernetes.io/tls` Secret (templates allowed). */
   readonly tls?: EntryTls;
   /** One child per item of a list (or map) of the data (docs/orkestra-compatibility.md#foreach). */
   readonly forEach?: EntryForEach;
+  /** Orkestra: a profile named by a template, expanded per name (docs/orkestra-compatibility.md#profiles-named-by-a-template). */
+  readonly profileChoice?: EntryProfileChoice;
 }
 
 /** What a template entry iterates over (see {@link TemplateEntry.forEach}). */
@@ -378,6 +374,8 @@ export interface NormalizeField {
 
 export type { AdmissionOperation, ValidationOperator, ValidationRule, MutationRule, AdmissionRules } from './admission-types.js';
 import type { AdmissionRules } from './admission-types.js';
+import type { EntryProfileChoice } from './profile-choice-types.js';
+export type { EntryProfileChoice, ProfileReference } from './profile-choice-types.js';
 export type { ExternalAuth, ExternalCall, ExternalMethod, GateFailPolicy } from './external-types.js';
 export { SENTINELS } from './flow-types.js';
 export type { Sentinel, Gate, PreReconcile, WatchEvent, WatchEntry, ObservedEvent, EventObjectMatch, BoxObserve } from './flow-types.js';

@@ -8,6 +8,7 @@ import { TEMPLATE_KINDS, type CrdDefinition, type TemplateEntry, type TemplatePh
 import { RuntimeError } from '../errors.js';
 import { COMMON_ENTRY_FIELDS, type KindBuilder } from '../registry/kind-builder.js';
 import type { KindTable } from '../registry/kind-table.js';
+import { compileProfileChoice, type CompiledProfileChoice } from './profile-choice.js';
 import { compileConditions, compileValue, hasTemplateActions, type CompiledConditions, type CompiledValue, type TemplateDialect, type TemplateLimits } from '../template/index.js';
 
 export type PhaseName = 'onCreate' | 'onReconcile' | 'onDelete';
@@ -27,6 +28,8 @@ export interface CompiledEntry {
   readonly rotateAfter?: CompiledValue;
   /** `entry.tls`, compiled (tls.ts carries it out). */
   readonly tls?: CompiledValue;
+  /** `entry.profileChoice`, compiled: the body to render is chosen by the rendered profile names (profile-choice.ts). */
+  readonly choice?: CompiledProfileChoice;
 }
 
 export interface TemplateSet {
@@ -93,6 +96,7 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
           const copy = entry.copy === undefined ? undefined : compileValue(entry.copy, { name: entry.path, dialect, ...withNotes, ...withLimits });
           const rotateAfter = entry.rotateAfter === undefined ? undefined : compileValue(entry.rotateAfter, { name: `${entry.path}.rotateAfter`, dialect, ...withNotes, ...withLimits });
           const tls = entry.tls === undefined ? undefined : compileValue(entry.tls, { name: `${entry.path}.tls`, dialect, ...withNotes, ...withLimits });
+          const choice = compileProfileChoice(entry, (value, name) => compileValue(value, { name, dialect, ...withNotes, ...withLimits }));
           out.push({
             entry,
             builder,
@@ -103,6 +107,7 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
             ...(copy === undefined ? {} : { copy }),
             ...(rotateAfter === undefined ? {} : { rotateAfter }),
             ...(tls === undefined ? {} : { tls }),
+            ...(choice === undefined ? {} : { choice }),
           });
         } catch (error) {
           problems.push(error instanceof Error ? error.message : String(error));

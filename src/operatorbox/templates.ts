@@ -28,6 +28,7 @@ import { planRotation } from './rotation.js';
 import { planTls, type RenderedTls } from './tls.js';
 import { soonest } from './result.js';
 import { crLabelsToWrite, type LabelWriter } from './cr-labels.js';
+import { bodyFor } from './profile-choice.js';
 
 export interface TemplatesPhaseOptions {
   /** The CRD's name in the Katalog. */
@@ -53,7 +54,7 @@ export interface TemplatesPhaseOptions {
 /** An entry's body rendered for its name alone; undefined when it does not render now (nothing is applied from it). */
 function renderedOrUndefined(compiled: CompiledEntry, data: TemplateData): unknown {
   try {
-    return compiled.body.render(data);
+    return bodyFor(compiled, data).render(data);
   } catch {
     return undefined; // the entry is withdrawn: a body that does not render names no child to delete
   }
@@ -192,7 +193,7 @@ export class TemplatesPhase implements TemplatesStage {
             const withdraw = !verdict.ok && conditional && compiled.reconcile;
             return {
               verdict,
-              body: verdict.ok ? compiled.body.render(entryData) : withdraw ? renderedOrUndefined(compiled, entryData) : undefined,
+              body: verdict.ok ? bodyFor(compiled, entryData).render(entryData) : withdraw ? renderedOrUndefined(compiled, entryData) : undefined,
               copy: verdict.ok && compiled.copy !== undefined ? renderedCopy(compiled.copy.render(entryData), entry) : undefined,
               rotateAfter: verdict.ok ? compiled.rotateAfter?.render(entryData) : undefined,
               tls: verdict.ok ? (compiled.tls?.render(entryData) as RenderedTls | undefined) : undefined,

@@ -1,7 +1,8 @@
 // User-defined profiles (Orkestra's profiles: block, orkspace/orkestra pkg/types/types_profiles.go: resolved before
 // the built-ins), merged from Motifs through spec.imports (the document's own win), explicit fields beside a
 // profile (they win over the profile's: docs/orkestra-compatibility.md#profiles), and the load errors: an unknown
-// name at file:line:column naming the class and the known names, a profile named by a template, malformed blocks.
+// name at file:line:column naming the class and the known names, malformed blocks (templated names:
+// orkestra-profiles-templated.test.ts).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -190,11 +191,6 @@ describe('profile errors at load', () => {
     assert.match(found, /unknown rolling update profile "slowly" .*built-in safe, fast, blue-green/);
     assert.match(found, /unknown HPA behavior profile "web2" .*built-in web, api, latency-sensitive, batch, cost-optimized/);
     assert.match(found, /unknown LimitRange profile "org-defaults" .*no built-ins/);
-  });
-
-  test('a profile named by a template is refused by name (katalog expands profiles at load)', () => {
-    const found = problems(katalog('          deployments:\n            - { image: x, resources: { profile: "{{ .spec.size }}" } }\n'));
-    assert.match(found.join('\n'), /named by a template .*is not supported by katalog: profiles are expanded when the definition loads.*#profiles$/);
   });
 
   test('malformed profiles blocks: an unknown class or field, a missing or repeated name', () => {

@@ -25,6 +25,41 @@ export function registryOf(context: object): ProfileRegistry {
   return registry;
 }
 
+/** The CRD-level profiles of the CRD being lifted, by load (set only while that CRD's operatorBox is lifted). */
+const crdLayers = new WeakMap<object, ProfileRegistry>();
+
+/**
+ * The registry references resolve against: the CRD's own `profiles:` (while its entries are lifted) over the
+ * load's registry. A name in both resolves to the CRD's.
+ */
+export function resolvingRegistryOf(context: object): ProfileRegistry {
+  const base = registryOf(context);
+  const layer = crdLayers.get(context);
+  if (layer === undefined) return base;
+  const merged: ProfileRegistry = new Map();
+  for (const profileClass of PROFILE_CLASSES) {
+    const own = layer.get(profileClass);
+    const shared = base.get(profileClass);
+    if (own === undefined && shared === undefined) continue;
+    const table = new Map(own ?? []);
+    for (const [name, value] of shared ?? []) if (!table.has(name)) table.set(name, value);
+    merged.set(profileClass, table);
+  }
+  return merged;
+}
+
+/** Runs `lift` with `layer` (a CRD's own profiles) resolving before the load's registry. */
+export function withCrdLayer(context: object, layer: ProfileRegistry, lift: () => void): void {
+  const outer = crdLayers.get(context);
+  crdLayers.set(context, layer);
+  try {
+    lift();
+  } finally {
+    if (outer === undefined) crdLayers.delete(context);
+    else crdLayers.set(context, outer);
+  }
+}
+
 function isProfileClass(key: string): key is ProfileClass {
   return (PROFILE_CLASSES as readonly string[]).includes(key);
 }
@@ -111,7 +146,7 @@ function readProfile(profileClass: ProfileClass, item: unknown, origin: Origin, 
 export type Resolution = { readonly value: ProfileValue } | { readonly error: string };
 
 /** Human names of the classes, for messages. */
-const CLASS_LABELS: Readonly<Record<ProfileClass, string>> = {
+export const CLASS_LABELS: Readonly<Record<ProfileClass, string>> = {
   networkPolicies: 'NetworkPolicy',
   resourceQuotas: 'ResourceQuota',
   limitRanges: 'LimitRange',
@@ -130,8 +165,10 @@ export function resolveProfile(registry: ProfileRegistry, profileClass: ProfileC
   const label = CLASS_LABELS[profileClass];
   if (typeof name !== 'string' || name === '') return { error: `a ${label} profile must be a name` };
   if (name.includes('{{')) {
+    // Entries' templated names are expanded per name before this (templated.ts); the reconciler's settings are the
+    // CRD's, fixed when it starts, so there is no custom resource to render its name with.
     return {
-      error: `a ${label} profile named by a template ("${name}") is not supported by katalog: profiles are expanded when the definition loads; name the profile; see docs/orkestra-compatibility.md#profiles`,
+      error: `a ${label} profile named by a template ("${name}") is not supported: the ${label} settings are the CRD's, chosen once and not per custom resource; name the profile; see docs/orkestra-compatibility.md#profiles-named-by-a-template`,
     };
   }
   const own = registry.get(profileClass)?.get(name);
