@@ -50,7 +50,7 @@ test('a field the schema does not declare is pruned with a warning, and kept onc
   assert.deepEqual(first.spec, { size: 'S' });
 
   const current = await crds.readCustomResourceDefinition({ name: 'gizmos.example.com' });
-  await crds.replaceCustomResourceDefinition({ name: 'gizmos.example.com', body: { ...gizmoCrd(['size', 'colour']), metadata: current.metadata } });
+  await crds.replaceCustomResourceDefinition({ name: 'gizmos.example.com', body: { ...gizmoCrd(['size', 'colour']), metadata: { ...current.metadata, name: 'gizmos.example.com' } } });
   await server.settled();
 
   const second = await patchSpec({ colour: 'red' });
