@@ -141,7 +141,7 @@ async function waitFor(server: RemoteServer, children: number, ready: number, wh
 async function runOnce(peer: Peer, dir: string): Promise<Run> {
   const server = await startRemoteServer(
     { bookmarkIntervalMs: BOOKMARK_MS, requestLogSize: 10 * COUNT + 10_000 },
-    SERVER_PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${SERVER_PROF_DIR}`],
+    SERVER_PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${SERVER_PROF_DIR}`, ...(PROF_US === undefined ? [] : [`--cpu-prof-interval=${PROF_US}`])],
   );
   try {
     await server.call({ crd: WIDGET_CRD });

@@ -16,9 +16,17 @@ export interface RemoteServerOptions {
   readonly requestLogSize?: number;
 }
 
-/** `nodeOptions`: extra Node flags for the server's process (bench/scale: `--expose-gc`, a larger heap). */
-export async function startRemoteServer(options: RemoteServerOptions = {}, nodeOptions: readonly string[] = []): Promise<RemoteServer> {
-  const child: ChildProcess = fork('bench/support/apiserver-process.ts', [JSON.stringify(options)], { execArgv: [...nodeOptions, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/**
+ * `nodeOptions`: extra Node flags for the server's process (bench/scale: `--expose-gc`, a larger heap). `checkout`:
+ * the root of another checkout of katalog whose test API server to run (bench/server-writes' `against=`), default
+ * this one.
+ */
+export async function startRemoteServer(options: RemoteServerOptions = {}, nodeOptions: readonly string[] = [], checkout?: string): Promise<RemoteServer> {
+  const child: ChildProcess = fork('bench/support/apiserver-process.ts', [JSON.stringify(options)], {
+    execArgv: [...nodeOptions, '--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    ...(checkout === undefined ? {} : { cwd: checkout }),
+  });
   const pending = new Map<number, (value: unknown) => void>();
   let nextId = 1;
   const url = await new Promise<string>((resolve) => {

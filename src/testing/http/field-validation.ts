@@ -27,6 +27,11 @@ function join(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;
 }
 
+/** `,`, `}`, `]` or white space: where a number, `true`, `false` or `null` ends. */
+function isScalarEnd(c: number): boolean {
+  return c === 44 || c === 125 || c === 93 || c === 32 || c === 9 || c === 10 || c === 13;
+}
+
 /**
  * The problems of a JSON text (already known to parse), in the order they appear: `duplicate field "a.b"` and,
  * when `root` is given, `unknown field "a.c"`. Nothing below an unknown field is looked at.
@@ -35,14 +40,19 @@ export function scanFields(text: string, root: FieldNode, checkUnknown: boolean)
   const problems: string[] = [];
   let i = 0;
   const skipSpace = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text.charAt(i))) i++;
+    for (let c = text.charCodeAt(i); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(i)) i++;
   };
   const readString = (): string => {
     const start = i;
+    let escaped = false;
     i++;
-    while (i < text.length && text.charAt(i) !== '"') i += text.charAt(i) === '\\' ? 2 : 1;
+    for (let c = text.charCodeAt(i); i < text.length && c !== 34; c = text.charCodeAt(i)) {
+      if (c === 92) escaped = true;
+      i += c === 92 ? 2 : 1;
+    }
     i++;
-    return JSON.parse(text.slice(start, i)) as string;
+    // Only a string with an escape needs decoding; the others are their own text between the quotes.
+    return escaped ? (JSON.parse(text.slice(start, i)) as string) : text.slice(start + 1, i - 1);
   };
   const value = (node: FieldNode, path: string, check: boolean): void => {
     skipSpace();
@@ -89,7 +99,7 @@ export function scanFields(text: string, root: FieldNode, checkUnknown: boolean)
       readString();
       return;
     }
-    while (i < text.length && !',}] \t\n\r'.includes(text.charAt(i))) i++;
+    for (let c = text.charCodeAt(i); i < text.length && !isScalarEnd(c); c = text.charCodeAt(i)) i++;
   };
   value(root, '', true);
   return problems;
@@ -115,6 +125,21 @@ export function pruneUnknown(value: unknown, node: FieldNode, path = '', order: 
     } else removed.push(...pruneUnknown(object[key], child.node, join(path, key), order, prune));
   }
   return removed;
+}
+
+/** Whether `value` has a field `node` does not declare: {@link pruneUnknown}'s question without its paths and copies. */
+function hasUnknown(value: unknown, node: FieldNode): boolean {
+  if (Array.isArray(value)) {
+    const items = itemsOf(node);
+    return value.some((item) => hasUnknown(item, items));
+  }
+  if (node === undefined || typeof value !== 'object' || value === null) return false;
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    const child = childOf(node, key);
+    if (!child.known || hasUnknown(object[key], child.node)) return true;
+  }
+  return false;
 }
 
 function warningHeader(problems: readonly string[]): Record<string, string | string[]> {
@@ -171,7 +196,8 @@ export function patchChecker(view: ResourceView, mode: FieldValidation, patchTex
     check: (object) => {
       const duplicates = mode === 'Ignore' || patchText === undefined ? [] : scanFields(patchText, undefined, false);
       const before = mode === 'Strict' ? sortedJson(object) : '';
-      const unknown = pruneUnknown(object, root, '', (keys) => [...keys].sort(), false);
+      // Most patched objects have nothing unknown: ask that first, and build the ordered problems only when needed.
+      const unknown = hasUnknown(object, root) ? pruneUnknown(object, root, '', (keys) => [...keys].sort(), false) : [];
       const pruned = unknown.length === 0 ? object : structuredClone(object);
       if (pruned !== object) pruneUnknown(pruned, root);
       problems = mode === 'Ignore' ? [] : [...duplicates, ...unknown];

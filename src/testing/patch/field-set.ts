@@ -71,6 +71,17 @@ export function difference(a: FieldSet, b: FieldSet | undefined): FieldSet {
   return out;
 }
 
+/** True when some path is a member of both sets (so that `difference(a, b)` would differ from `a`). */
+export function sharesMember(a: FieldSet, b: FieldSet): boolean {
+  if (a.member && b.member) return true;
+  const [small, large] = a.children.size <= b.children.size ? [a, b] : [b, a];
+  for (const [element, child] of small.children) {
+    const other = large.children.get(element);
+    if (other !== undefined && sharesMember(child, other)) return true;
+  }
+  return false;
+}
+
 /** A new set without the member `path` (paths under it stay). */
 export function withoutPath(set: FieldSet, path: FieldPath): FieldSet {
   const single = emptySet();
@@ -112,11 +123,25 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-const KIND_ORDER = ['f', 'k', 'v', 'i'];
+/** The rank of a path element's kind: fields, then keys, then values, then indices (anything else first). */
+function kindRank(element: string): number {
+  switch (element.charCodeAt(0)) {
+    case 102: // f
+      return 0;
+    case 107: // k
+      return 1;
+    case 118: // v
+      return 2;
+    case 105: // i
+      return 3;
+    default:
+      return -1;
+  }
+}
 
 /** Orders path elements as Kubernetes does: fields, then keys, then values, then indices. */
 function compareElements(a: string, b: string): number {
-  const kind = KIND_ORDER.indexOf(a.slice(0, 1)) - KIND_ORDER.indexOf(b.slice(0, 1));
+  const kind = kindRank(a) - kindRank(b);
   if (kind !== 0) return kind;
   if (a.startsWith('i:') && b.startsWith('i:')) return Number(a.slice(2)) - Number(b.slice(2));
   return compareText(a, b);
@@ -126,9 +151,14 @@ function compareElements(a: string, b: string): number {
 export function toFieldsV1(set: FieldSet): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (set.member && set.children.size > 0) out['.'] = {};
-  for (const element of [...set.children.keys()].sort(compareElements)) {
+  const elements = [...set.children.keys()];
+  if (elements.length > 1) elements.sort(compareElements);
+  for (const element of elements) {
     const child = set.children.get(element);
-    if (child !== undefined) Object.defineProperty(out, element, { value: toFieldsV1(child), writable: true, enumerable: true, configurable: true });
+    if (child === undefined) continue;
+    // A plain assignment, except for the one key that would set the prototype instead (a hand-edited entry).
+    if (element === '__proto__') Object.defineProperty(out, element, { value: toFieldsV1(child), writable: true, enumerable: true, configurable: true });
+    else out[element] = toFieldsV1(child);
   }
   return out;
 }

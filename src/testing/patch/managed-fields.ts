@@ -2,7 +2,7 @@
  * Field ownership as Kubernetes records it in `metadata.managedFields` (FieldsV1), and the bookkeeping of the
  * non-apply writes (create, update, patch).
  */
-import { difference, emptySet, fromFieldsV1, isEmptySet, toFieldsV1, union, type FieldSet } from './field-set.js';
+import { difference, emptySet, fromFieldsV1, isEmptySet, sharesMember, toFieldsV1, union, type FieldSet } from './field-set.js';
 import { changedMembers, collectFields } from './field-walk.js';
 import { getOwn, isJsonObject } from './json-value.js';
 
@@ -33,7 +33,17 @@ export interface TrackedEntry {
   time: string;
   readonly subresource: string | undefined;
   set: FieldSet;
+  /** The stored entry it was read from, when {@link writeManagedFields} wrote that entry (see `encodedSets`). */
+  readonly source?: ManagedFieldsEntry;
 }
+
+/**
+ * The entries {@link writeManagedFields} built, with the set each encodes. A stored object is never mutated, so the
+ * next write of the same object reads such an entry without parsing its FieldsV1 again, and writes it back as the
+ * same object when neither its set (by identity: sets are replaced, never changed in place) nor its time changed.
+ * Entries a client sent are not in it and are parsed (and normalised) as before.
+ */
+const encodedSets = new WeakMap<ManagedFieldsEntry, FieldSet>();
 
 const atomic: ListKeyLookup = () => undefined;
 
@@ -51,6 +61,11 @@ export function readManagedFields(value: unknown): TrackedEntry[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((raw: unknown): TrackedEntry[] => {
     if (!isJsonObject(raw)) return [];
+    const known = encodedSets.get(raw as unknown as ManagedFieldsEntry);
+    if (known !== undefined) {
+      const entry = raw as unknown as ManagedFieldsEntry;
+      return [{ manager: entry.manager, operation: entry.operation, apiVersion: entry.apiVersion, time: entry.time, subresource: entry.subresource, set: known, source: entry }];
+    }
     const manager = getOwn(raw, 'manager');
     const operation = getOwn(raw, 'operation');
     const subresource = getOwn(raw, 'subresource');
@@ -78,6 +93,8 @@ export function writeManagedFields(entries: readonly TrackedEntry[]): ManagedFie
   return entries
     .filter((entry) => !isEmptySet(entry.set))
     .map((entry): ManagedFieldsEntry => {
+      const source = entry.source;
+      if (source !== undefined && encodedSets.get(source) === entry.set && source.apiVersion === entry.apiVersion && source.time === entry.time) return source;
       const out: ManagedFieldsEntry = {
         manager: entry.manager,
         operation: entry.operation,
@@ -87,6 +104,7 @@ export function writeManagedFields(entries: readonly TrackedEntry[]): ManagedFie
         fieldsV1: toFieldsV1(entry.set),
       };
       if (entry.subresource !== undefined) out.subresource = entry.subresource;
+      encodedSets.set(out, entry.set);
       return out;
     })
     .sort(
@@ -138,7 +156,9 @@ export function recordUpdate(
     entries.push(own);
   }
   for (const entry of entries) {
-    entry.set = difference(entry === own ? union(entry.set, changed) : difference(entry.set, changed), removed);
+    if (entry === own) entry.set = difference(union(entry.set, changed), removed);
+    // An entry that owns none of the changed or removed fields keeps its set (and so its encoding).
+    else if (sharesMember(entry.set, changed) || sharesMember(entry.set, removed)) entry.set = difference(difference(entry.set, changed), removed);
   }
   own.apiVersion = opts.apiVersion;
   own.time = opts.now;

@@ -49,8 +49,28 @@ function extension(node: Readonly<Record<string, unknown>>, name: 'preserve-unkn
   return node[`x-kubernetes-${name}`] === true || node[`x_kubernetes_${name.replace(/-/g, '_')}`] === true;
 }
 
-/** The schema node of a whole object of `view`. */
+/** Root nodes built, per resource type and version, with the schema each was built from. */
+const roots = new WeakMap<object, Map<string, { readonly schema: unknown; readonly node: FieldNode }>>();
+
+/**
+ * The schema node of a whole object of `view`. Built once per resource type, version and schema object (every
+ * create, update and patch asks for it), and rebuilt when the type's schema of that version is another object.
+ */
 export function rootNode(view: ResourceView): FieldNode {
+  const schema = view.type.schemas?.[view.version];
+  let byVersion = roots.get(view.type);
+  if (byVersion === undefined) {
+    byVersion = new Map();
+    roots.set(view.type, byVersion);
+  }
+  const known = byVersion.get(view.version);
+  if (known !== undefined && known.schema === schema) return known.node;
+  const node = buildRootNode(view);
+  byVersion.set(view.version, { schema, node });
+  return node;
+}
+
+function buildRootNode(view: ResourceView): FieldNode {
   const base = { apiVersion: ANY, kind: ANY, metadata: OBJECT_META };
   if (!view.type.builtin) {
     const schema = asNode(view.type.schemas?.[view.version]);

@@ -36,13 +36,28 @@ function labelsOf(metadata: Record<string, unknown>): Record<string, string> {
   return labels as Record<string, string>;
 }
 
-/** Serialises `object` (already complete: metadata set, resourceVersion assigned) into a record. */
-export function makeRecord(object: KubeObject): StoredRecord {
+/**
+ * The JSON of `object` without apiVersion and kind, from just after its opening brace. Most objects begin with
+ * those two fields (clients send them first): their JSON is cut after them instead of copying the object without them.
+ */
+function bodyJson(object: KubeObject): string {
+  const apiVersion = object['apiVersion'];
+  const kind = object['kind'];
+  if (typeof apiVersion === 'string' && typeof kind === 'string') {
+    const prefix = `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)},`;
+    const json = JSON.stringify(object);
+    if (json.startsWith(prefix)) return json.slice(prefix.length);
+  }
   const rest: KubeObject = {};
   for (const key of Object.keys(object)) {
     if (key !== 'apiVersion' && key !== 'kind') rest[key] = object[key];
   }
-  const body = JSON.stringify(rest).slice(1);
+  return JSON.stringify(rest).slice(1);
+}
+
+/** Serialises `object` (already complete: metadata set, resourceVersion assigned) into a record. */
+export function makeRecord(object: KubeObject): StoredRecord {
+  const body = bodyJson(object);
   const metadata = metadataOf(object);
   return {
     object,
