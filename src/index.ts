@@ -32,6 +32,8 @@ export type {
   StatusFieldType,
   NamespaceGuard,
   NormalizeField,
+  CrdConversion,
+  ConversionPath,
   EnrichRule,
   EnrichTarget,
   EnrichTargetName,

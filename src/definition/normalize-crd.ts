@@ -21,6 +21,7 @@ import { normalizeAdmission } from './admission-rules.js';
 import { checkTemplates } from './template-check.js';
 import { normalizeFields } from './normalize-fields.js';
 import { normalizeEnrich } from './enrich-targets.js';
+import { normalizeConversion } from './normalize-conversion.js';
 import type { UserNote } from '../template/index.js';
 
 /** Normalises one entry. `topFinalizers` are the finalizers of the document being loaded (Katalog or Komposer). */
@@ -59,6 +60,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
   const setup = get('setup');
   const normalize = normalizeFields(get('normalize'), problems);
   const enrich = normalizeEnrich(get('enrich'), get('enrichAll'), problems);
+  const conversion = normalizeConversion(get('conversion'), problems);
 
   const crdFile = get('crdFile');
   const workers = sourced('workers', integer);
@@ -108,6 +110,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
     ...(admission === undefined ? {} : { admission }),
     ...(normalize.length === 0 ? {} : { normalize }),
     ...(enrich === undefined ? {} : { enrich }),
+    ...(conversion === undefined ? {} : { conversion }),
   };
   return { crd, node: { name: raw.name, enabled, dependsOn }, cross };
 }
