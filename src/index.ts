@@ -128,7 +128,7 @@ export { webhookConfigurations, type WebhookConfigurationOptions, type WebhookCo
 export { DELETION_PROTECTION_LABEL } from './admission/crd-rules.js';
 // The conversion webhook router (ConversionReview for CRDs with conversion paths or converters)
 export { createConversionRouter, CONVERSION_PATH, type ConversionRouterOptions, type ConversionOutcome } from './admission/conversion-router.js';
-export type { Converter } from './admission/conversion-rules.js';
+export type { VersionConverter } from './admission/conversion-rules.js';
 export { CONVERSION_API_VERSION, type ConversionRequest, type ConversionResponse, type ConversionResult, type ConversionReview } from './admission/conversion-review.js';
 export { ADMISSION_API_VERSION, type AdmissionRequest, type AdmissionResponse, type AdmissionReview, type AdmissionStatus, type GroupVersionResource } from './admission/review.js';
 

@@ -15,7 +15,7 @@ import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Definition } from '../definition/index.js';
 import { toError } from '../errors.js';
-import { compileConversionRules, convertObject, ConversionFailure, type Converter } from './conversion-rules.js';
+import { compileConversionRules, convertObject, ConversionFailure, type VersionConverter } from './conversion-rules.js';
 import { conversionReviewOf, readConversionReview, type ConversionResponse } from './conversion-review.js';
 
 export interface ConversionRouterOptions {
@@ -23,7 +23,7 @@ export interface ConversionRouterOptions {
    * Converters in code, by CRD name, for version pairs the CRD declares no path for (or for a CRD without a
    * `conversion` block). A declared path wins over the converter.
    */
-  readonly converters?: Readonly<Record<string, Converter>>;
+  readonly converters?: Readonly<Record<string, VersionConverter>>;
   /** Told about an unexpected error while answering (the caller gets a 500 JSON body without its text). */
   readonly onError?: (error: Error, request: { readonly method: string; readonly path: string }) => void;
   /** Told about every answered review; never the objects or the failure's message. */

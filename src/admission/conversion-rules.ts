@@ -14,13 +14,13 @@ import { compileValue, type CompiledValue } from '../template/index.js';
  * object and returns the converted object (or a promise of it); its apiVersion and metadata are set by the
  * router afterwards (metadata is never changed by a conversion). A throw is the request's failure.
  */
-export type Converter = (object: Record<string, unknown>, toVersion: string) => Record<string, unknown> | Promise<Record<string, unknown>>;
+export type VersionConverter = (object: Record<string, unknown>, toVersion: string) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
 interface KindRules {
   readonly crds: readonly string[];
   readonly kind: string;
   readonly paths: ReadonlyMap<string, CompiledValue>;
-  readonly converter: Converter | undefined;
+  readonly converter: VersionConverter | undefined;
 }
 
 export type ConversionRules = ReadonlyMap<string, KindRules>;
@@ -33,7 +33,7 @@ const kindKey = (group: string, kind: string): string => `${group}/${kind}`;
  * (`E_CONFIG`) for a converter named after no CRD, and when two entries of one group and kind (Orkestra declares
  * one entry per version) declare the same pair or different storage versions.
  */
-export function compileConversionRules(definition: Definition, converters: Readonly<Record<string, Converter>> = {}): ConversionRules {
+export function compileConversionRules(definition: Definition, converters: Readonly<Record<string, VersionConverter>> = {}): ConversionRules {
   for (const name of Object.keys(converters)) {
     if (!definition.crds.has(name)) throw new KatalogError('E_CONFIG', `conversion router: converters names "${name}", which is not a CRD of ${definition.name}`);
   }
@@ -42,7 +42,7 @@ export function compileConversionRules(definition: Definition, converters: Reado
     readonly kind: string;
     storage: string | undefined;
     readonly paths: Map<string, { readonly crd: string; readonly path: ConversionPath }>;
-    converter: Converter | undefined;
+    converter: VersionConverter | undefined;
   }
   const drafts = new Map<string, Draft>();
   for (const crd of definition.crds.values()) {
