@@ -13,6 +13,7 @@ import type { ConstructorFactory, Hooks } from './operatorbox/types.js';
 import { checkLeaderElection, type LeaderElectionOptions, type ResolvedLeaderElection } from './runtime/leader-options.js';
 import type { CrdSettingsInput } from './runtime/settings.js';
 import { shardProblems, type ShardOptions } from './runtime/sharding.js';
+import { conversionWebhookSpec, type ConversionWebhookOptions } from './runtime/crd-conversion.js';
 import { DEFAULT_TEMPLATE_LIMITS, type TemplateLimits } from './template/index.js';
 import { resolveLimits } from './template/limits.js';
 import { systemClock, type Clock } from './util/clock.js';
@@ -54,6 +55,11 @@ export interface RuntimeOptions {
   readonly clock?: Clock;
   /** Apply each CRD's `crdFile` at start (development and tests). Default false. */
   readonly installCrds?: boolean;
+  /**
+   * With `installCrds`: where the conversion router is served; CRDs whose entries declare `conversion` are installed
+   * with `spec.conversion` pointing at it (docs/admission.md#conversion-webhook).
+   */
+  readonly conversionWebhook?: ConversionWebhookOptions;
   /** How long `stop()` waits for in-flight reconciles before aborting them. Default 30s. */
   readonly drainTimeout?: DurationInput;
   /**
@@ -116,6 +122,7 @@ export interface ResolvedOptions {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly installCrds: boolean;
+  readonly conversionWebhook: ConversionWebhookOptions | undefined;
   readonly drainTimeoutMs: number;
   readonly reconcileTimeoutMs: number;
   /** A positive integer or `Infinity`. */
@@ -170,6 +177,13 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
   }
   const fieldManager = options.fieldManager ?? 'katalog';
   if (fieldManager === '' || fieldManager.length > 128) problems.push(`fieldManager: must be 1 to 128 characters, got ${JSON.stringify(fieldManager)}`);
+  if (options.conversionWebhook !== undefined) {
+    try {
+      conversionWebhookSpec(options.conversionWebhook);
+    } catch (error) {
+      problems.push(`conversionWebhook: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   const limit = options.clientRateLimit;
   if (limit !== undefined && (!(limit.qps > 0) || !Number.isInteger(limit.burst) || limit.burst < 1)) {
     problems.push(`clientRateLimit: qps must be > 0 and burst an integer >= 1, got ${JSON.stringify(limit)}`);
@@ -201,6 +215,7 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
     logger: options.logger ?? silentLogger,
     clock: options.clock ?? systemClock,
     installCrds: options.installCrds ?? false,
+    conversionWebhook: options.conversionWebhook,
     drainTimeoutMs,
     reconcileTimeoutMs,
     maxConcurrentReconciles,
