@@ -17,8 +17,11 @@ interface WatchEvent {
 
 const CONVERTED = new Set(['ADDED', 'MODIFIED', 'DELETED']);
 
-/** Wraps `sink` so that the objects of data events are converted from the storage version to `apiVersion`. */
-export function convertingSink(sink: WatchSink, conversion: Conversion, apiVersion: string): WatchSink {
+/**
+ * Wraps `sink` so that the objects of data events are converted from the storage version to `apiVersion`.
+ * `isOpen` says whether the client is still there: a chunk whose conversion ends after it left is dropped.
+ */
+export function convertingSink(sink: WatchSink, conversion: Conversion, apiVersion: string, isOpen: () => boolean): WatchSink {
   let chain: Promise<void> = Promise.resolve();
   let ended = false;
   const convertChunk = async (chunk: string): Promise<string> => {
@@ -37,10 +40,12 @@ export function convertingSink(sink: WatchSink, conversion: Conversion, apiVersi
   return {
     write: (chunk) => {
       chain = chain.then(async () => {
-        if (ended) return;
+        if (ended || !isOpen()) return;
         try {
-          sink.write(await convertChunk(chunk));
+          const converted = await convertChunk(chunk);
+          if (!ended && isOpen()) sink.write(converted);
         } catch (error) {
+          if (ended || !isOpen()) return;
           ended = true;
           const status = error instanceof StatusError ? error.body : { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: String(error), code: 500 };
           sink.write(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
@@ -50,7 +55,7 @@ export function convertingSink(sink: WatchSink, conversion: Conversion, apiVersi
     },
     end: () => {
       chain = chain.then(() => {
-        if (ended) return;
+        if (ended || !isOpen()) return;
         ended = true;
         sink.end();
       });

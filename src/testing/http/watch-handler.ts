@@ -83,7 +83,7 @@ export function startWatch(
   const conversion = conversionFor(cluster, view);
   const watcher = new Watcher(
     { key: type.key, resource: type.plural, namespace, labels, fields, apiVersion: view.apiVersion, kind: type.kind },
-    conversion === undefined ? sink : convertingSink(sink, conversion, view.apiVersion),
+    conversion === undefined ? sink : convertingSink(sink, conversion, view.apiVersion, () => !res.destroyed && !res.writableEnded),
     {
       clock: cluster.clock,
       bookmarkIntervalMs: flag(query, 'allowWatchBookmarks') ? ctx.bookmarkIntervalMs : undefined,
