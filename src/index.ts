@@ -34,6 +34,8 @@ export type {
   StatusFieldType,
   NamespaceGuard,
   NormalizeField,
+  CrdConversion,
+  ConversionPath,
   EnrichRule,
   EnrichTarget,
   EnrichTargetName,
@@ -134,6 +136,11 @@ export { createAdmissionRouter, ADMISSION_PATHS, type AdmissionRouterOptions, ty
 export { cachedObjects } from './runtime/cached.js';
 export { webhookConfigurations, type WebhookConfigurationOptions, type WebhookConfigurations, type WebhookClient } from './admission/webhook-configuration.js';
 export { DELETION_PROTECTION_LABEL } from './admission/crd-rules.js';
+// The conversion webhook router (ConversionReview for CRDs with conversion paths or converters)
+export { createConversionRouter, CONVERSION_PATH, type ConversionRouterOptions, type ConversionOutcome } from './admission/conversion-router.js';
+export type { VersionConverter } from './admission/conversion-rules.js';
+export { conversionWebhookSpec, type ConversionWebhookOptions } from './runtime/crd-conversion.js';
+export { CONVERSION_API_VERSION, type ConversionRequest, type ConversionResponse, type ConversionResult, type ConversionReview } from './admission/conversion-review.js';
 export { ADMISSION_API_VERSION, type AdmissionRequest, type AdmissionResponse, type AdmissionReview, type AdmissionStatus, type GroupVersionResource } from './admission/review.js';
 
 // Time and errors

@@ -14,6 +14,7 @@ import { checkLeaderElection, type LeaderElectionOptions, type ResolvedLeaderEle
 import type { CrdSettingsInput } from './runtime/settings.js';
 import { shardProblems, type ShardOptions } from './runtime/sharding.js';
 import { resolveNotificationOptions, type NotificationOptions, type ResolvedNotificationOptions } from './runtime/notifier-options.js';
+import { conversionWebhookSpec, type ConversionWebhookOptions } from './runtime/crd-conversion.js';
 import { DEFAULT_TEMPLATE_LIMITS, type TemplateLimits } from './template/index.js';
 import { resolveLimits } from './template/limits.js';
 import { systemClock, type Clock } from './util/clock.js';
@@ -55,6 +56,11 @@ export interface RuntimeOptions {
   readonly clock?: Clock;
   /** Apply each CRD's `crdFile` at start (development and tests). Default false. */
   readonly installCrds?: boolean;
+  /**
+   * With `installCrds`: where the conversion router is served; CRDs whose entries declare `conversion` are installed
+   * with `spec.conversion` pointing at it (docs/admission.md#conversion-webhook).
+   */
+  readonly conversionWebhook?: ConversionWebhookOptions;
   /** How long `stop()` waits for in-flight reconciles before aborting them. Default 30s. */
   readonly drainTimeout?: DurationInput;
   /**
@@ -122,6 +128,7 @@ export interface ResolvedOptions {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly installCrds: boolean;
+  readonly conversionWebhook: ConversionWebhookOptions | undefined;
   readonly drainTimeoutMs: number;
   readonly reconcileTimeoutMs: number;
   /** A positive integer or `Infinity`. */
@@ -177,6 +184,13 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
   }
   const fieldManager = options.fieldManager ?? 'katalog';
   if (fieldManager === '' || fieldManager.length > 128) problems.push(`fieldManager: must be 1 to 128 characters, got ${JSON.stringify(fieldManager)}`);
+  if (options.conversionWebhook !== undefined) {
+    try {
+      conversionWebhookSpec(options.conversionWebhook);
+    } catch (error) {
+      problems.push(`conversionWebhook: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   const limit = options.clientRateLimit;
   if (limit !== undefined && (!(limit.qps > 0) || !Number.isInteger(limit.burst) || limit.burst < 1)) {
     problems.push(`clientRateLimit: qps must be > 0 and burst an integer >= 1, got ${JSON.stringify(limit)}`);
@@ -214,6 +228,7 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
     logger: options.logger ?? silentLogger,
     clock: options.clock ?? systemClock,
     installCrds: options.installCrds ?? false,
+    conversionWebhook: options.conversionWebhook,
     drainTimeoutMs,
     reconcileTimeoutMs,
     maxConcurrentReconciles,

@@ -10,6 +10,7 @@ export { builtInKind, BUILTIN_KIND_NAMES } from './builtin-kinds.js';
 export { KatalogSchema, KomposerSchema, MotifSchema } from './schema.js';
 export type { KatalogInput, KomposerInput, MotifInput, CrdEntryInput } from './schema.js';
 export { TEMPLATE_KINDS } from './types.js';
+export type { CrdConversion, ConversionPath } from './conversion-types.js';
 export type {
   ApiTypes,
   Condition,

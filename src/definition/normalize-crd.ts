@@ -23,6 +23,7 @@ import { checkTemplates } from './template-check.js';
 import { normalizeFields } from './normalize-fields.js';
 import { normalizeEnrich } from './enrich-targets.js';
 import { normalizeNotifyRules } from './notification.js';
+import { normalizeConversion } from './normalize-conversion.js';
 import type { UserNote } from '../template/index.js';
 
 /** Normalises one entry. `topFinalizers` are the finalizers of the document being loaded (Katalog or Komposer). */
@@ -62,6 +63,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
   const normalize = normalizeFields(get('normalize'), problems);
   const enrich = normalizeEnrich(get('enrich'), get('enrichAll'), problems);
   const notifications = normalizeNotifyRules(get('notifications'), problems);
+  const conversion = normalizeConversion(get('conversion'), problems);
 
   const crdFile = get('crdFile');
   const workers = sourced('workers', integer);
@@ -115,6 +117,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
     ...(normalize.length === 0 ? {} : { normalize }),
     ...(enrich === undefined ? {} : { enrich }),
     ...(notifications.length === 0 ? {} : { notifications }),
+    ...(conversion === undefined ? {} : { conversion }),
   };
   return { crd, node: { name: raw.name, enabled, dependsOn }, cross };
 }

@@ -31,7 +31,6 @@ const CLI = "it is an input of Orkestra's own command line (ork), which katalog 
 
 /** Refused fields of a CRD entry, by key. */
 export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
-  conversion: { feature: 'conversion webhook', reason: 'it needs a conversion webhook served over TLS; katalog does not serve one', anchor: 'conversion' },
   serve: { feature: 'serve (custom resources over the gateway)', reason: "it needs Orkestra's gateway", anchor: 'refused-runtime-services' },
   removeFinalizers: {
     feature: 'removeFinalizers',

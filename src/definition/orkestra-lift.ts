@@ -28,6 +28,7 @@ import { liftBoxExternal } from './orkestra-lift-external.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { readCrdFileTypes } from './orkestra-crd-file.js';
 import { liftEnrich } from './orkestra-lift-enrich.js';
+import { liftConversion } from './orkestra-lift-conversion.js';
 import { liftAdmission, liftSecurity } from './orkestra-lift-admission.js';
 import { liftBoxRuntime, liftStatusToggles } from './orkestra-lift-toggles.js';
 import { liftQueueBehaviour, liftRetryBackoff } from './orkestra-lift-queue.js';
@@ -140,6 +141,7 @@ function liftCrd(lift: Lift, entry: Map, path: Path, override: boolean): void {
   for (const [key, refusal] of Object.entries(REFUSED_CRD_FIELDS)) if (Object.hasOwn(entry, key)) refuse(lift, entry, key, path, refusal);
   liftStatusToggles(lift, entry, path);
   liftAdmission(lift, entry, path);
+  liftConversion(lift, entry, path);
   liftEndpoints(lift, entry, path);
   liftApiTypes(lift, entry, path, override);
   liftQueue(lift, entry, path);

@@ -4,6 +4,7 @@
  * `x-check` names a check our checker runs instead of `pattern` (for a better message); editors use `pattern`.
  */
 import Type from 'typebox';
+import { ConversionSchema } from './schema-conversion.js';
 import { DeletionProtectionSchema, MutationBlockSchema, ValidationBlockSchema, WebhooksSchema } from './schema-admission.js';
 import { ConditionSchema, ConditionsSchema, OperatorBoxSchema, StatusBlockSchema, TemplatePhaseSchema } from './schema-operator-box.js';
 import { NotificationSchema, NotificationsSchema } from './notification-schema.js';
@@ -138,6 +139,7 @@ function crdEntryProperties() {
     labels: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.String(), { description: 'Labels written onto each custom resource every cycle (Orkestra); values may be templates.' })),
     fieldSelector: Type.Optional(SelectorSchema),
     normalize: Type.Optional(NormalizeSchema),
+    conversion: Type.Optional(ConversionSchema),
     enrich: Type.Optional(
       Type.Array(
         Type.Union([

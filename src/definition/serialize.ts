@@ -75,6 +75,16 @@ function crdToInput(crd: CrdDefinition, katalogFinalizers: readonly string[]): J
     ...(crd.labels === undefined ? {} : { labels: { ...crd.labels } }),
     ...(crd.normalize === undefined ? {} : { normalize: normalizeToInput(crd.normalize) }),
     ...notifyRulesToInput(crd.notifications),
+    ...(crd.conversion === undefined
+      ? {}
+      : {
+          conversion: {
+            ...optional('storageVersion', crd.conversion.storageVersion),
+            ...(crd.conversion.paths.length === 0 ? {} : { paths: crd.conversion.paths.map((p) => ({ from: p.from, to: p.to, spec: toPlain(p.spec) })) }),
+            ...(crd.conversion.participant ? { participant: true } : {}),
+            ...(crd.conversion.updateCrd ? { updateCRD: true } : {}),
+          },
+        }),
     ...(crd.enrich === undefined ? {} : crd.enrich.all ? { enrichAll: true } : { enrich: crd.enrich.targets.map((t) => (t.when.length + t.anyOf.length === 0 ? t.name : { [t.name]: conditionsToInput(t) })) }),
     ...optional('workers', settings.workers?.value),
     ...optional('resync', settings.resync === undefined ? undefined : formatDuration(settings.resync.value)),

@@ -333,10 +333,7 @@ export interface CrdDefinition extends CrdNotifications {
   readonly devInputs?: { readonly crFiles: readonly string[]; readonly setup: unknown };
   /** Validation, mutation and deletion protection, served by the admission webhook router; absent when none. */
   readonly admission?: AdmissionRules;
-  /**
-   * Labels written onto each custom resource at every reconcile when they differ (Orkestra's CRD-level `labels`,
-   * docs/orkestra-compatibility.md#crd-labels): static keys, values that may be templates. Absent when not declared.
-   */
+  /** Labels written onto each custom resource when they differ (Orkestra's CRD `labels`; values may be templates). */
   readonly labels?: Readonly<Record<string, string>>;
   /**
    * Data fetched beside the children before status fields render (Orkestra's `enrich` / `enrichAll`,
@@ -345,6 +342,8 @@ export interface CrdDefinition extends CrdNotifications {
   readonly enrich?: EnrichRule;
   /** Fields under `.spec` replaced in memory before a cycle reads the object (Orkestra's `normalize`); absent when none. */
   readonly normalize?: readonly NormalizeField[];
+  /** Conversion between versions, answered by the conversion webhook router; absent when not declared. */
+  readonly conversion?: CrdConversion;
 }
 
 /** The enrich targets katalog fetches (Orkestra's names; operatorbox/enrich-targets.ts says what each reads). */
@@ -376,11 +375,12 @@ export type { AdmissionOperation, ValidationOperator, ValidationRule, MutationRu
 import type { AdmissionRules } from './admission-types.js';
 import type { EntryProfileChoice } from './profile-choice-types.js';
 export type { EntryProfileChoice, ProfileReference } from './profile-choice-types.js';
+import type { CrdConversion } from './conversion-types.js';
 export type { ExternalAuth, ExternalCall, ExternalMethod, GateFailPolicy } from './external-types.js';
+import type { ExternalCall } from './external-types.js';
 export { SENTINELS } from './flow-types.js';
 export type { Sentinel, Gate, PreReconcile, WatchEvent, WatchEntry, ObservedEvent, EventObjectMatch, BoxObserve } from './flow-types.js';
 import type { PreReconcile, WatchEntry, BoxObserve } from './flow-types.js';
-import type { ExternalCall } from './external-types.js';
 import type { CrdNotifications, DefinitionNotification } from './notification-types.js';
 
 /** A loaded, validated, normalised and frozen definition. */

@@ -10,8 +10,14 @@ import { RuntimeError, toError } from '../errors.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/resource.js';
 import type { Logger } from '../observe/logger.js';
+import { withConversionWebhook, type ConversionWebhookOptions } from './crd-conversion.js';
 
-export async function installCrdFiles(client: KubeClient, definition: Definition, logger: Logger): Promise<void> {
+/**
+ * Applies the crdFiles in dependency order. With `conversionWebhook`, a CRD whose entry declares `conversion` gets
+ * `spec.conversion` pointing at the conversion router; without it such a CRD is installed as written (and a
+ * warning says its versions are converted by rewriting apiVersion only).
+ */
+export async function installCrdFiles(client: KubeClient, definition: Definition, logger: Logger, conversionWebhook?: ConversionWebhookOptions): Promise<void> {
   for (const name of definition.order) {
     const crd = definition.crds.get(name);
     if (crd?.crdFile === undefined) continue;
@@ -39,7 +45,11 @@ export async function installCrdFiles(client: KubeClient, definition: Definition
         `CRD ${name}: crdFile ${crd.crdFile} declares ${spec.names?.plural ?? '?'}.${spec.group ?? '?'} (kind ${spec.names?.kind ?? '?'}) but apiTypes say ${apiTypes.plural}.${apiTypes.group} (kind ${apiTypes.kind})`,
       );
     }
-    await client.apply(CRD_RESOURCE, manifest, { fieldManager: 'katalog', force: true });
+    if (crd.conversion !== undefined && crd.conversion.paths.length > 0 && conversionWebhook === undefined) {
+      // Not a failure: the CRD still installs and serves; the host may run the webhook elsewhere or patch it later.
+      logger.warn('CRD declares conversion paths but the runtime has no conversionWebhook option; installed as written', { crd: name });
+    }
+    await client.apply(CRD_RESOURCE, withConversionWebhook(manifest, crd, conversionWebhook), { fieldManager: 'katalog', force: true });
     logger.info('installed CRD', { crd: name, file: crd.crdFile });
   }
 }

@@ -305,7 +305,7 @@ export class Runtime {
         ...(this.options.clientRateLimit === undefined ? {} : { rateLimit: this.options.clientRateLimit }),
       });
       this.kube = { client, kubeConfig };
-      if (this.options.installCrds) await installCrdFiles(client, this.definition, this.logger);
+      if (this.options.installCrds) await installCrdFiles(client, this.definition, this.logger, this.options.conversionWebhook);
       if ([...this.slots.values()].some((slot) => slot.crdObjectName !== undefined)) {
         const watcher = new CrdWatcher({
           client,

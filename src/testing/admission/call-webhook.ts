@@ -26,8 +26,11 @@ function isMap(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** What a call needs of a webhook (admission webhooks and CRD conversion webhooks alike). */
+export type WebhookEndpoint = Pick<Webhook, 'url' | 'service' | 'caBundle' | 'timeoutSeconds'>;
+
 /** The URL the webhook is called at, or a WebhookCallError (a Service cannot be resolved by the test server). */
-function urlOf(webhook: Webhook): URL {
+function urlOf(webhook: WebhookEndpoint): URL {
   if (webhook.url === undefined) {
     const service = webhook.service;
     const where = service === undefined ? 'no clientConfig url or service' : `service ${service.namespace}/${service.name}`;
@@ -38,8 +41,11 @@ function urlOf(webhook: Webhook): URL {
   return url;
 }
 
-/** Calls `webhook` with `review`; resolves with the answer's `response`. */
-export function callWebhook(webhook: Webhook, review: Record<string, unknown>, uid: string): Promise<WebhookAnswer> {
+/**
+ * Calls `webhook` with `review`; resolves with the answer's `response`, which must be in a `kind` document
+ * (`AdmissionReview`, or `ConversionReview` for a CRD's conversion webhook) and carry `uid`.
+ */
+export function callWebhook(webhook: WebhookEndpoint, review: Record<string, unknown>, uid: string, kind: 'AdmissionReview' | 'ConversionReview' = 'AdmissionReview'): Promise<WebhookAnswer> {
   let url: URL;
   try {
     url = urlOf(webhook);
@@ -95,8 +101,8 @@ export function callWebhook(webhook: Webhook, review: Record<string, unknown>, u
           return;
         }
         const response = isMap(parsed) ? parsed.response : undefined;
-        if (!isMap(parsed) || parsed.kind !== 'AdmissionReview' || !isMap(response)) {
-          reject(new WebhookCallError('received invalid webhook response: expected an admission.k8s.io/v1 AdmissionReview with a response'));
+        if (!isMap(parsed) || parsed.kind !== kind || !isMap(response)) {
+          reject(new WebhookCallError(`received invalid webhook response: expected ${kind === 'AdmissionReview' ? 'an admission.k8s.io/v1' : 'an apiextensions.k8s.io/v1'} ${kind} with a response`));
           return;
         }
         if (response.uid !== uid) {

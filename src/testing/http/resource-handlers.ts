@@ -26,6 +26,7 @@ import { admitWrite } from '../admission/admit.js';
 import { admitPatch } from '../admission/admit-patch.js';
 import { hasWebhooks } from '../admission/webhooks.js';
 import type { KubeObject as Body } from '../store/record.js';
+import { conversionFor, recordText, recordTexts, writeTarget } from '../conversion/converted-views.js';
 
 /** A resolved resource request. */
 export interface ResourceRequest {
@@ -37,6 +38,10 @@ export interface ResourceRequest {
   readonly query: URLSearchParams;
 }
 
+/** A limit of the test server (docs/testing.md#conversion-webhooks): kube-apiserver would convert, patch and convert back. */
+const PATCH_CONVERSION =
+  'the katalog test API server does not patch a custom resource in a version other than its storage version when its CRD converts through a webhook; patch the storage version, or update (PUT) the object';
+
 const UNKNOWN_PATCH_TYPE =
   'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json';
 
@@ -44,9 +49,9 @@ function objectText(view: ResourceView, record: StoredRecord): string {
   return objectJson(record, view.apiVersion, view.type.kind);
 }
 
-/** The JSON of a list page. */
-export function listText(view: ResourceView, page: ListPage): string {
-  const items = view.type.builtin ? page.records.map(bareJson) : page.records.map((r) => objectText(view, r));
+/** The JSON of a list page (`converted`: the items' texts, when a conversion webhook made them). */
+export function listText(view: ResourceView, page: ListPage, converted?: readonly string[]): string {
+  const items = converted ?? (view.type.builtin ? page.records.map(bareJson) : page.records.map((r) => objectText(view, r)));
   const metadata: Record<string, unknown> = { resourceVersion: String(page.resourceVersion) };
   if (page.continueToken !== undefined) metadata['continue'] = page.continueToken;
   if (page.remainingItemCount !== undefined) metadata['remainingItemCount'] = page.remainingItemCount;
@@ -95,7 +100,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
   switch (r.verb) {
     case 'get': {
       const rendering = negotiate(req.headers.accept, 'get');
-      const text = objectText(view, getObject(cluster, view, namespace, target.name));
+      const text = await recordText(cluster, view, getObject(cluster, view, namespace, target.name));
       sendJson(res, 200, render(cluster, view, rendering, text, query), { 'Content-Type': contentTypeOf(rendering) });
       return;
     }
@@ -109,7 +114,8 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         limit: limitOf(query),
         continueToken: optional(query, 'continue'),
       });
-      sendJson(res, 200, render(cluster, view, rendering, listText(view, page), query), { 'Content-Type': contentTypeOf(rendering) });
+      const items = conversionFor(cluster, view) === undefined ? undefined : await recordTexts(cluster, view, page.records);
+      sendJson(res, 200, render(cluster, view, rendering, listText(view, page, items), query), { 'Content-Type': contentTypeOf(rendering) });
       return;
     }
     case 'watch':
@@ -125,12 +131,13 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const metadata = body.metadata;
       const name = typeof metadata === 'object' && metadata !== null && typeof (metadata as Body).name === 'string' ? String((metadata as Body).name) : '';
       const namespace = view.type.namespaced ? (r.namespace ?? (typeof (metadata as Body | undefined)?.namespace === 'string' ? String((metadata as Body).namespace) : '')) : '';
+      const write = await writeTarget(cluster, view, body);
       const admitted = await admitWrite(
         cluster,
-        { operation: 'CREATE', view, namespace, name, subresource: undefined, object: body, oldObject: undefined, dryRun: dryRun(query, 'CreateOptions') },
-        (object, dry) => createObject(cluster, view, object ?? {}, r.namespace, { manager, dryRun: dry }),
+        { operation: 'CREATE', view: write.view, namespace, name, subresource: undefined, object: write.body, oldObject: undefined, dryRun: dryRun(query, 'CreateOptions') },
+        (object, dry) => createObject(cluster, write.view, object ?? {}, r.namespace, { manager, dryRun: dry }),
       );
-      sendJson(res, 201, objectText(view, admitted.record), withWarnings(headers, admitted.warnings));
+      sendJson(res, 201, await recordText(cluster, view, admitted.record), withWarnings(headers, admitted.warnings));
       return;
     }
     case 'update': {
@@ -140,18 +147,20 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const headers = checkBody(view, mode, text, body);
       const manager = fieldManager(req, query);
       const current = cluster.store.get(view.type.key, namespace, target.name);
-      const oldObject = current === undefined ? undefined : (JSON.parse(objectText(view, current)) as Body);
+      const write = await writeTarget(cluster, view, body);
+      const oldObject = current === undefined ? undefined : (JSON.parse(objectText(write.view, current)) as Body);
       const admitted = await admitWrite(
         cluster,
-        { operation: 'UPDATE', view, namespace, name: target.name, subresource: r.subresource, object: body, oldObject, dryRun: dryRun(query, 'UpdateOptions') },
-        (object, dry) => updateObject(cluster, view, object ?? {}, target, { manager, dryRun: dry }),
+        { operation: 'UPDATE', view: write.view, namespace, name: target.name, subresource: r.subresource, object: write.body, oldObject, dryRun: dryRun(query, 'UpdateOptions') },
+        (object, dry) => updateObject(cluster, write.view, object ?? {}, target, { manager, dryRun: dry }),
       );
-      sendJson(res, 200, objectText(view, admitted.record), withWarnings(headers, admitted.warnings));
+      sendJson(res, 200, await recordText(cluster, view, admitted.record), withWarnings(headers, admitted.warnings));
       return;
     }
     case 'patch': {
       const patchType = patchTypeOf(req.headers['content-type']);
       const text = await readBody(req);
+      if (conversionFor(cluster, view) !== undefined) throw badRequest(PATCH_CONVERSION);
       if (patchType === undefined) throw unsupportedMediaType(UNKNOWN_PATCH_TYPE);
       if (patchType === 'apply' && optional(query, 'fieldManager') === undefined) throw badRequest('fieldManager is required for apply requests');
       const mode = fieldValidationOf(query, 'PatchOptions');
@@ -176,7 +185,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         // their inputs); without them it runs once, on the patch itself.
         (run) => patchObject(cluster, view, patchType, reruns ? structuredClone(patch) : patch, target, { manager, force: flag(query, 'force'), checkFields: fields.check, ...run }),
       );
-      sendJson(res, admitted.created ? 201 : 200, objectText(view, admitted.record), withWarnings(fields.headers(), admitted.warnings));
+      sendJson(res, admitted.created ? 201 : 200, await recordText(cluster, view, admitted.record), withWarnings(fields.headers(), admitted.warnings));
       return;
     }
     case 'delete': {
@@ -202,7 +211,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       );
       const headers = withWarnings({}, admitted.warnings);
       if (result?.removed === true && view.type.builtin) sendJson(res, 200, JSON.stringify(deletedStatus(view.type, admitted.record.name, admitted.record.uid)), headers);
-      else sendJson(res, 200, objectText(view, admitted.record), headers);
+      else sendJson(res, 200, await recordText(cluster, view, admitted.record), headers);
       return;
     }
     case 'deletecollection': {
@@ -217,7 +226,10 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const records: StoredRecord[] = [];
       for (const record of page.records) records.push(deleteObject(cluster, view, record.namespace, record.name, options).record);
       if (view.type.builtin) sendObject(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 });
-      else sendJson(res, 200, listText(view, { records, resourceVersion: cluster.store.currentRevision, continueToken: undefined, remainingItemCount: undefined }));
+      else {
+        const items = conversionFor(cluster, view) === undefined ? undefined : await recordTexts(cluster, view, records);
+        sendJson(res, 200, listText(view, { records, resourceVersion: cluster.store.currentRevision, continueToken: undefined, remainingItemCount: undefined }, items));
+      }
       return;
     }
     default:

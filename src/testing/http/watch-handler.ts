@@ -15,6 +15,8 @@ import type { ServerContext } from './context.js';
 import { flag, goInt, optional, resourceVersionOf } from './query.js';
 import { negotiate } from '../printing/accept.js';
 import { tableEvents } from '../printing/watch-table.js';
+import { conversionFor } from '../conversion/converted-views.js';
+import { convertingSink } from '../conversion/conversion-watch.js';
 
 function withName(fields: FieldSelector, name: string | undefined): FieldSelector {
   if (name === undefined) return fields;
@@ -78,9 +80,10 @@ export function startWatch(
     },
     buffered: () => res.writableLength + (req.socket.writableLength ?? 0),
   };
+  const conversion = conversionFor(cluster, view);
   const watcher = new Watcher(
     { key: type.key, resource: type.plural, namespace, labels, fields, apiVersion: view.apiVersion, kind: type.kind },
-    sink,
+    conversion === undefined ? sink : convertingSink(sink, conversion, view.apiVersion, () => !res.destroyed && !res.writableEnded),
     {
       clock: cluster.clock,
       bookmarkIntervalMs: flag(query, 'allowWatchBookmarks') ? ctx.bookmarkIntervalMs : undefined,

@@ -1,0 +1,97 @@
+/**
+ * The conversion webhook router: a plain Hono sub-app (like the admission router) answering ConversionReview
+ * (apiextensions.k8s.io/v1) for the CRDs of one loaded definition that declare `conversion` paths or have a
+ * TypeScript converter. It reads only the frozen definition and the template evaluator, so it runs without a
+ * runtime; mount it with `app.route('/conversion', router)` and point the CRD's `spec.conversion.webhook` at
+ * `<base>/convert` (`conversionWebhook()`), served over TLS by the host.
+ *
+ * - `POST /convert`: every object of the request converted (conversion-rules.ts), in order, or none: the first
+ *   failure answers `result: {status: Failure, message}` with no converted objects. The response is a 200 either
+ *   way, as kube-apiserver expects.
+ * - A body that is not a ConversionReview v1 is a 400 JSON error; any other path a JSON 404; another method a 405.
+ * - Nothing of an object is logged or echoed: `onConversion` hears the kind, versions, count and outcome.
+ */
+import { Hono, type Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Definition } from '../definition/index.js';
+import { toError } from '../errors.js';
+import { compileConversionRules, convertObject, ConversionFailure, type VersionConverter } from './conversion-rules.js';
+import { conversionReviewOf, readConversionReview, type ConversionResponse } from './conversion-review.js';
+
+export interface ConversionRouterOptions {
+  /**
+   * Converters in code, by CRD name, for version pairs the CRD declares no path for (or for a CRD without a
+   * `conversion` block). A declared path wins over the converter.
+   */
+  readonly converters?: Readonly<Record<string, VersionConverter>>;
+  /** Told about an unexpected error while answering (the caller gets a 500 JSON body without its text). */
+  readonly onError?: (error: Error, request: { readonly method: string; readonly path: string }) => void;
+  /** Told about every answered review; never the objects or the failure's message. */
+  readonly onConversion?: (conversion: ConversionOutcome) => void;
+}
+
+export interface ConversionOutcome {
+  /** The kinds of the request's objects (usually one). */
+  readonly kinds: readonly string[];
+  readonly desiredAPIVersion: string;
+  readonly objects: number;
+  readonly succeeded: boolean;
+}
+
+/** The path, relative to the mount point. */
+export const CONVERSION_PATH = '/convert';
+
+const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
+
+function json(c: Context, status: ContentfulStatusCode, body: unknown): Response {
+  return c.body(JSON.stringify(body), status, JSON_HEADERS);
+}
+
+function errorBody(status: number, error: string, message: string): { error: string; message: string; status: number } {
+  return { error, message, status };
+}
+
+/**
+ * Builds the conversion router for `definition`. Compiles every path's templates now (a TemplateError names the
+ * path) and checks the converters (a KatalogError `E_CONFIG` for a converter of no CRD, or paths two entries of
+ * one kind both declare), before anything is served.
+ */
+export function createConversionRouter(definition: Definition, options: ConversionRouterOptions = {}): Hono {
+  const rules = compileConversionRules(definition, options.converters);
+  const app = new Hono();
+
+  app.post(CONVERSION_PATH, async (c) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return json(c, 400, errorBody(400, 'bad_request', 'the body is not valid JSON'));
+    }
+    const request = readConversionReview(body);
+    if (typeof request === 'string') return json(c, 400, errorBody(400, 'bad_request', `not a ConversionReview: ${request}`));
+    let response: ConversionResponse;
+    try {
+      const convertedObjects: Record<string, unknown>[] = [];
+      for (const object of request.objects) convertedObjects.push(await convertObject(rules, object, request.desiredAPIVersion));
+      response = { uid: request.uid, convertedObjects, result: { status: 'Success' } };
+    } catch (error) {
+      if (!(error instanceof ConversionFailure)) throw error;
+      response = { uid: request.uid, convertedObjects: [], result: { status: 'Failure', message: error.message } };
+    }
+    const kinds = [...new Set(request.objects.map((object) => String(object['kind'])))];
+    options.onConversion?.({ kinds, desiredAPIVersion: request.desiredAPIVersion, objects: request.objects.length, succeeded: response.result.status === 'Success' });
+    return json(c, 200, conversionReviewOf(response));
+  });
+  app.all(CONVERSION_PATH, (c) => c.body(JSON.stringify(errorBody(405, 'method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use POST`)), 405, { ...JSON_HEADERS, allow: 'POST' }));
+  app.notFound((c) => json(c, 404, errorBody(404, 'not_found', `no conversion route at ${c.req.path}`)));
+  app.onError((error, c) => {
+    const request = { method: c.req.method, path: c.req.path };
+    try {
+      options.onError?.(toError(error), request);
+    } catch {
+      // A failing error callback must not turn a 500 into an unhandled rejection.
+    }
+    return json(c, 500, errorBody(500, 'internal_error', `${request.method} ${request.path} failed; see the host's logs`));
+  });
+  return app;
+}
