@@ -46,6 +46,8 @@ export type {
   Sentinel,
   WatchEntry,
   CrossEntry,
+  CrossSource,
+  CrossSourceProtocol,
   AutoscaleRule,
   AutoscaleWindow,
   EmitEvent,

@@ -34,6 +34,8 @@ export type {
   Sentinel,
   WatchEntry,
   CrossEntry,
+  CrossSource,
+  CrossSourceProtocol,
   AutoscaleRule,
   AutoscaleWindow,
   EmitEvent,

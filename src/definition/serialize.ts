@@ -7,6 +7,7 @@
 import type { AutoscaleRule, Condition, EmitEvent, CrdDefinition, CrossEntry, Definition, Gate, NormalizeField, PreReconcile, StatusField, TemplateEntry, TemplatePhase, WatchEntry } from './types.js';
 import { TEMPLATE_KINDS } from './types.js';
 import { formatDuration } from '../util/duration.js';
+import { crossSourceToInput } from './cross-source.js';
 import { windowToInput } from './autoscale-windows.js';
 import { toPlain } from './freeze.js';
 import { copyToInput } from './entry-copy.js';
@@ -135,7 +136,14 @@ function autoscaleToInput(rule: AutoscaleRule): Json {
 
 function crossToInput(entry: CrossEntry): Json {
   const selector = entry.matchLabels === undefined ? { ...optional('name', entry.name) } : { matchLabels: { ...entry.matchLabels } };
-  return { crd: entry.crd, as: entry.as, selector: { ...selector, ...optional('namespace', entry.namespace) }, strategy: entry.strategy };
+  const selected = entry.name !== undefined || entry.matchLabels !== undefined || entry.namespace !== undefined;
+  return {
+    crd: entry.crd,
+    as: entry.as,
+    ...(selected ? { selector: { ...selector, ...optional('namespace', entry.namespace) } } : {}),
+    strategy: entry.strategy,
+    ...(entry.source === undefined ? {} : { source: crossSourceToInput(entry.source) }),
+  };
 }
 
 function gateToInput(g: Gate): Json {
