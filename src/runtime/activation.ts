@@ -295,7 +295,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
     allWatches(children, [triggers, cross]),
   );
   controller = created;
-  created.autoscaler = autoscalerOf(crd, created, options.clock, metrics, logger, input.figures);
+  created.autoscaler = autoscalerOf(crd, created, options.clock, metrics, logger, input.figures, external.remoteFigures);
   const cache = cacheReaderOf(created.informer);
   const deps: ContextDeps = { crd: info, client, kubeConfig: input.kubeConfig, cache, logger, now: () => options.clock.now(), args: codeArgs(crd, options.templateLimits) };
   if (!generic) {

@@ -5,7 +5,7 @@
  * The cross entries read over HTTP (`cross[].source`, same client and limits) run as a {@link CrossSourceStage}
  * before the calls; their answers join `.cross`, and a failed read is logged as a warning and counted.
  */
-import type { CrdDefinition } from '../definition/types.js';
+import type { CrdDefinition, CrossEntry } from '../definition/types.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject, ResourceRef } from '../kube/resource.js';
 import type { Logger } from '../observe/logger.js';
@@ -17,6 +17,7 @@ import type { Metrics } from '../observe/metrics.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { CrossSourceReads, sourceEntries } from '../operatorbox/cross-source.js';
 import { CrossSourceStage, withRemoteCross } from '../operatorbox/cross-source-box.js';
+import { RemoteFigures } from './remote-figures.js';
 
 const SECRETS: ResourceRef = { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true };
 
@@ -26,12 +27,14 @@ export interface ExternalWiring {
   readonly gateCalls: GateCalls | undefined;
   /** The template data extra of the templates phase: `.cross` (when given) and `.external`. */
   extra(cross: ((object: KubeObject, data: TemplateData) => Readonly<Record<string, unknown>>) | undefined): ((object: KubeObject, data: TemplateData) => Readonly<Record<string, unknown>>) | undefined;
+  /** Another process's figures for the autoscale rule (`cross.<crd>.metrics.*` through a cross source); undefined: none. */
+  readonly remoteFigures: RemoteFigures | undefined;
   /** `data` with `.external` of `object`'s last cycle, and its `.cross` answers read over HTTP (status fields). */
   withResults(data: TemplateData, object: KubeObject): TemplateData;
 }
 
 /** A Secret key as text, read from the API server each time (a rotation is used at the next call). */
-function secretReader(client: KubeClient): SecretReader {
+export function secretReader(client: KubeClient): SecretReader {
   return async (name, namespace, key, signal) => {
     const secret = await client.get(SECRETS, name, namespace, signal);
     const value = (secret?.['data'] as Record<string, unknown> | undefined)?.[key];
@@ -43,6 +46,12 @@ export function externalWiring(crd: CrdDefinition, client: KubeClient, now: () =
   const box = crd.operatorBox;
   const readSecret = secretReader(client);
   const dialect = crd.templateDialect;
+  // Orkestra's rule: a failed read is an empty value and the cycle goes on; said in the log and counted.
+  const onFailure = (entry: CrossEntry, reason: string): void => {
+    metrics?.crossSourceFailed(crd.name);
+    logger.warn('cross read over HTTP failed (the templates see found: "false", the autoscaler no figures)', { crd: crd.name, cross: entry.as, reason });
+  };
+  const figures = new RemoteFigures({ crd, readSecret, now, onFailure });
   const remote = sourceEntries(box.cross).length === 0 || !box.default ? undefined : new CrossSourceStage(
     new CrossSourceReads({
       crd: crd.name,
@@ -51,11 +60,7 @@ export function externalWiring(crd: CrdDefinition, client: KubeClient, now: () =
       notes: crd.notes,
       readSecret,
       now,
-      // Orkestra's rule: a failed read is an empty value and the cycle goes on; said in the log and counted.
-      onFailure: (entry, reason) => {
-        metrics?.crossSourceFailed(crd.name);
-        logger.warn('cross read over HTTP failed (the templates see found: "false")', { crd: crd.name, cross: entry.as, reason });
-      },
+      onFailure,
     }),
     dialect,
   );
@@ -83,6 +88,7 @@ export function externalWiring(crd: CrdDefinition, client: KubeClient, now: () =
   return {
     stage,
     gateCalls,
+    remoteFigures: figures.size === 0 ? undefined : figures,
     extra: (cross) => {
       if (calls === undefined && remote === undefined) return cross;
       return (object, data) => withRemote({ ...(cross?.(object, data) ?? {}), ...(calls?.data(object) ?? {}) }, object);
