@@ -73,34 +73,7 @@ export class CrossSourceReads {
       const name = template(entry.name, 'selector.name');
       const namespace = template(source.namespace ?? entry.namespace, 'namespace');
       const endpoint = template(source.endpoint, 'source.endpoint');
-      const call = new ExternalCalls({
-        name: at,
-        calls: [
-          {
-            name: 'read',
-            protocol: 'http',
-            url: '{{ .route }}',
-            query: undefined,
-            method: 'GET',
-            headers: { accept: 'application/json' },
-            body: undefined,
-            timeoutMs: source.timeoutMs,
-            maxResponseBytes: source.maxResponseBytes,
-            // Orkestra takes 200 alone as an answer (a 404 is "not found", below).
-            expectedStatus: 200,
-            continueOnError: true,
-            cacheForMs: source.cacheForMs,
-            auth: source.auth,
-            when: [],
-            anyOf: [],
-            path: entry.path,
-          },
-        ],
-        readSecret: options.readSecret,
-        now: options.now,
-        request: options.request,
-        ...(options.cacheEntries === undefined ? {} : { cacheEntries: options.cacheEntries }),
-      });
+      const call = sourceGet(at, entry, '{{ .route }}', options);
       const url = (data: TemplateData): string => {
         if (endpoint !== undefined) return endpoint.renderString(data);
         return routeOf(source.host ?? '', entry.crd, source.protocol, renderOr(namespace, data, data['metadata']), renderOr(name, data, undefined));
@@ -129,6 +102,49 @@ export class CrossSourceReads {
     }
     return out;
   }
+}
+
+/**
+ * One GET of a cross source as an external call: the source's deadline, limit, cache and credential; 200 alone is an
+ * answer (Orkestra's rule); never fails the run (the caller decides what a failed read is).
+ */
+export function sourceGet(
+  name: string,
+  entry: CrossEntry,
+  url: string,
+  options: Pick<CrossSourceReadsOptions, 'readSecret' | 'now' | 'request' | 'cacheEntries' | 'dialect' | 'notes'>,
+): ExternalCalls {
+  const source = entry.source;
+  if (source === undefined) throw new TypeError(`${entry.path} has no source`);
+  return new ExternalCalls({
+    name,
+    calls: [
+      {
+        name: 'read',
+        protocol: 'http',
+        url,
+        query: undefined,
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        body: undefined,
+        timeoutMs: source.timeoutMs,
+        maxResponseBytes: source.maxResponseBytes,
+        expectedStatus: 200,
+        continueOnError: true,
+        cacheForMs: source.cacheForMs,
+        auth: source.auth,
+        when: [],
+        anyOf: [],
+        path: entry.path,
+      },
+    ],
+    dialect: options.dialect,
+    notes: options.notes,
+    readSecret: options.readSecret,
+    now: options.now,
+    request: options.request,
+    ...(options.cacheEntries === undefined ? {} : { cacheEntries: options.cacheEntries }),
+  });
 }
 
 /** Orkestra's routes of another process (`BuildONCOPURL`), path segments escaped. */

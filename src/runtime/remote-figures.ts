@@ -14,9 +14,9 @@
 import { remoteFiguresSource } from '../definition/autoscale-cross.js';
 import type { CrdDefinition, CrossEntry } from '../definition/types.js';
 import { crossFigureCrds } from '../controller/autoscaler.js';
-import { ExternalCalls, type HttpResult, type SecretReader } from '../operatorbox/external-calls.js';
+import type { ExternalCalls, HttpResult, SecretReader } from '../operatorbox/external-calls.js';
 import type { ExternalHttpRequest, ExternalHttpResponse } from '../operatorbox/external-http.js';
-import { routeOf } from '../operatorbox/cross-source.js';
+import { routeOf, sourceGet } from '../operatorbox/cross-source.js';
 
 export interface RemoteFiguresOptions {
   readonly crd: CrdDefinition;
@@ -45,35 +45,8 @@ export class RemoteFigures {
       const source = entry?.source;
       if (entry === undefined || source === undefined) continue;
       const url = source.endpoint ?? routeOf(source.host ?? '', entry.crd, 'metrics', '', '');
-      const call = new ExternalCalls({
-        name: `spec.crds.${crd.name}.operatorBox.cross.${entry.as}`,
-        calls: [
-          {
-            name: 'figures',
-            protocol: 'http',
-            url,
-            query: undefined,
-            method: 'GET',
-            headers: { accept: 'application/json' },
-            body: undefined,
-            timeoutMs: source.timeoutMs,
-            maxResponseBytes: source.maxResponseBytes,
-            expectedStatus: 200,
-            continueOnError: true,
-            cacheForMs: source.cacheForMs,
-            // No custom resource here: a Secret without a namespace of its own is not readable (the read fails).
-            auth: source.auth,
-            when: [],
-            anyOf: [],
-            path: entry.path,
-          },
-        ],
-        dialect: crd.templateDialect,
-        notes: crd.notes,
-        readSecret: options.readSecret,
-        now: options.now,
-        request: options.request,
-      });
+      // No custom resource here: a Secret without a namespace of its own is not readable (the read fails).
+      const call = sourceGet(`spec.crds.${crd.name}.operatorBox.cross.${entry.as}`, entry, url, { ...options, dialect: crd.templateDialect, notes: crd.notes });
       this.remotes.set(name.toLowerCase(), { entry, call });
     }
   }
@@ -92,7 +65,7 @@ export class RemoteFigures {
   async refresh(signal: AbortSignal): Promise<void> {
     for (const [name, { entry, call }] of this.remotes) {
       const results = await call.run({ metadata: {} }, {}, signal);
-      const figures = figuresOf(results['figures'] as HttpResult | undefined);
+      const figures = figuresOf(results['read'] as HttpResult | undefined);
       if (typeof figures === 'string') {
         this.figures.delete(name);
         if (!signal.aborted) this.options.onFailure(entry, figures);
