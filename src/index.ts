@@ -56,6 +56,8 @@ export type {
   EventObjectMatch,
   BoxObserve,
   CrossEntry,
+  CrossSource,
+  CrossSourceProtocol,
   AutoscaleRule,
   AutoscaleWindow,
   EmitEvent,

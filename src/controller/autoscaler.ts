@@ -43,6 +43,11 @@ export interface AutoscalerOptions {
   readonly figures?: LoadFigures | undefined;
   /** Another CRD's figures by its name (`cross.<crd>.metrics.*`), undefined when that CRD is not running. */
   readonly crossFigures?: ((crd: string) => Readonly<Record<string, number>> | undefined) | undefined;
+  /**
+   * Run before each timed evaluation, awaited (another process's figures read over HTTP); must not reject. Its
+   * signal is aborted by {@link Autoscaler.stop}, after which no evaluation follows.
+   */
+  readonly refresh?: ((signal: AbortSignal) => Promise<void>) | undefined;
 }
 
 /** The CRD names of `cross.<crd>.metrics.<figure>` fields, as written. */
@@ -65,6 +70,8 @@ export class Autoscaler {
   private baseline: ControllerTuning | undefined;
   private falseSince: number | undefined;
   private timer: TimerHandle | undefined;
+  /** The refresh under way (aborted by stop). */
+  private refreshing: AbortController | undefined;
 
   /** Compiles the conditions and windows; throws a TemplateError when a condition does not compile. */
   constructor(private readonly options: AutoscalerOptions) {
@@ -102,6 +109,8 @@ export class Autoscaler {
   stop(): void {
     if (this.timer !== undefined) this.options.clock.clearTimeout(this.timer);
     this.timer = undefined;
+    this.refreshing?.abort();
+    this.refreshing = undefined;
     this.restore();
   }
 
@@ -155,10 +164,22 @@ export class Autoscaler {
     }
     // With windows, the cool-down's end is a boundary too: a closed window's override ends on time, not an interval later.
     if (windows.length > 0 && this.falseSince !== undefined) delay = Math.min(delay, this.falseSince + rule.cooldownMs - now);
-    this.timer = clock.setTimeout(() => {
-      this.evaluate();
-      this.schedule();
-    }, Math.max(1, delay));
+    this.timer = clock.setTimeout(() => void this.tick(), Math.max(1, delay));
+  }
+
+  /** The timed evaluation: the refresh first (when given), then evaluate and schedule, unless stopped meanwhile. */
+  private async tick(): Promise<void> {
+    const refresh = this.options.refresh;
+    if (refresh !== undefined) {
+      const running = new AbortController();
+      this.refreshing = running;
+      // The contract says refresh does not reject; should one, its condition data is old, which the warning says.
+      await refresh(running.signal).catch((error: unknown) => this.options.onWarning?.(`refreshing the figures failed: ${String(error)}`));
+      if (this.refreshing !== running) return;
+      this.refreshing = undefined;
+    }
+    this.evaluate();
+    this.schedule();
   }
 
   private apply(): void {

@@ -1,11 +1,11 @@
 /**
  * The check of autoscale conditions on another CRD's figures (`cross.<crd>.metrics.<figure>`) that needs every CRD
  * of the definition: `<crd>` names a CRD declared here (with a did-you-mean otherwise), as Orkestra's in-process
- * registry of autoscale metrics is keyed by CRD name (case aside). A CRD of another process is not readable; when
- * the entry's own `cross` block names that CRD (Orkestra's route to another process's figures), the cross entry's
- * error says so and this check adds none.
+ * registry of autoscale metrics is keyed by CRD name (case aside), or is read from another process: the entry's
+ * own `cross` block has an entry for it (by `crd` or `as`, case aside) whose `source` has an `endpoint` or
+ * `protocol: metrics`, as Orkestra's autoscaler falls back to (`pkg/runtime/autoscaler/autoscaler.go`).
  */
-import type { CrdDefinition } from './types.js';
+import type { CrdDefinition, CrossEntry } from './types.js';
 import type { RawCrd } from './crd-entries.js';
 import type { ProblemList } from './problems.js';
 import type { CrossDraft } from './box-flow.js';
@@ -21,16 +21,26 @@ export function checkAutoscaleCross(raws: readonly RawCrd[], crds: ReadonlyMap<s
       rule[block].forEach((condition, index) => {
         const crd = /^cross\.([^.]+)\.metrics\./.exec(condition.field)?.[1];
         if (crd === undefined || crds.has(crd.toLowerCase())) return;
-        if (drafts.get(raw.name)?.some(({ entry }) => entry.crd.toLowerCase() === crd.toLowerCase()) === true) return;
+        if (remoteFiguresSource(drafts.get(raw.name) ?? [], crd) !== undefined) return;
         const suggestion = nearest(crd, names);
         problems.add(
           raw.origin,
           [...raw.path, 'operatorBox', 'autoscale', 'conditions', block, index, 'field'],
           'unknown-cross-crd',
-          `autoscale reads the figures of "${crd}", which is not a CRD of this definition (another process's figures are not read)${didYouMean(suggestion)}`,
+          `autoscale reads the figures of "${crd}", which is not a CRD of this definition; to read another process's figures, give a cross entry for it a source with protocol: metrics (or an endpoint)${didYouMean(suggestion)}`,
           suggestion === undefined ? {} : { suggestion },
         );
       });
     }
   }
+}
+
+/** The cross entry whose source serves `crd`'s figures (Orkestra's fallback for a condition without its own source). */
+export function remoteFiguresSource<T extends { readonly entry: Pick<CrossEntry, 'crd' | 'as' | 'source'> }>(drafts: readonly T[], crd: string): T | undefined {
+  const name = crd.toLowerCase();
+  return drafts.find(({ entry }) => {
+    if (entry.source === undefined) return false;
+    if (entry.crd.toLowerCase() !== name && entry.as.toLowerCase() !== name) return false;
+    return entry.source.endpoint !== undefined || entry.source.protocol === 'metrics';
+  });
 }

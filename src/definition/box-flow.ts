@@ -16,6 +16,7 @@ import { normalizeConditions } from './conditions.js';
 import { checkTemplates } from './template-check.js';
 import { normalizeExternalCalls } from './external-calls.js';
 import { normalizeWindows } from './autoscale-windows.js';
+import { normalizeCrossSource } from './cross-source.js';
 
 const ALL_EVENTS: readonly WatchEvent[] = ['create', 'update', 'delete'];
 
@@ -154,7 +155,9 @@ export function normalizeCross(
     const selector = input.selector ?? {};
     const labels = selector.matchLabels === undefined ? undefined : definedEntries(selector.matchLabels);
     const byLabels = labels !== undefined && Object.keys(labels).length > 0;
-    if (byLabels === (selector.name !== undefined)) {
+    // A source entry may read a route that needs no custom resource (metrics, health); cross-targets.ts checks the rest.
+    const unselected = input.source !== undefined && !byLabels && selector.name === undefined;
+    if (!unselected && byLabels === (selector.name !== undefined)) {
       problems.add(origin, input.selector === undefined ? at : [...at, 'selector'], 'invalid-value', 'a cross entry needs exactly one of selector.name and selector.matchLabels');
       return;
     }
@@ -171,6 +174,7 @@ export function normalizeCross(
         namespace: selector.namespace,
         matchLabels: byLabels ? labels : undefined,
         strategy: input.strategy ?? 'first',
+        ...(input.source === undefined ? {} : { source: normalizeCrossSource(input.source, origin, [...at, 'source'], problems) }),
         path: formatPath([...canonical, index]),
       },
       origin,

@@ -1,8 +1,10 @@
 /**
- * The check of `operatorBox.cross` that needs every CRD of the definition: each entry names a CRD declared here
- * (with a did-you-mean otherwise), and gets that CRD's apiVersion and kind, which the runtime watches.
+ * The check of `operatorBox.cross` that needs every CRD of the definition: an entry naming a CRD declared here gets
+ * that CRD's apiVersion and kind, which the runtime watches (a `source` beside it is Orkestra's fallback for a CRD
+ * of another process and is not used: the informer answers, as in Orkestra). An entry naming another CRD must have a
+ * `source` (read over HTTP, by name only); otherwise it is a problem with a did-you-mean.
  */
-import type { CrdDefinition } from './types.js';
+import type { CrdDefinition, CrossEntry } from './types.js';
 import type { ProblemList } from './problems.js';
 import type { CrossDraft } from './box-flow.js';
 import { didYouMean, nearest } from './suggest.js';
@@ -14,16 +16,36 @@ export function resolveCross(crds: ReadonlyArray<[string, CrdDefinition]>, draft
   return crds.map(([name, crd]) => {
     const list = drafts.get(name) ?? [];
     if (list.length === 0) return [name, crd];
-    const cross = list.flatMap(({ entry, origin, path }) => {
+    const cross = list.flatMap(({ entry, origin, path }): CrossEntry[] => {
       const target = byName.get(entry.crd);
-      if (target === undefined) {
-        const suggestion = nearest(entry.crd, names);
-        problems.add(origin, [...path, 'crd'], 'unknown-cross-crd', `cross reads "${entry.crd}", which is not a CRD of this definition${didYouMean(suggestion)}`, suggestion === undefined ? {} : { suggestion });
-        return [];
+      if (target !== undefined) {
+        if (entry.name === undefined && entry.matchLabels === undefined) {
+          problems.add(origin, path, 'invalid-value', `cross reads "${entry.crd}" of this definition from its informer, which needs exactly one of selector.name and selector.matchLabels`);
+          return [];
+        }
+        const { group, version, kind } = target.apiTypes;
+        const { source: _fallback, ...informer } = entry;
+        return [{ ...informer, apiVersion: group === '' ? version : `${group}/${version}`, kind }];
       }
-      const { group, version, kind } = target.apiTypes;
-      return [{ ...entry, apiVersion: group === '' ? version : `${group}/${version}`, kind }];
+      if (Object.hasOwn(entry, 'source')) return overHttp(entry, origin, path, problems);
+      const suggestion = nearest(entry.crd, names);
+      problems.add(origin, [...path, 'crd'], 'unknown-cross-crd', `cross reads "${entry.crd}", which is not a CRD of this definition; give a source to read it from another process${didYouMean(suggestion)}`, suggestion === undefined ? {} : { suggestion });
+      return [];
     });
     return [name, { ...crd, operatorBox: { ...crd.operatorBox, cross } }];
   });
+}
+
+/** An entry read from another process: by name only, one answer; undefined source = already reported. */
+function overHttp(entry: CrossDraft['entry'], origin: CrossDraft['origin'], path: CrossDraft['path'], problems: ProblemList): CrossEntry[] {
+  const source = entry.source;
+  if (source === undefined) return [];
+  const before = problems.items.length;
+  if (entry.matchLabels !== undefined) problems.add(origin, [...path, 'selector', 'matchLabels'], 'invalid-value', 'a cross read over HTTP (source) selects by selector.name: another process answers for one custom resource');
+  if (entry.strategy === 'all') problems.add(origin, [...path, 'strategy'], 'invalid-value', 'strategy: all cannot be read over HTTP (source): another process answers for one custom resource');
+  const perObject = source.protocol === 'cr' || source.protocol === 'events';
+  if (source.host !== undefined && perObject && entry.name === undefined) {
+    problems.add(origin, [...path, 'selector'], 'invalid-value', `cross source protocol ${source.protocol} reads one custom resource: give selector.name`);
+  }
+  return problems.items.length > before ? [] : [{ ...entry, apiVersion: '', kind: '' }];
 }

@@ -38,6 +38,8 @@ export type {
   EventObjectMatch,
   BoxObserve,
   CrossEntry,
+  CrossSource,
+  CrossSourceProtocol,
   AutoscaleRule,
   AutoscaleWindow,
   EmitEvent,

@@ -2,7 +2,7 @@
  * Orkestra's control-flow blocks into katalog's shape: `preReconcile` (gates: `or` → `anyOf`, condition
  * shorthand, `eventAware` and `failPolicy` dropped as katalog has nothing they change) and `watch` /
  * `observe.watch` (`index` dropped: Go cache indexers; `include` expanded, include-watch.ts; the entries' enqueueGate
- * lifted as preReconcile's) and `cross` (`kind:` read as `crd:`). What katalog does not
+ * lifted as preReconcile's) and `cross` (orkestra-lift-cross.ts). What katalog does not
  * run is refused by name.
  */
 import type { Path } from './path.js';
@@ -11,6 +11,7 @@ import { liftConditionBlocks } from './orkestra-lift-box.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
 import { liftPreReconcileExternal } from './orkestra-lift-external.js';
 import { expandObserveInclude, expandWatchEntryIncludes } from './include-watch.js';
+import { liftCrossEntry } from './orkestra-lift-cross.js';
 
 type Map = Record<string, unknown>;
 
@@ -39,8 +40,8 @@ export function liftFlow(lift: Lift, box: Map, path: Path): void {
 /**
  * `autoscale`: `conditions.or` → `anyOf` and the condition shorthand. Time windows (`time`, `dayOfWeek`, `cron`
  * with `duration`) move to `autoscale.windows` under the same block (autoscale-windows.ts). Another CRD's figures
- * (`cross.<crd>.metrics.*`) stay (autoscale-cross.ts checks the CRD); a condition's `source` (figures over HTTP)
- * is refused by name.
+ * (`cross.<crd>.metrics.*`) stay (autoscale-cross.ts checks the CRD, or the cross entry whose source serves its
+ * figures over HTTP); a condition's own `source` is refused by name.
  */
 function liftAutoscale(lift: Lift, autoscale: Map, path: Path): void {
   const conditions = autoscale.conditions;
@@ -68,7 +69,7 @@ function liftAutoscale(lift: Lift, autoscale: Map, path: Path): void {
       if (Object.hasOwn(condition, 'source')) {
         refuse(lift, condition, 'source', where, {
           feature: 'autoscale condition source (another process\'s figures over HTTP)',
-          reason: "katalog reads another CRD's figures in its own process (cross.<crd>.metrics.* of a CRD of this definition), and its inspection API serves no figures to other processes; drop source",
+          reason: "not implemented yet; declare a cross entry for that CRD with a source (protocol: metrics, or an endpoint), which the autoscaler reads as Orkestra falls back to, and drop the condition's source",
           anchor: 'autoscale-on-another-crds-figures',
         });
       }
@@ -81,24 +82,6 @@ function liftAutoscale(lift: Lift, autoscale: Map, path: Path): void {
     else autoscale.windows = windows;
   }
   liftConditionBlocks(lift, conditions, at);
-}
-
-/**
- * A `cross` entry: the older `kind:` key names the CRD as `crd:` does now. Reading another process over HTTP
- * (`source`) and finding the informer by a CRD entry's labelSelector are refused by name.
- */
-function liftCrossEntry(lift: Lift, entry: Map, path: Path): void {
-  move(lift, entry, 'kind', path, entry, 'crd', path, 'both "kind" (older Orkestra) and "crd" are given; keep "crd"');
-  if (Object.hasOwn(entry, 'source')) {
-    refuse(lift, entry, 'source', path, {
-      feature: 'cross[].source (reading another Orkestra process over HTTP)',
-      reason: "katalog reads cross CRDs from its own informers, and its inspection API serves no custom-resource data; declare the CRD in the same definition and drop source",
-      anchor: 'cross',
-    });
-  }
-  if (Object.hasOwn(entry, 'labelSelector')) {
-    refuse(lift, entry, 'labelSelector', path, { feature: "cross[].labelSelector (finding the CRD by its entry's labelSelector)", reason: 'name the CRD with crd and select custom resources with selector.matchLabels', anchor: 'cross' });
-  }
 }
 
 function liftPreReconcile(lift: Lift, pre: Map, path: Path): void {

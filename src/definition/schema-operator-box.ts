@@ -8,6 +8,7 @@ import { CONDITION_OPERATOR_ALIASES, CONDITION_OPERATORS } from '../template/ind
 import Type from 'typebox';
 import { SENTINELS, type TemplateKind } from './types.js';
 import { externalCallsSchema } from './schema-external.js';
+import { CrossSourceSchema } from './schema-cross-source.js';
 import { AutoscaleWindowsSchema } from './autoscale-windows.js';
 
 /** Operators as written in a definition: the short names and their long aliases (the template module's tables). */
@@ -196,7 +197,7 @@ export const ObserveSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** `cross[]`: a custom resource of another CRD of this definition, read into `.cross.<as>`. */
+/** `cross[]`: a custom resource of another CRD of this definition (or, with `source`, another process's answer over HTTP), read into `.cross.<as>`. */
 export const CrossEntrySchema = Type.Object(
   {
     crd: Type.String({ minLength: 1, description: 'The other CRD, by its name in this definition.' }),
@@ -212,6 +213,7 @@ export const CrossEntrySchema = Type.Object(
       ),
     ),
     strategy: Type.Optional(Type.Enum(['first', 'all'], { description: 'first (default): one result; all: a list of every match.' })),
+    source: Type.Optional(CrossSourceSchema),
   },
   { additionalProperties: false },
 );

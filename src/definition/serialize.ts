@@ -8,6 +8,7 @@ import type { AutoscaleRule, Condition, EmitEvent, CrdDefinition, CrossEntry, De
 import { TEMPLATE_KINDS } from './types.js';
 import type { QueueBehaviour } from './queue-types.js';
 import { formatDuration } from '../util/duration.js';
+import { crossSourceToInput } from './cross-source.js';
 import { windowToInput } from './autoscale-windows.js';
 import { toPlain } from './freeze.js';
 import { copyToInput } from './entry-copy.js';
@@ -151,7 +152,14 @@ function autoscaleToInput(rule: AutoscaleRule): Json {
 
 function crossToInput(entry: CrossEntry): Json {
   const selector = entry.matchLabels === undefined ? { ...optional('name', entry.name) } : { matchLabels: { ...entry.matchLabels } };
-  return { crd: entry.crd, as: entry.as, selector: { ...selector, ...optional('namespace', entry.namespace) }, strategy: entry.strategy };
+  const selected = entry.name !== undefined || entry.matchLabels !== undefined || entry.namespace !== undefined;
+  return {
+    crd: entry.crd,
+    as: entry.as,
+    ...(selected ? { selector: { ...selector, ...optional('namespace', entry.namespace) } } : {}),
+    strategy: entry.strategy,
+    ...(entry.source === undefined ? {} : { source: crossSourceToInput(entry.source) }),
+  };
 }
 
 function gateToInput(g: Gate): Json {

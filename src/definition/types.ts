@@ -162,30 +162,6 @@ export interface NamespaceGuard {
 }
 
 
-/**
- * `operatorBox.cross[]`: custom resources of another CRD of the same definition, read from an informer of that
- * kind into the template data as `.cross.<as>`; their changes reconcile the custom resources that read them.
- */
-export interface CrossEntry {
-  /** The other CRD's name in this definition. */
-  readonly crd: string;
-  /** The other CRD's apiVersion and kind (resolved at load from its entry). */
-  readonly apiVersion: string;
-  readonly kind: string;
-  /** The key under `.cross` (default: the CRD's name). */
-  readonly as: string;
-  /** The custom resource's name (a template); absent when `matchLabels` selects. */
-  readonly name: string | undefined;
-  /** Its namespace (a template); absent = the reading custom resource's namespace. */
-  readonly namespace: string | undefined;
-  /** Label selection (values are templates): every custom resource of the kind whose labels hold all of them. */
-  readonly matchLabels: Readonly<Record<string, string>> | undefined;
-  /** `first`: `.cross.<as>` is one result; `all`: a list of every match (name order). */
-  readonly strategy: 'first' | 'all';
-  /** The document path of the entry, for messages. */
-  readonly path: string;
-}
-
 export interface OperatorBox extends BoxObserve {
   /** false = a custom constructor owns reconcile entirely. */
   readonly default: boolean;
@@ -377,6 +353,8 @@ import type { EntryProfileChoice } from './profile-choice-types.js';
 export type { EntryProfileChoice, ProfileReference } from './profile-choice-types.js';
 import type { CrdConversion } from './conversion-types.js';
 export type { ExternalAuth, ExternalCall, ExternalMethod, GateFailPolicy } from './external-types.js';
+export type { CrossEntry, CrossSource, CrossSourceProtocol } from './cross-types.js';
+import type { CrossEntry } from './cross-types.js';
 import type { ExternalCall } from './external-types.js';
 export { SENTINELS } from './flow-types.js';
 export type { Sentinel, Gate, PreReconcile, WatchEvent, WatchEntry, ObservedEvent, EventObjectMatch, BoxObserve } from './flow-types.js';

@@ -32,6 +32,7 @@ export const METRIC_NAMES = Object.freeze({
   driftCorrections: 'controller_drift_corrections_total',
   watchRestarts: 'controller_watch_restarts_total',
   crdShutdown: 'controller_crd_shutdown_total',
+  crossSourceFailures: 'controller_cross_source_failures_total',
   leader: 'controller_leader',
 } as const);
 
@@ -66,6 +67,8 @@ export interface Metrics {
   waited(crd: string, seconds: number): void;
   driftCorrected(crd: string, count?: number): void;
   watchRestarted(crd: string): void;
+  /** A `cross[].source` read over HTTP failed (the templates saw Orkestra's empty value). */
+  crossSourceFailed(crd: string): void;
   /** The CRD shut down: queue and worker gauges to 0, shutdown counter + 1. */
   shutdown(crd: string): void;
   leader(isLeader: boolean): void;
@@ -130,6 +133,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     const driftCorrections = new Counter({ name: name(METRIC_NAMES.driftCorrections), help: 'Child resources patched back to their template after drift.', labelNames: ['crd'] as const, registers });
     const watchRestarts = new Counter({ name: name(METRIC_NAMES.watchRestarts), help: 'Watches restarted (error, silent stream or 410 Gone relist).', labelNames: ['crd'] as const, registers });
     const crdShutdown = new Counter({ name: name(METRIC_NAMES.crdShutdown), help: 'CRD shutdowns.', labelNames: ['crd'] as const, registers });
+    const crossSourceFailures = new Counter({ name: name(METRIC_NAMES.crossSourceFailures), help: 'Cross reads over HTTP (cross[].source) that failed; the templates saw an empty value.', labelNames: ['crd'] as const, registers });
     const leader = new Gauge({ name: name(METRIC_NAMES.leader), help: '1 when this replica holds the Lease (of its shard), else 0.', registers });
     leader.set(0);
 
@@ -141,7 +145,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
           activationTotal.inc({ crd, result }, 0);
         }
         for (const gauge of [queueDepth, workersActive, workersMax, resourceCount]) gauge.set({ crd }, 0);
-        for (const counter of [queueDropped, retriesExhausted, driftCorrections, watchRestarts, crdShutdown]) counter.inc({ crd }, 0);
+        for (const counter of [queueDropped, retriesExhausted, driftCorrections, watchRestarts, crdShutdown, crossSourceFailures]) counter.inc({ crd }, 0);
         if (zeroed.has(crd)) return;
         zeroed.add(crd);
         for (const histogram of [reconcileDuration, activationLatency, queueWait]) histogram.zero({ crd });
@@ -163,6 +167,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       waited: (crd, seconds) => queueWait.observe({ crd }, seconds),
       driftCorrected: (crd, count = 1) => driftCorrections.inc({ crd }, count),
       watchRestarted: (crd) => watchRestarts.inc({ crd }),
+      crossSourceFailed: (crd) => crossSourceFailures.inc({ crd }),
       shutdown(crd) {
         queueDepth.set({ crd }, 0);
         workersActive.set({ crd }, 0);

@@ -22,6 +22,9 @@ import type { Clock } from '../util/clock.js';
 import { RuntimeError } from '../errors.js';
 import type { OperatorBoxStage } from './stage.js';
 
+/** The entries this module reads (the others are read over HTTP, cross-source.ts). */
+export { informerEntries } from './cross-source.js';
+
 export interface CrossReadsOptions {
   readonly client: KubeClient;
   readonly clock: Clock;

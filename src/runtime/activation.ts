@@ -25,7 +25,7 @@ import { GenericBox } from '../operatorbox/generic-box.js';
 import { queueWiring } from './queue-wiring.js';
 import { WatchTriggers } from '../operatorbox/watch-triggers.js';
 import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
-import { CrossReads, forgetOnNotFound } from '../operatorbox/cross-reads.js';
+import { CrossReads, forgetOnNotFound, informerEntries } from '../operatorbox/cross-reads.js';
 import { layerBox, type BoxLayerInput } from './box-layers.js';
 import { externalWiring } from './external-wiring.js';
 import { autoscaled, autoscalerOf, withFigures, type CrdAutoscale, type FiguresBoard } from './autoscale-wiring.js';
@@ -238,7 +238,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
           gates: { dialect: crd.templateDialect, notes: crd.notes, logger },
         });
   // operatorBox.cross: informers on other CRDs' kinds, read into .cross; started and stopped with the children's.
-  const crossed = await resolveEntryKinds(crd.name, crd.operatorBox.cross ?? [], 'reads', resolver);
+  const crossed = await resolveEntryKinds(crd.name, informerEntries(crd.operatorBox.cross), 'reads', resolver);
   const cross =
     crossed.length === 0
       ? undefined
@@ -257,13 +257,13 @@ export async function buildController(input: ActivationInput): Promise<Activated
         });
   // Status fields see .cross (and .metrics) too. When the cycle already failed (a selector that does not render),
   // the failed status is written without .cross: the same error must not also block the Ready=False that reports it.
-  const external = externalWiring(crd, client, () => options.clock.now(), logger);
+  const external = externalWiring(crd, client, () => options.clock.now(), logger, metrics);
   const figuresFor = withFigures(crd, () => created.autoscaler);
   const withCross = (given: TemplateData, object: KubeObject, failed: boolean): TemplateData => {
     const data = external.withResults(figuresFor(given), object);
     if (cross === undefined) return data;
     try {
-      return { ...data, ...cross.data(object, data) };
+      return external.withResults({ ...data, ...cross.data(object, data) }, object);
     } catch (error) {
       if (failed) return data;
       throw error;
@@ -295,7 +295,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
     allWatches(children, [triggers, cross, eventTriggersOf(crd, input, target.resource, () => controller)]),
   );
   controller = created;
-  created.autoscaler = autoscalerOf(crd, created, options.clock, metrics, logger, input.figures);
+  created.autoscaler = autoscalerOf(crd, created, options.clock, metrics, logger, input.figures, external.remoteFigures);
   const cache = cacheReaderOf(created.informer);
   const deps: ContextDeps = { crd: info, client, kubeConfig: input.kubeConfig, cache, logger, now: () => options.clock.now(), args: codeArgs(crd, options.templateLimits) };
   if (!generic) {

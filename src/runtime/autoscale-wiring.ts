@@ -2,7 +2,8 @@
  * Wires a CRD's load figures and autoscaler (`operatorBox.autoscale`) to its controller: the figures record each
  * finished reconcile through the controller's observer and, while the controller runs, are on the runtime's
  * {@link FiguresBoard}, where another CRD's rule reads them (`cross.<crd>.metrics.*`, Orkestra's process-wide
- * registry of autoscale metrics); the autoscaler, built from the rule, reports its overrides to metrics and the log.
+ * registry of autoscale metrics); another process's figures come over HTTP ({@link RemoteFigures}, read before each
+ * evaluation); the autoscaler, built from the rule, reports its overrides to metrics and the log.
  */
 import { Autoscaler, type AutoscaleTarget } from '../controller/autoscaler.js';
 import type { ControllerObserver } from '../controller/controller.js';
@@ -11,6 +12,7 @@ import type { CrdDefinition } from '../definition/types.js';
 import type { Logger } from '../observe/logger.js';
 import type { Metrics } from '../observe/metrics.js';
 import type { Clock } from '../util/clock.js';
+import type { RemoteFigures } from './remote-figures.js';
 
 /** The load figures of the running CRDs of one runtime, by CRD name. */
 export class FiguresBoard {
@@ -67,7 +69,7 @@ export class CrdAutoscale {
 }
 
 /** The CRD's figures and autoscaler (none when it declares no rule). */
-export function autoscalerOf(crd: CrdDefinition, created: AutoscaleTarget, clock: Clock, metrics: Metrics, logger: Logger, board?: FiguresBoard): CrdAutoscale {
+export function autoscalerOf(crd: CrdDefinition, created: AutoscaleTarget, clock: Clock, metrics: Metrics, logger: Logger, board?: FiguresBoard, remote?: RemoteFigures): CrdAutoscale {
   const figures = new LoadFigures(created);
   const rule = crd.operatorBox.autoscale;
   const autoscaler =
@@ -81,7 +83,8 @@ export function autoscalerOf(crd: CrdDefinition, created: AutoscaleTarget, clock
           dialect: crd.templateDialect,
           notes: crd.notes,
           figures,
-          crossFigures: (name) => board?.read(name),
+          crossFigures: (name) => board?.read(name) ?? remote?.read(name),
+          refresh: remote === undefined ? undefined : (signal) => remote.refresh(signal),
           onChange: (active, tuning) => {
             metrics.workersMax(crd.name, tuning.workers);
             logger.info(active ? 'autoscale: override applied' : 'autoscale: declared settings restored', { crd: crd.name, workers: tuning.workers, maxDepth: tuning.maxDepth, resyncMs: tuning.resyncMs });

@@ -40,6 +40,38 @@ describe('autoscale on another CRD', () => {
     scaler.stop();
   });
 
+  test("another process's figures: the refresh runs before each timed evaluation; stop aborts one under way and nothing follows it", async () => {
+    const clock = new FakeClock();
+    const rule: AutoscaleRule = { intervalMs: 1000, cooldownMs: 2000, when: [{ field: 'cross.loader.metrics.queueDepth', operator: 'gt', value: '60' }], anyOf: [], do: { workers: 8 } };
+    const quick = knobs();
+    let figures: Record<string, number> | undefined;
+    const first = new Autoscaler({ crd: 'processor', rule, clock, target: quick, crossFigures: () => figures, refresh: () => ((figures = { queueDepth: 75 }), Promise.resolve()) });
+    first.start();
+    await clock.advance(1000);
+    assert.equal(quick.tuning.workers, 8, 'the figures the refresh read are the ones evaluated');
+    first.stop();
+    const slow = knobs();
+    const signals: AbortSignal[] = [];
+    let release: (() => void) | undefined;
+    const second = new Autoscaler({
+      crd: 'processor',
+      rule,
+      clock,
+      target: slow,
+      crossFigures: () => ({ queueDepth: 75 }),
+      refresh: (signal) => (signals.push(signal), new Promise<void>((resolve) => (release = resolve))),
+    });
+    second.start();
+    await clock.advance(1000);
+    assert.equal(slow.tuning.workers, 2, 'the evaluation waits for the refresh');
+    second.stop();
+    assert.equal(signals[0]?.aborted, true);
+    release?.();
+    await clock.advance(5000);
+    assert.equal(slow.tuning.workers, 2, 'no evaluation after stop');
+    assert.equal(signals.length, 1, 'and no further refresh');
+  });
+
   test('figures: error rate over the last 100, p95 over the last 256, busy share of the workers', () => {
     const target = knobs();
     const figures = new LoadFigures(target);

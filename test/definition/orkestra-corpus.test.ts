@@ -52,7 +52,7 @@ const CORPUS: Readonly<Record<string, Expected>> = {
   'current/09-notes/03-motifs/katalog.yaml': { loads: ['workload'] },
   'current/09-notes/04-komposer/komposer.yaml': { loads: ['website', 'workload'] },
   'current/12-autoscale-without/katalog.yaml': { loads: ['ingestor'] },
-  'current/12-autoscale-sibling/katalog-processor.yaml': { refused: ['cross[].source'] },
+  'current/12-autoscale-sibling/katalog-processor.yaml': { loads: ['processor'] },
   'current/ctrlruntime/katalog.yaml': { loads: ['webapp'] },
   'current/e2e-probe/katalog.yaml': { loads: ['e2e-probe'] },
   'current/include-katalog/include-katalog.yaml': { loads: ['pipeline'] },

@@ -34,6 +34,7 @@ const EXPECTED_TYPES: Record<string, string> = {
   controller_drift_corrections_total: 'counter',
   controller_watch_restarts_total: 'counter',
   controller_crd_shutdown_total: 'counter',
+  controller_cross_source_failures_total: 'counter',
   controller_leader: 'gauge',
 };
 
