@@ -272,10 +272,7 @@ export class Runtime {
     this.kinds.registerKind(name, builder);
   }
 
-  /**
-   * Registers an in-process converter for a CRD whose versions differ in shape without a conversion webhook:
-   * every object passes through it before templates and hooks see it.
-   */
+  /** Registers an in-process converter for a CRD whose versions differ in shape: objects pass it before templates and hooks. */
   registerConverter(crd: string, converter: Converter): void {
     this.assertNotStarted('registerConverter');
     if (!this.slots.has(crd)) throw new RuntimeError('E_REGISTRATION', `registerConverter: no enabled CRD named "${crd}" in this katalog`);
