@@ -11,12 +11,11 @@
  * - A body that is not a ConversionReview v1 is a 400 JSON error; any other path a JSON 404; another method a 405.
  * - Nothing of an object is logged or echoed: `onConversion` hears the kind, versions, count and outcome.
  */
-import { Hono, type Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { Hono } from 'hono';
 import type { Definition } from '../definition/index.js';
-import { toError } from '../errors.js';
 import { compileConversionRules, convertObject, ConversionFailure, type VersionConverter } from './conversion-rules.js';
 import { conversionReviewOf, readConversionReview, type ConversionResponse } from './conversion-review.js';
+import { errorBody, finishWebhookRoutes, json, readJsonBody } from './webhook-http.js';
 
 export interface ConversionRouterOptions {
   /**
@@ -41,16 +40,6 @@ export interface ConversionOutcome {
 /** The path, relative to the mount point. */
 export const CONVERSION_PATH = '/convert';
 
-const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
-
-function json(c: Context, status: ContentfulStatusCode, body: unknown): Response {
-  return c.body(JSON.stringify(body), status, JSON_HEADERS);
-}
-
-function errorBody(status: number, error: string, message: string): { error: string; message: string; status: number } {
-  return { error, message, status };
-}
-
 /**
  * Builds the conversion router for `definition`. Compiles every path's templates now (a TemplateError names the
  * path) and checks the converters (a KatalogError `E_CONFIG` for a converter of no CRD, or paths two entries of
@@ -61,13 +50,9 @@ export function createConversionRouter(definition: Definition, options: Conversi
   const app = new Hono();
 
   app.post(CONVERSION_PATH, async (c) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      return json(c, 400, errorBody(400, 'bad_request', 'the body is not valid JSON'));
-    }
-    const request = readConversionReview(body);
+    const read = await readJsonBody(c);
+    if (read instanceof Response) return read;
+    const request = readConversionReview(read.body);
     if (typeof request === 'string') return json(c, 400, errorBody(400, 'bad_request', `not a ConversionReview: ${request}`));
     let response: ConversionResponse;
     try {
@@ -82,16 +67,6 @@ export function createConversionRouter(definition: Definition, options: Conversi
     options.onConversion?.({ kinds, desiredAPIVersion: request.desiredAPIVersion, objects: request.objects.length, succeeded: response.result.status === 'Success' });
     return json(c, 200, conversionReviewOf(response));
   });
-  app.all(CONVERSION_PATH, (c) => c.body(JSON.stringify(errorBody(405, 'method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use POST`)), 405, { ...JSON_HEADERS, allow: 'POST' }));
-  app.notFound((c) => json(c, 404, errorBody(404, 'not_found', `no conversion route at ${c.req.path}`)));
-  app.onError((error, c) => {
-    const request = { method: c.req.method, path: c.req.path };
-    try {
-      options.onError?.(toError(error), request);
-    } catch {
-      // A failing error callback must not turn a 500 into an unhandled rejection.
-    }
-    return json(c, 500, errorBody(500, 'internal_error', `${request.method} ${request.path} failed; see the host's logs`));
-  });
+  finishWebhookRoutes(app, [CONVERSION_PATH], 'conversion', options.onError);
   return app;
 }

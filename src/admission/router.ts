@@ -12,12 +12,11 @@
  * TLS is the host's: kube-apiserver calls webhooks over https only (docs/admission.md).
  */
 import { Hono, type Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Definition } from '../definition/index.js';
-import { toError } from '../errors.js';
 import { compileDefinitionRules, rulesFor } from './crd-rules.js';
 import { decideMutation, decideValidation } from './decide.js';
 import { readReview, reviewOf, type AdmissionRequest, type AdmissionResponse } from './review.js';
+import { errorBody, finishWebhookRoutes, json, readJsonBody } from './webhook-http.js';
 
 export interface AdmissionRouterOptions {
   /** Told about an unexpected error while answering (the caller gets a 500 JSON body without its text). */
@@ -47,16 +46,6 @@ export interface AdmissionDecision {
 /** The paths, relative to the mount point. */
 export const ADMISSION_PATHS = Object.freeze(['/validate', '/mutate'] as const);
 
-const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
-
-function json(c: Context, status: ContentfulStatusCode, body: unknown): Response {
-  return c.body(JSON.stringify(body), status, JSON_HEADERS);
-}
-
-function errorBody(status: number, error: string, message: string): { error: string; message: string; status: number } {
-  return { error, message, status };
-}
-
 /**
  * Builds the admission router for `definition`. Compiles every rule's templates now: a template that does not
  * compile throws a TemplateError naming the rule, before anything is served; a `unique` rule without `peers`
@@ -67,13 +56,9 @@ export function createAdmissionRouter(definition: Definition, options: Admission
   const app = new Hono();
 
   const serve = (webhook: 'validate' | 'mutate', decide: typeof decideValidation) => async (c: Context) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      return json(c, 400, errorBody(400, 'bad_request', 'the body is not valid JSON'));
-    }
-    const request = readReview(body);
+    const read = await readJsonBody(c);
+    if (read instanceof Response) return read;
+    const request = readReview(read.body);
     if (typeof request === 'string') return json(c, 400, errorBody(400, 'bad_request', `not an AdmissionReview: ${request}`));
     const response: AdmissionResponse = decide(request, rulesFor(rules, request.resource));
     options.onDecision?.({
@@ -90,18 +75,6 @@ export function createAdmissionRouter(definition: Definition, options: Admission
 
   app.post('/validate', serve('validate', decideValidation));
   app.post('/mutate', serve('mutate', decideMutation));
-  for (const path of ADMISSION_PATHS) {
-    app.all(path, (c) => c.body(JSON.stringify(errorBody(405, 'method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use POST`)), 405, { ...JSON_HEADERS, allow: 'POST' }));
-  }
-  app.notFound((c) => json(c, 404, errorBody(404, 'not_found', `no admission route at ${c.req.path}`)));
-  app.onError((error, c) => {
-    const request = { method: c.req.method, path: c.req.path };
-    try {
-      options.onError?.(toError(error), request);
-    } catch {
-      // A failing error callback must not turn a 500 into an unhandled rejection.
-    }
-    return json(c, 500, errorBody(500, 'internal_error', `${request.method} ${request.path} failed; see the host's logs`));
-  });
+  finishWebhookRoutes(app, ADMISSION_PATHS, 'admission', options.onError);
   return app;
 }
