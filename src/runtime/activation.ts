@@ -15,7 +15,6 @@ import type { KubeClient } from '../kube/client.js';
 import type { Informer } from '../kube/informer.js';
 import { apiVersionOf, type KubeObject, type ResourceRef } from '../kube/resource.js';
 import type { TemplateData } from '../template/index.js';
-import { resolveInternalVersion } from '../kube/versions.js';
 import type { Logger } from '../observe/logger.js';
 import type { Metrics } from '../observe/metrics.js';
 import { ConstructorBox } from '../operatorbox/constructor-box.js';
@@ -28,7 +27,8 @@ import { resolveEntryKinds } from '../operatorbox/entry-kinds.js';
 import { CrossReads, forgetOnNotFound, informerEntries } from '../operatorbox/cross-reads.js';
 import { layerBox, type BoxLayerInput } from './box-layers.js';
 import { externalWiring } from './external-wiring.js';
-import { autoscaled, autoscalerOf, withFigures, type CrdAutoscale, type FiguresBoard } from './autoscale-wiring.js';
+import { autoscaled, autoscalerOf, type CrdAutoscale, type FiguresBoard } from './autoscale-wiring.js';
+import { withStatusRoots } from './status-roots.js';
 import { allWatches } from './all-watches.js';
 import { eventTriggersOf, type SharedInformersInput } from './event-wiring.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
@@ -55,27 +55,8 @@ import type { ResolvedOptions } from '../options.js';
 import type { ResolvedCode } from './code-registry.js';
 import type { ResolvedSettings } from './settings.js';
 import { shardFilter } from './sharding.js';
-
-/** The resource a CRD is read at, and whether that version has a status subresource. */
-export interface Target {
-  readonly resource: ResourceRef;
-  readonly hasStatus: boolean;
-}
-
-/** Resolves the internal version (SPEC §3.3) from the installed CRD; built-in kinds use their declared version. */
-export function targetOf(crd: CrdDefinition, installed: InstalledCrd | undefined): Target {
-  const { apiTypes } = crd;
-  if (installed === undefined) {
-    return { resource: { group: apiTypes.group, version: apiTypes.version, kind: apiTypes.kind, plural: apiTypes.plural, namespaced: apiTypes.scope === 'Namespaced' }, hasStatus: false };
-  }
-  const version = resolveInternalVersion(installed.versions.map((v) => ({ name: v.name, served: v.served, storage: v.storage })));
-  if (version === undefined) throw new RuntimeError('E_ACTIVATION', `CRD ${installed.name} serves no version`);
-  const served = installed.versions.find((v) => v.name === version);
-  return {
-    resource: { group: installed.group, version, kind: installed.kind, plural: installed.plural, namespaced: installed.scope === 'Namespaced' },
-    hasStatus: served?.hasStatus === true,
-  };
-}
+import { targetOf, type Target } from './crd-target.js';
+import type { CrdHealthSnapshot } from '../observe/health.js';
 
 /** Read access to an informer's cache that hands out copies. */
 export function cacheReaderOf(informer: Informer): CacheReader {
@@ -124,6 +105,7 @@ export interface ActivationInput extends SharedInformersInput {
   readonly slots?: ReconcileSlots | undefined;
   /** The runtime's load figures of its running CRDs (autoscale rules read another CRD's); default: none shared. */
   readonly figures?: FiguresBoard | undefined;
+  readonly health?: (() => CrdHealthSnapshot) | undefined; // the CRD's own health, for `.health` (status-roots.ts)
   readonly notifier?: BoxLayerInput['notifier']; // the runtime's notifier (docs/notifications.md)
 }
 
@@ -255,10 +237,10 @@ export async function buildController(input: ActivationInput): Promise<Activated
           onRestart: (reason) => input.observer.watchRestarted(reason),
           onError: (error) => input.observer.informerError(error),
         });
-  // Status fields see .cross (and .metrics) too. When the cycle already failed (a selector that does not render),
+  // Status fields see .cross (and .metrics, .health) too. When the cycle already failed (a selector that does not render),
   // the failed status is written without .cross: the same error must not also block the Ready=False that reports it.
   const external = externalWiring(crd, client, () => options.clock.now(), logger, metrics);
-  const figuresFor = withFigures(crd, () => created.autoscaler);
+  const figuresFor = withStatusRoots(crd, () => created.autoscaler, input.health);
   const withCross = (given: TemplateData, object: KubeObject, failed: boolean): TemplateData => {
     const data = external.withResults(figuresFor(given), object);
     if (cross === undefined) return data;

@@ -111,16 +111,3 @@ export function autoscaled(observer: ControllerObserver, autoscaler: () => CrdAu
     gaveUp: (key, attempts, error) => observer.gaveUp?.(key, attempts, error),
   };
 }
-
-/**
- * Adds `.metrics` (the CRD's figures, see {@link CrdAutoscale.templateFigures}) to the data of status fields and
- * Events, as Orkestra's status fields read it; only for a CRD whose status or Events mention `.metrics`, so that
- * no other CRD computes its figures per status write. Before the controller runs, `.metrics` is absent.
- */
-export function withFigures(crd: CrdDefinition, autoscaler: () => CrdAutoscale | undefined): <T extends Record<string, unknown>>(data: T) => T {
-  if (!JSON.stringify([crd.operatorBox.status, crd.operatorBox.events ?? null]).includes('.metrics')) return (data) => data;
-  return (data) => {
-    const figures = autoscaler()?.templateFigures();
-    return figures === undefined ? data : { ...data, metrics: figures };
-  };
-}

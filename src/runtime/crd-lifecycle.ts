@@ -176,7 +176,14 @@ export class CrdLifecycle {
     slot.recheck = false;
     this.deps.metrics.initCrd(name);
     try {
-      const activated = await buildController({ ...this.deps.activationInput(slot), installed, observer: this.observerFor(slot), figures: this.figures, sharedInformers: this.sharedInformers });
+      const activated = await buildController({
+        ...this.deps.activationInput(slot),
+        installed,
+        observer: this.observerFor(slot),
+        figures: this.figures,
+        sharedInformers: this.sharedInformers,
+        health: () => slot.health.snapshot(),
+      });
       // The first pass starts the workers of all its CRDs at its end (initialActivation).
       await activated.controller.start({ workers: this.deps.leading() && !initial });
       slot.activated = activated;

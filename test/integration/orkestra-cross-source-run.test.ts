@@ -90,6 +90,8 @@ describe('Orkestra corpus, run: current/12-autoscale-sibling (cross reads and au
     assert.equal(current['loaderHealthy'], 'true');
     assert.equal(current['loaderPhase'], 'healthy');
     assert.equal(current['loaderQueueDepth'], '75');
+    assert.equal(current['state'], 'healthy', "its own health (.health.state), as Orkestra's health route shapes it");
+    assert.equal(current['lastError'], '', 'no error yet (.health.lastError)');
     assert.ok(other.count('/katalog/loader/cr/default/my-loader') >= 1);
   });
 
