@@ -6,13 +6,13 @@
 // a reconcileGate with an external call holds a custom resource back and lets it through.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRuntime } from '../../src/create-runtime.js';
 import { parseDefinition } from '../../src/definition/index.js';
 import type { Logger } from '../../src/observe/logger.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import { crdManifest, startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { localServer } from '../support/local-server.js';
 import { FAST_WATCH, waitFor } from '../support/cluster.js';
 
 type Obj = Record<string, unknown> & { metadata?: Record<string, unknown>; spec?: Record<string, unknown>; status?: Record<string, unknown>; data?: Record<string, string> };
@@ -27,7 +27,6 @@ const b64 = (text: string): string => Buffer.from(text).toString('base64');
 function service(): { start: () => Promise<number>; stop: () => Promise<void>; answers: Map<string, Answer>; seen: Array<{ path: string; auth: string | undefined }> } {
   const answers = new Map<string, Answer>();
   const seen: Array<{ path: string; auth: string | undefined }> = [];
-  let server: Server | undefined;
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const path = req.url ?? '';
     seen.push({ path, auth: req.headers.authorization });
@@ -42,16 +41,7 @@ function service(): { start: () => Promise<number>; stop: () => Promise<void>; a
   return {
     answers,
     seen,
-    start: () =>
-      new Promise((resolve) => {
-        server = createServer(handle);
-        server.listen(0, '127.0.0.1', () => resolve((server?.address() as AddressInfo).port));
-      }),
-    stop: () =>
-      new Promise((resolve) => {
-        server?.closeAllConnections();
-        server?.close(() => resolve());
-      }),
+    ...localServer(handle),
   };
 }
 

@@ -6,14 +6,14 @@
 // resource, and the reconcile's own result stands; a host sink receives what Slack would (email teams included).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRuntime } from '../../src/create-runtime.js';
 import { parseDefinition } from '../../src/definition/index.js';
 import type { Logger } from '../../src/observe/logger.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import type { Notification } from '../../src/runtime/notifier-options.js';
 import { crdManifest, startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { localServer } from '../support/local-server.js';
 import { FAST_WATCH, waitFor } from '../support/cluster.js';
 
 type Obj = Record<string, unknown> & { metadata?: Record<string, unknown>; spec?: Record<string, unknown>; status?: Record<string, unknown> };
@@ -26,7 +26,6 @@ const SECRET_SPEC = 'spec-value-never-sent';
 function slack(): { start: () => Promise<number>; stop: () => Promise<void>; status: Map<string, number>; posts: Post[] } {
   const status = new Map<string, number>();
   const posts: Post[] = [];
-  let server: Server | undefined;
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -40,16 +39,7 @@ function slack(): { start: () => Promise<number>; stop: () => Promise<void>; sta
   return {
     status,
     posts,
-    start: () =>
-      new Promise((resolve) => {
-        server = createServer(handle);
-        server.listen(0, '127.0.0.1', () => resolve((server?.address() as AddressInfo).port));
-      }),
-    stop: () =>
-      new Promise((resolve) => {
-        server?.closeAllConnections();
-        server?.close(() => resolve());
-      }),
+    ...localServer(handle),
   };
 }
 

@@ -5,12 +5,12 @@
 // never its error text) until Prometheus answers, and a call with continueOnError lets the cycle go on.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRuntime } from '../../src/create-runtime.js';
 import { parseDefinition } from '../../src/definition/index.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import { crdManifest, startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { localServer } from '../support/local-server.js';
 import { FAST_WATCH, waitFor } from '../support/cluster.js';
 
 type Obj = Record<string, unknown>;
@@ -29,7 +29,6 @@ const vector = (...series: Array<[Record<string, string>, string]>): Answer => (
 function prometheus(): { start: () => Promise<number>; stop: () => Promise<void>; answers: Map<string, Answer>; queries: string[] } {
   const answers = new Map<string, Answer>();
   const queries: string[] = [];
-  let server: Server | undefined;
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method !== 'GET' || url.pathname !== '/api/v1/query') {
@@ -44,16 +43,7 @@ function prometheus(): { start: () => Promise<number>; stop: () => Promise<void>
   return {
     answers,
     queries,
-    start: () =>
-      new Promise((resolve) => {
-        server = createServer(handle);
-        server.listen(0, '127.0.0.1', () => resolve((server?.address() as AddressInfo).port));
-      }),
-    stop: () =>
-      new Promise((resolve) => {
-        server?.closeAllConnections();
-        server?.close(() => resolve());
-      }),
+    ...localServer(handle),
   };
 }
 
