@@ -20,7 +20,7 @@ import { keyOf, type KubeObject, type ResourceRef } from '../kube/resource.js';
 import { compileTemplate, type CompiledTemplate, type TemplateData, type TemplateDialect, type UserNote } from '../template/index.js';
 import type { Clock } from '../util/clock.js';
 import { RuntimeError } from '../errors.js';
-import type { OperatorBoxStage } from './stage.js';
+import { wrapStage, type OperatorBoxStage } from './stage.js';
 
 /** The entries this module reads (the others are read over HTTP, cross-source.ts). */
 export { informerEntries } from './cross-source.js';
@@ -213,12 +213,5 @@ export class CrossReads {
 
 /** The box, with the reads of a custom resource forgotten once it is gone from the cache. */
 export function forgetOnNotFound(inner: OperatorBoxStage, cross: Pick<CrossReads, 'forget'>): OperatorBoxStage {
-  return {
-    reconcile: (input) => inner.reconcile(input),
-    delete: (input) => inner.delete(input),
-    notFound: (key, signal) => {
-      cross.forget(key);
-      return inner.notFound(key, signal);
-    },
-  };
+  return wrapStage(inner, { forget: (key) => cross.forget(key) });
 }

@@ -8,7 +8,7 @@ import type { KubeObject } from '../kube/resource.js';
 import { keyOf } from '../kube/resource.js';
 import type { TemplateDialect } from '../template/index.js';
 import type { CrossSourceReads } from './cross-source.js';
-import type { BoxInput, BoxOutput, OperatorBoxStage } from './stage.js';
+import { wrapStage, type BoxInput, type BoxOutput, type OperatorBoxStage } from './stage.js';
 import { templateData } from './template-data.js';
 
 export class CrossSourceStage {
@@ -27,14 +27,7 @@ export class CrossSourceStage {
 
   /** The box that reads before `inner`. */
   wrap(inner: OperatorBoxStage): OperatorBoxStage {
-    return {
-      reconcile: (input) => this.reconcile(inner, input),
-      delete: (input) => inner.delete(input),
-      notFound: (key, signal) => {
-        this.results.delete(key);
-        return inner.notFound(key, signal);
-      },
-    };
+    return wrapStage(inner, { before: (input) => this.reconcile(inner, input), forget: (key) => this.results.delete(key) });
   }
 
   private async reconcile(inner: OperatorBoxStage, input: BoxInput): Promise<BoxOutput> {

@@ -9,7 +9,7 @@ import { keyOf, type KubeObject } from '../kube/resource.js';
 import type { Logger } from '../observe/logger.js';
 import type { TemplateDialect } from '../template/index.js';
 import { ExternalCallError, type ExternalCalls, type ExternalResult } from './external-calls.js';
-import type { BoxInput, BoxOutput, OperatorBoxStage } from './stage.js';
+import { wrapStage, type BoxInput, type BoxOutput, type OperatorBoxStage } from './stage.js';
 import { templateData } from './template-data.js';
 
 export interface ExternalStageOptions {
@@ -32,14 +32,7 @@ export class ExternalStage {
 
   /** The box that runs the calls before `inner`. */
   wrap(inner: OperatorBoxStage): OperatorBoxStage {
-    return {
-      reconcile: (input) => this.reconcile(inner, input),
-      delete: (input) => inner.delete(input),
-      notFound: (key, signal) => {
-        this.results.delete(key);
-        return inner.notFound(key, signal);
-      },
-    };
+    return wrapStage(inner, { before: (input) => this.reconcile(inner, input), forget: (key) => this.results.delete(key) });
   }
 
   private async reconcile(inner: OperatorBoxStage, input: BoxInput): Promise<BoxOutput> {

@@ -45,3 +45,21 @@ export interface OperatorBoxStage {
   /** The key is no longer in the cache. */
   notFound(key: string, signal: AbortSignal): Promise<DeleteOutput>;
 }
+
+/**
+ * `inner` with a step of its own before each reconcile of a live object (`before`, which calls `inner` when it is
+ * done; default: straight to `inner`), and what it keeps for a key dropped once the key is gone from the cache.
+ */
+export function wrapStage(
+  inner: OperatorBoxStage,
+  steps: { readonly before?: (input: BoxInput) => Promise<BoxOutput>; readonly forget: (key: string) => void },
+): OperatorBoxStage {
+  return {
+    reconcile: steps.before ?? ((input) => inner.reconcile(input)),
+    delete: (input) => inner.delete(input),
+    notFound: (key, signal) => {
+      steps.forget(key);
+      return inner.notFound(key, signal);
+    },
+  };
+}
