@@ -5,7 +5,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDefinition } from '../../src/definition/load.js';
 import { definitionToInput } from '../../src/definition/serialize.js';
-import { DefinitionError } from '../../src/errors.js';
+import { loadProblems } from '../support/definition-problems.js';
 
 function katalog(apiVersion: string, phase: string): string {
   return `apiVersion: ${apiVersion}
@@ -20,15 +20,7 @@ spec:
 ${phase}`;
 }
 
-function problems(text: string): DefinitionError['problems'] {
-  try {
-    parseDefinition(text, { source: 'k.yaml' });
-  } catch (error) {
-    assert.ok(error instanceof DefinitionError);
-    return error.problems;
-  }
-  return assert.fail('expected problems');
-}
+const problems = loadProblems;
 
 describe('copy fields', () => {
   for (const apiVersion of ['orkestra.orkspace.io/v1', 'katalog.dev/v1']) {

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { parseDefinition } from '../../src/definition/load.js';
 import { definitionToInput } from '../../src/definition/serialize.js';
 import { rbacRequirements } from '../../src/cli/rbac-rules.js';
-import { DefinitionError, type DefinitionProblem } from '../../src/errors.js';
+import type { DefinitionProblem } from '../../src/errors.js';
+import { loadProblems } from '../support/definition-problems.js';
 
 function orkestra(box: string): string {
   return `apiVersion: orkestra.orkspace.io/v1
@@ -20,15 +21,7 @@ spec:
 ${box}`;
 }
 
-function problems(text: string): DefinitionProblem[] {
-  try {
-    parseDefinition(text, { source: 'k.yaml' });
-  } catch (error) {
-    assert.ok(error instanceof DefinitionError);
-    return [...error.problems];
-  }
-  assert.fail('the definition loaded');
-}
+const problems = loadProblems;
 
 describe('emit', () => {
   test('emit.status and emit.events: declaration order, `or` read as anyOf, `on` as outcomes', () => {

@@ -6,17 +6,9 @@ import assert from 'node:assert/strict';
 import { parseDefinition } from '../../src/definition/load.js';
 import { definitionToInput } from '../../src/definition/serialize.js';
 import { rbacRequirements } from '../../src/cli/rbac-rules.js';
-import { DefinitionError } from '../../src/errors.js';
+import { loadProblems } from '../support/definition-problems.js';
 
-function problems(text: string): DefinitionError['problems'] {
-  try {
-    parseDefinition(text, { source: 'k.yaml' });
-  } catch (error) {
-    assert.ok(error instanceof DefinitionError);
-    return error.problems;
-  }
-  return assert.fail('expected problems');
-}
+const problems = loadProblems;
 
 const TYPES = 'apiTypes: { group: demo.orkestra.io, version: v1alpha1, kind: Website, plural: websites }';
 
