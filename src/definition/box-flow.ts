@@ -18,6 +18,7 @@ import { normalizeExternalCalls } from './external-calls.js';
 import { normalizeWindows } from './autoscale-windows.js';
 import { normalizeCrossSource } from './cross-source.js';
 import { crossTarget } from './cross-label-selector.js';
+import { normalizeFigureSources } from './autoscale-sources.js';
 
 const ALL_EVENTS: readonly WatchEvent[] = ['create', 'update', 'delete'];
 
@@ -224,6 +225,7 @@ export function normalizeAutoscale(input: Loose<AutoscaleInput> | undefined, ori
   const todo = input.do ?? {};
   const resync = todo.resync === undefined ? undefined : duration(todo.resync, 'resync', [...path, 'do'], 0);
   const windows = normalizeWindows(input.windows, origin, [...path, 'windows'], problems);
+  const sources = normalizeFigureSources(input.sources, origin, [...path, 'sources'], problems);
   return {
     intervalMs: duration(input.interval, 'interval', path, 15_000),
     cooldownMs: duration(input.cooldown, 'cooldown', path, 120_000),
@@ -235,5 +237,6 @@ export function normalizeAutoscale(input: Loose<AutoscaleInput> | undefined, ori
       ...(resync === undefined ? {} : { resyncMs: resync }),
     },
     ...(windows === undefined ? {} : { windows }),
+    ...(sources === undefined ? {} : { sources }),
   };
 }

@@ -238,6 +238,9 @@ export const AutoscaleSchema = Type.Object(
       { additionalProperties: false },
     ),
     windows: Type.Optional(AutoscaleWindowsSchema),
+    sources: Type.Optional(
+      Type.Record(Type.String({ minLength: 1 }), CrossSourceSchema, { description: "Another process's figures by CRD name (cross.<crd>.metrics.*): GET <host>/katalog/<crd> or the endpoint (Orkestra's condition source)." }),
+    ),
   },
   { additionalProperties: false },
 );
