@@ -3,7 +3,8 @@
  * of the definition: `<crd>` names a CRD declared here (with a did-you-mean otherwise), as Orkestra's in-process
  * registry of autoscale metrics is keyed by CRD name (case aside), or is read from another process: the entry's
  * own `cross` block has an entry for it (by `crd` or `as`, case aside) whose `source` has an `endpoint` or
- * `protocol: metrics`, as Orkestra's autoscaler falls back to (`pkg/runtime/autoscaler/autoscaler.go`).
+ * `protocol: metrics`, as Orkestra's autoscaler falls back to (`pkg/runtime/autoscaler/autoscaler.go`), or the
+ * rule has a source of its own for it (`autoscale.sources`, Orkestra's condition-level `source`).
  */
 import type { CrdDefinition, CrossEntry } from './types.js';
 import type { RawCrd } from './crd-entries.js';
@@ -21,13 +22,14 @@ export function checkAutoscaleCross(raws: readonly RawCrd[], crds: ReadonlyMap<s
       rule[block].forEach((condition, index) => {
         const crd = /^cross\.([^.]+)\.metrics\./.exec(condition.field)?.[1];
         if (crd === undefined || crds.has(crd.toLowerCase())) return;
+        if (rule.sources !== undefined && Object.hasOwn(rule.sources, crd.toLowerCase())) return;
         if (remoteFiguresSource(drafts.get(raw.name) ?? [], crd) !== undefined) return;
         const suggestion = nearest(crd, names);
         problems.add(
           raw.origin,
           [...raw.path, 'operatorBox', 'autoscale', 'conditions', block, index, 'field'],
           'unknown-cross-crd',
-          `autoscale reads the figures of "${crd}", which is not a CRD of this definition; to read another process's figures, give a cross entry for it a source with protocol: metrics (or an endpoint)${didYouMean(suggestion)}`,
+          `autoscale reads the figures of "${crd}", which is not a CRD of this definition; to read another process's figures, give the condition a source, or a cross entry for it a source with protocol: metrics (or an endpoint)${didYouMean(suggestion)}`,
           suggestion === undefined ? {} : { suggestion },
         );
       });

@@ -17,6 +17,8 @@ import { checkTemplates } from './template-check.js';
 import { normalizeExternalCalls } from './external-calls.js';
 import { normalizeWindows } from './autoscale-windows.js';
 import { normalizeCrossSource } from './cross-source.js';
+import { crossTarget } from './cross-label-selector.js';
+import { normalizeFigureSources } from './autoscale-sources.js';
 
 const ALL_EVENTS: readonly WatchEvent[] = ['create', 'update', 'delete'];
 
@@ -137,6 +139,8 @@ export interface CrossDraft {
   readonly entry: Omit<CrossEntry, 'apiVersion' | 'kind'>;
   readonly origin: Origin;
   readonly path: Path;
+  /** Orkestra's `labelSelector` (checked pairs): `entry.crd` is empty until resolveCross finds the CRD through it. */
+  readonly labelSelector?: Readonly<Record<string, string>>;
 }
 
 /** `operatorBox.cross` → drafts (see {@link resolveCross}); a selector is required, by name or by labels. */
@@ -149,11 +153,15 @@ export function normalizeCross(
 ): CrossDraft[] {
   const drafts: CrossDraft[] = [];
   (list ?? []).forEach((input, index) => {
-    if (input?.crd === undefined) return;
+    if (input === undefined) return;
     const at = [...path, index];
+    const target = crossTarget(input, origin, at, problems);
+    if (target === undefined) return;
     checkTemplates(input, at, origin, problems);
     const selector = input.selector ?? {};
-    const labels = selector.matchLabels === undefined ? undefined : definedEntries(selector.matchLabels);
+    // By labelSelector alone, Orkestra reads the first custom resource whose labels hold the selector's pair.
+    const written = selector.matchLabels ?? (selector.name === undefined ? target.labelSelector : undefined);
+    const labels = written === undefined ? undefined : definedEntries(written);
     const byLabels = labels !== undefined && Object.keys(labels).length > 0;
     // A source entry may read a route that needs no custom resource (metrics, health); cross-targets.ts checks the rest.
     const unselected = input.source !== undefined && !byLabels && selector.name === undefined;
@@ -161,14 +169,14 @@ export function normalizeCross(
       problems.add(origin, input.selector === undefined ? at : [...at, 'selector'], 'invalid-value', 'a cross entry needs exactly one of selector.name and selector.matchLabels');
       return;
     }
-    const as = input.as ?? input.crd;
+    const as = input.as ?? target.crd;
     if (drafts.some((draft) => draft.entry.as === as)) {
       problems.add(origin, [...at, input.as === undefined ? 'crd' : 'as'], 'invalid-value', `two cross entries read into .cross.${as}; give one of them another "as"`);
       return;
     }
     drafts.push({
       entry: {
-        crd: input.crd,
+        crd: target.crd,
         as,
         name: byLabels ? undefined : selector.name,
         namespace: selector.namespace,
@@ -179,6 +187,7 @@ export function normalizeCross(
       },
       origin,
       path: at,
+      ...(target.labelSelector === undefined ? {} : { labelSelector: target.labelSelector }),
     });
   });
   return drafts;
@@ -216,6 +225,7 @@ export function normalizeAutoscale(input: Loose<AutoscaleInput> | undefined, ori
   const todo = input.do ?? {};
   const resync = todo.resync === undefined ? undefined : duration(todo.resync, 'resync', [...path, 'do'], 0);
   const windows = normalizeWindows(input.windows, origin, [...path, 'windows'], problems);
+  const sources = normalizeFigureSources(input.sources, origin, [...path, 'sources'], problems);
   return {
     intervalMs: duration(input.interval, 'interval', path, 15_000),
     cooldownMs: duration(input.cooldown, 'cooldown', path, 120_000),
@@ -227,5 +237,6 @@ export function normalizeAutoscale(input: Loose<AutoscaleInput> | undefined, ori
       ...(resync === undefined ? {} : { resyncMs: resync }),
     },
     ...(windows === undefined ? {} : { windows }),
+    ...(sources === undefined ? {} : { sources }),
   };
 }

@@ -2,12 +2,14 @@
  * The check of `operatorBox.cross` that needs every CRD of the definition: an entry naming a CRD declared here gets
  * that CRD's apiVersion and kind, which the runtime watches (a `source` beside it is Orkestra's fallback for a CRD
  * of another process and is not used: the informer answers, as in Orkestra). An entry naming another CRD must have a
- * `source` (read over HTTP, by name only); otherwise it is a problem with a did-you-mean.
+ * `source` (read over HTTP, by name only); otherwise it is a problem with a did-you-mean. An entry written with
+ * Orkestra's `labelSelector` gets its CRD here (cross-label-selector.ts), then is checked as one naming it.
  */
 import type { CrdDefinition, CrossEntry } from './types.js';
 import type { ProblemList } from './problems.js';
 import type { CrossDraft } from './box-flow.js';
 import { didYouMean, nearest } from './suggest.js';
+import { crdByLabelSelector } from './cross-label-selector.js';
 
 /** The CRDs with their cross entries resolved; an entry naming no CRD of the definition is a problem. */
 export function resolveCross(crds: ReadonlyArray<[string, CrdDefinition]>, drafts: ReadonlyMap<string, readonly CrossDraft[]>, problems: ProblemList): Array<[string, CrdDefinition]> {
@@ -16,7 +18,13 @@ export function resolveCross(crds: ReadonlyArray<[string, CrdDefinition]>, draft
   return crds.map(([name, crd]) => {
     const list = drafts.get(name) ?? [];
     if (list.length === 0) return [name, crd];
-    const cross = list.flatMap(({ entry, origin, path }): CrossEntry[] => {
+    const cross = list.flatMap(({ entry: written, origin, path, labelSelector }): CrossEntry[] => {
+      let entry = written;
+      if (labelSelector !== undefined) {
+        const found = crdByLabelSelector(crds, labelSelector, origin, [...path, 'labelSelector'], problems);
+        if (found === undefined) return [];
+        entry = { ...written, crd: found };
+      }
       const target = byName.get(entry.crd);
       if (target !== undefined) {
         if (entry.name === undefined && entry.matchLabels === undefined) {

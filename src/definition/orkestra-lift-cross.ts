@@ -2,7 +2,8 @@
  * Orkestra's `cross` entries into katalog's shape: the older `kind:` key names the CRD as `crd:` does now; in
  * `source`, the older `type:` is `protocol:`. Credentials that katalog does not read are refused by name: a token
  * written in the document or taken from the environment (`token`, `auth.token`, `auth.env`), as for external calls.
- * Finding the informer by a CRD entry's labelSelector is refused by name.
+ * `labelSelector` (finding the CRD through a CRD entry's own labelSelector) stays as written: the normaliser
+ * resolves it (cross-label-selector.ts).
  */
 import type { Path } from './path.js';
 import { isMap } from './schema-check.js';
@@ -19,9 +20,6 @@ const TOKEN = {
 /** One `cross[]` entry, lifted in place. */
 export function liftCrossEntry(lift: Lift, entry: Map, path: Path): void {
   move(lift, entry, 'kind', path, entry, 'crd', path, 'both "kind" (older Orkestra) and "crd" are given; keep "crd"');
-  if (Object.hasOwn(entry, 'labelSelector')) {
-    refuse(lift, entry, 'labelSelector', path, { feature: "cross[].labelSelector (finding the CRD by its entry's labelSelector)", reason: 'name the CRD with crd and select custom resources with selector.matchLabels', anchor: 'cross' });
-  }
   const source = entry.source;
   if (!isMap(source)) return;
   const at = [...path, 'source'];

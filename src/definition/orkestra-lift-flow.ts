@@ -9,6 +9,7 @@ import type { Path } from './path.js';
 import { isMap } from './schema-check.js';
 import { liftConditionBlocks } from './orkestra-lift-box.js';
 import { move, refuse, type Lift } from './orkestra-lift-steps.js';
+import { liftConditionSource } from './orkestra-lift-condition-source.js';
 import { liftPreReconcileExternal } from './orkestra-lift-external.js';
 import { expandObserveInclude, expandWatchEntryIncludes } from './include-watch.js';
 import { liftCrossEntry } from './orkestra-lift-cross.js';
@@ -41,7 +42,7 @@ export function liftFlow(lift: Lift, box: Map, path: Path): void {
  * `autoscale`: `conditions.or` → `anyOf` and the condition shorthand. Time windows (`time`, `dayOfWeek`, `cron`
  * with `duration`) move to `autoscale.windows` under the same block (autoscale-windows.ts). Another CRD's figures
  * (`cross.<crd>.metrics.*`) stay (autoscale-cross.ts checks the CRD, or the cross entry whose source serves its
- * figures over HTTP); a condition's own `source` is refused by name.
+ * figures over HTTP); a condition's own `source` moves to `autoscale.sources.<crd>` (autoscale-condition-source.ts).
  */
 function liftAutoscale(lift: Lift, autoscale: Map, path: Path): void {
   const conditions = autoscale.conditions;
@@ -49,6 +50,7 @@ function liftAutoscale(lift: Lift, autoscale: Map, path: Path): void {
   const at = [...path, 'conditions'];
   move(lift, conditions, 'or', at, conditions, 'anyOf', at, 'both "or" and "anyOf" are given; keep one');
   const windows: Record<string, unknown[]> = {};
+  const sources: Record<string, unknown> = {};
   for (const block of ['when', 'anyOf']) {
     const list = conditions[block];
     if (!Array.isArray(list)) continue;
@@ -66,13 +68,7 @@ function liftAutoscale(lift: Lift, autoscale: Map, path: Path): void {
         return;
       }
       const before = lift.problems.items.length;
-      if (Object.hasOwn(condition, 'source')) {
-        refuse(lift, condition, 'source', where, {
-          feature: 'autoscale condition source (another process\'s figures over HTTP)',
-          reason: "not implemented yet; declare a cross entry for that CRD with a source (protocol: metrics, or an endpoint), which the autoscaler reads as Orkestra falls back to, and drop the condition's source",
-          anchor: 'autoscale-on-another-crds-figures',
-        });
-      }
+      if (Object.hasOwn(condition, 'source')) liftConditionSource(lift, condition, where, sources, [...path, 'sources']);
       if (lift.problems.items.length > before) dropped.add(index);
     });
     if (dropped.size > 0) conditions[block] = list.filter((_item: unknown, index) => !dropped.has(index));
@@ -80,6 +76,10 @@ function liftAutoscale(lift: Lift, autoscale: Map, path: Path): void {
   if (Object.keys(windows).length > 0) {
     if (Object.hasOwn(autoscale, 'windows')) lift.problems.add(lift.origin, [...path, 'windows'], 'generation-conflict', 'time windows are given both as Orkestra conditions and under windows; keep one', { at: 'key' });
     else autoscale.windows = windows;
+  }
+  if (Object.keys(sources).length > 0) {
+    if (Object.hasOwn(autoscale, 'sources')) lift.problems.add(lift.origin, [...path, 'sources'], 'generation-conflict', "figures sources are given both on Orkestra conditions and under sources; keep one", { at: 'key' });
+    else autoscale.sources = sources;
   }
   liftConditionBlocks(lift, conditions, at);
 }

@@ -200,7 +200,10 @@ export const ObserveSchema = Type.Object(
 /** `cross[]`: a custom resource of another CRD of this definition (or, with `source`, another process's answer over HTTP), read into `.cross.<as>`. */
 export const CrossEntrySchema = Type.Object(
   {
-    crd: Type.String({ minLength: 1, description: 'The other CRD, by its name in this definition.' }),
+    crd: Type.Optional(Type.String({ minLength: 1, description: 'The other CRD, by its name in this definition (or give labelSelector).' })),
+    labelSelector: Type.Optional(
+      Type.Record(Type.String(), Type.String(), { description: "Instead of crd: the CRD of this definition whose own labelSelector has one of these pairs (Orkestra); needs as." }),
+    ),
     as: Type.Optional(Type.String({ minLength: 1, pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'The key under .cross (default: the CRD name).' })),
     selector: Type.Optional(
       Type.Object(
@@ -235,6 +238,9 @@ export const AutoscaleSchema = Type.Object(
       { additionalProperties: false },
     ),
     windows: Type.Optional(AutoscaleWindowsSchema),
+    sources: Type.Optional(
+      Type.Record(Type.String({ minLength: 1 }), CrossSourceSchema, { description: "Another process's figures by CRD name (cross.<crd>.metrics.*): GET <host>/katalog/<crd> or the endpoint (Orkestra's condition source)." }),
+    ),
   },
   { additionalProperties: false },
 );

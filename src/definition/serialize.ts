@@ -147,6 +147,7 @@ function autoscaleToInput(rule: AutoscaleRule): Json {
       ...(todo.resyncMs === undefined ? {} : { resync: formatDuration(todo.resyncMs) }),
     },
     ...(rule.windows === undefined ? {} : { windows: { when: rule.windows.when.map(windowToInput), anyOf: rule.windows.anyOf.map(windowToInput) } }),
+    ...(rule.sources === undefined ? {} : { sources: Object.fromEntries(Object.entries(rule.sources).map(([crd, source]) => [crd, crossSourceToInput(source)])) }),
   };
 }
 

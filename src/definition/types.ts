@@ -235,6 +235,11 @@ export interface AutoscaleRule {
   readonly do: { readonly workers?: number; readonly maxDepth?: number; readonly resyncMs?: number };
   /** Time windows (Orkestra's `time`, `dayOfWeek`, `cron` conditions), all of `when` and one of `anyOf` with the figures'. */
   readonly windows?: { readonly when: readonly AutoscaleWindow[]; readonly anyOf: readonly AutoscaleWindow[] };
+  /**
+   * Where another process serves a CRD's figures (`cross.<crd>.metrics.*`), by CRD name in lower case: Orkestra's
+   * condition-level `source`, read before each evaluation; it comes before a `cross` entry's source for that CRD.
+   */
+  readonly sources?: Readonly<Record<string, CrossSource>>;
 }
 
 /**
@@ -354,7 +359,7 @@ export type { EntryProfileChoice, ProfileReference } from './profile-choice-type
 import type { CrdConversion } from './conversion-types.js';
 export type { ExternalAuth, ExternalCall, ExternalMethod, GateFailPolicy } from './external-types.js';
 export type { CrossEntry, CrossSource, CrossSourceProtocol } from './cross-types.js';
-import type { CrossEntry } from './cross-types.js';
+import type { CrossEntry, CrossSource } from './cross-types.js';
 import type { ExternalCall } from './external-types.js';
 export { SENTINELS } from './flow-types.js';
 export type { Sentinel, Gate, PreReconcile, WatchEvent, WatchEntry, ObservedEvent, EventObjectMatch, BoxObserve } from './flow-types.js';

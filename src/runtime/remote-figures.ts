@@ -2,7 +2,8 @@
  * Another process's load figures for an autoscale rule (`cross.<crd>.metrics.<figure>` of a CRD this definition
  * does not declare), read over HTTP as Orkestra's autoscaler reads them (`pkg/runtime/autoscaler/
  * autoscale_cross_metrics.go`): through the CRD entry's `cross` entry for that CRD (by `crd` or `as`) whose source
- * has an `endpoint` or `protocol: metrics`; `GET <host>/katalog/<crd>` (or the endpoint as written), and the answer's
+ * has an `endpoint` or `protocol: metrics`, or the rule's own source for it (`autoscale.sources`, Orkestra's
+ * condition-level `source`, which comes first as in Orkestra); `GET <host>/katalog/<crd>` (or the endpoint as written), and the answer's
  * `metrics` object. Values are numbers or numeric text; others are left out (the condition on them is false).
  *
  * A CRD this runtime runs is read from the runtime's board first, as Orkestra's registry comes first (the loader
@@ -12,7 +13,7 @@
  * and is reported through `onFailure` (a warning and a metric), never silently.
  */
 import { remoteFiguresSource } from '../definition/autoscale-cross.js';
-import type { CrdDefinition, CrossEntry } from '../definition/types.js';
+import type { CrdDefinition, CrossEntry, CrossSource } from '../definition/types.js';
 import { crossFigureCrds } from '../controller/autoscaler.js';
 import type { ExternalCalls, HttpResult, SecretReader } from '../operatorbox/external-calls.js';
 import type { ExternalHttpRequest, ExternalHttpResponse } from '../operatorbox/external-http.js';
@@ -41,7 +42,8 @@ export class RemoteFigures {
     if (rule === undefined) return;
     const drafts = (crd.operatorBox.cross ?? []).map((entry) => ({ entry }));
     for (const name of crossFigureCrds(rule)) {
-      const entry = remoteFiguresSource(drafts, name)?.entry;
+      const own = rule.sources?.[name.toLowerCase()];
+      const entry = own === undefined ? remoteFiguresSource(drafts, name)?.entry : ownEntry(crd.name, name, own);
       const source = entry?.source;
       if (entry === undefined || source === undefined) continue;
       const url = source.endpoint ?? routeOf(source.host ?? '', entry.crd, 'metrics', '', '');
@@ -72,6 +74,11 @@ export class RemoteFigures {
       } else this.figures.set(name, figures);
     }
   }
+}
+
+/** A rule's own source for `crd` (Orkestra's condition-level source) as the cross entry the reads and messages name. */
+function ownEntry(reader: string, crd: string, source: CrossSource): CrossEntry {
+  return { crd, apiVersion: '', kind: '', as: crd, name: undefined, namespace: undefined, matchLabels: undefined, strategy: 'first', source, path: `spec.crds.${reader}.operatorBox.autoscale.sources.${crd}` };
 }
 
 /** The answer's `metrics` as numbers, or the reason there are none. */

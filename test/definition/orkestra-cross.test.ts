@@ -1,7 +1,7 @@
 // operatorBox.cross (Orkestra's cross-CRD observation): entries normalise into the model with the other CRD's
 // apiVersion and kind; Orkestra's older `kind:` key reads as `crd:`; a target that is not a CRD of the definition,
 // a missing or double selector and two entries on one `.cross` key are errors at file:line; `labelSelector` is
-// refused by name (reading another process over HTTP is orkestra-cross-source.test.ts); the definition writes back
+// orkestra-cross-label-selector.test.ts (reading another process over HTTP is orkestra-cross-source.test.ts); the definition writes back
 // and loads equal.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -69,7 +69,7 @@ describe('cross', () => {
     assert.ok(twice.some((p) => p.line === 14 && p.message.includes('two cross entries read into .cross.database')), JSON.stringify(twice));
   });
 
-  test('labelSelector is refused by name, never "unknown field"; a source beside a CRD of this definition is not used (its informer answers)', () => {
+  test('labelSelector beside crd is an error at its line (one or the other, as Orkestra), never "unknown field"; a source beside a CRD of this definition is not used (its informer answers)', () => {
     const found = problems(orkestra(`          - crd: database
             selector: { name: a }
             source: { host: "http://localhost:8080", protocol: cr }
@@ -78,9 +78,8 @@ describe('cross', () => {
             selector: { name: b }
             as: other
 `));
-    const refused = found.filter((p) => p.code === 'orkestra-unsupported').map((p) => `${p.line}: ${p.message}`);
-    assert.deepEqual(refused.length, 1, refused.join(' | '));
-    assert.ok(refused.some((m) => m.startsWith('15:') && m.includes('cross[].labelSelector')), refused.join(' | '));
+    const both = found.map((p) => `${p.line}: ${p.message}`);
+    assert.deepEqual(both, ['15: a cross entry names its CRD by crd or by labelSelector, not both']);
     assert.ok(!found.some((p) => p.code === 'unknown-field'), JSON.stringify(found));
     const definition = parseDefinition(orkestra(`          - crd: database
             selector: { name: a }
