@@ -350,7 +350,7 @@ export interface NormalizeField {
   readonly type?: StatusFieldType;
 }
 
-export type { AdmissionOperation, ValidationOperator, ValidationRule, MutationRule, AdmissionRules } from './admission-types.js';
+export type { AdmissionCall, AdmissionOperation, ValidationOperator, ValidationRule, MutationRule, AdmissionRules } from './admission-types.js';
 import type { AdmissionRules } from './admission-types.js';
 import type { EntryProfileChoice } from './profile-choice-types.js';
 export type { EntryProfileChoice, ProfileReference } from './profile-choice-types.js';
