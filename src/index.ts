@@ -135,6 +135,8 @@ export { listen, type FetchApp, type ListeningServer } from './http/listen.js';
 
 // The admission webhook router (validation, mutation, deletion protection)
 export { createAdmissionRouter, ADMISSION_PATHS, type AdmissionRouterOptions, type AdmissionDecision } from './admission/router.js';
+export type { ExternalFailurePolicy } from './admission/admission-external.js';
+export type { SecretReader } from './operatorbox/external-calls.js';
 export { cachedObjects } from './runtime/cached.js';
 export { webhookConfigurations, type WebhookConfigurationOptions, type WebhookConfigurations, type WebhookClient } from './admission/webhook-configuration.js';
 export { DELETION_PROTECTION_LABEL } from './admission/crd-rules.js';

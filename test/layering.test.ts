@@ -36,6 +36,8 @@ const testingMayImport = new Set(['util', 'errors.ts', 'testing']);
 // The admission webhook router reads the frozen definition and the template evaluator only: it must run without a
 // runtime (a webhook server scales apart from the operator), so it never reaches into runtime/, controller/ or kube/.
 const admissionMayImport = new Set(['util', 'errors.ts', 'template', 'definition', 'rules', 'admission']);
+// Besides, the external-call client alone (validation.external / mutation.external): one HTTP client in katalog.
+const admissionMayImportFiles = new Set(['operatorbox/external-calls.ts', 'operatorbox/external-http.ts']);
 // The command line stands on the public surface only, like an example: the package's two entry points.
 const cliMayImport = new Set(['index.ts', 'testing/index.ts', 'cli']);
 
@@ -71,7 +73,7 @@ test('src/ imports point only downwards between layers', () => {
         from === 'testing'
           ? testingMayImport.has(to)
           : from === 'admission'
-            ? admissionMayImport.has(to)
+            ? admissionMayImport.has(to) || admissionMayImportFiles.has(entry)
           : from === 'cli'
             ? cliMayImport.has(to === 'cli' ? 'cli' : entry)
             : toRank !== undefined && toRank <= fromRank && to !== 'testing' && to !== 'cli';

@@ -3,7 +3,8 @@
  * one loaded definition. It reads only the frozen definition and the template evaluator, so it runs without a
  * runtime (a webhook server scales apart from the operator) and is mounted with `app.route('/admission', router)`.
  *
- * - `POST /validate`: validation rules and deletion protection (decide.ts).
+ * - `POST /validate`: validation rules and deletion protection (decide.ts); the rules' external calls first, within
+ *   a bounded budget (admission-external.ts), the only time the router waits on another service.
  * - `POST /mutate`: mutation rules and the deletion-protection label, as a base64 JSONPatch.
  * - A body that is not an AdmissionReview v1 is a 400 JSON error; a resource the definition has no rules for is
  *   allowed unchanged; any other path is a JSON 404, any other method on the two paths a 405.
@@ -14,6 +15,9 @@
 import { Hono, type Context } from 'hono';
 import type { Definition } from '../definition/index.js';
 import { compileDefinitionRules, rulesFor } from './crd-rules.js';
+import { DEFAULT_ADMISSION_CALL_BUDGET_MS } from './admission-calls.js';
+import { externalStep, withWarnings, type ExternalFailurePolicy } from './admission-external.js';
+import type { SecretReader } from '../operatorbox/external-calls.js';
 import { decideMutation, decideValidation } from './decide.js';
 import { readReview, reviewOf, type AdmissionRequest, type AdmissionResponse } from './review.js';
 import { errorBody, finishWebhookRoutes, json, readJsonBody } from './webhook-http.js';
@@ -31,6 +35,23 @@ export interface AdmissionRouterOptions {
    * runtime's cache, `(crd) => cachedObjects(runtime, crd)`. Required when a rule uses `unique` at admission.
    */
   readonly peers?: (crd: string) => Iterable<Record<string, unknown>>;
+  /**
+   * Reads one key of a Secret as text (undefined when missing), for `auth.secretRef` of the rules' external
+   * calls (`validation.external`, `mutation.external`); required when one has it. A rejection answers 500.
+   */
+  readonly readSecret?: SecretReader;
+  /**
+   * Time all external calls of one request may take together, in ms (default 4,000: the webhook configurations'
+   * default `timeoutSeconds` of 5 minus a margin of 1 s). Keep it below your configurations' timeoutSeconds × 1000.
+   */
+  readonly externalBudgetMs?: number;
+  /**
+   * What a call that failed without `continueOnError` does: `'rules'` (default, as Orkestra) evaluates the rules
+   * with the results so far (the failed call's `.error` set); `'deny'` refuses the request, naming the call.
+   */
+  readonly externalFailure?: ExternalFailurePolicy;
+  /** The clock of the calls' `cacheFor` and budget (ms); default Date.now. */
+  readonly now?: () => number;
 }
 
 export interface AdmissionDecision {
@@ -41,6 +62,8 @@ export interface AdmissionDecision {
   readonly name: string;
   readonly allowed: boolean;
   readonly warnings: number;
+  /** The rules' external calls that failed for this request, by name. */
+  readonly failedCalls: readonly string[];
 }
 
 /** The paths, relative to the mount point. */
@@ -52,7 +75,9 @@ export const ADMISSION_PATHS = Object.freeze(['/validate', '/mutate'] as const);
  * throws too.
  */
 export function createAdmissionRouter(definition: Definition, options: AdmissionRouterOptions = {}): Hono {
-  const rules = compileDefinitionRules(definition, options.peers);
+  const budgetMs = options.externalBudgetMs ?? DEFAULT_ADMISSION_CALL_BUDGET_MS;
+  if (!Number.isFinite(budgetMs) || budgetMs <= 0) throw new Error(`createAdmissionRouter: externalBudgetMs must be a positive number of milliseconds, got ${String(options.externalBudgetMs)}`);
+  const rules = compileDefinitionRules(definition, options.peers, { readSecret: options.readSecret, now: options.now ?? (() => Date.now()), budgetMs });
   const app = new Hono();
 
   const serve = (webhook: 'validate' | 'mutate', decide: typeof decideValidation) => async (c: Context) => {
@@ -60,7 +85,9 @@ export function createAdmissionRouter(definition: Definition, options: Admission
     if (read instanceof Response) return read;
     const request = readReview(read.body);
     if (typeof request === 'string') return json(c, 400, errorBody(400, 'bad_request', `not an AdmissionReview: ${request}`));
-    const response: AdmissionResponse = decide(request, rulesFor(rules, request.resource));
+    const crdRules = rulesFor(rules, request.resource);
+    const step = await externalStep(webhook, request, crdRules, options.externalFailure ?? 'rules');
+    const response: AdmissionResponse = step.refusal ?? withWarnings(decide(step.request, crdRules), step.warnings);
     options.onDecision?.({
       webhook,
       operation: request.operation,
@@ -69,6 +96,7 @@ export function createAdmissionRouter(definition: Definition, options: Admission
       name: request.name ?? '',
       allowed: response.allowed,
       warnings: response.warnings?.length ?? 0,
+      failedCalls: step.failedCalls,
     });
     return json(c, 200, reviewOf(response));
   };

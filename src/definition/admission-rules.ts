@@ -3,13 +3,14 @@
  * What can be checked offline is checked here, at the rule's file:line:column: an operator that needs a value has
  * one, a numeric comparison has a number, `between` has "min,max", a regex compiles, a mutation has a value.
  */
-import type { AdmissionOperation, AdmissionRules, MutationRule, ValidationOperator, ValidationRule } from './types.js';
+import type { AdmissionCall, AdmissionOperation, AdmissionRules, MutationRule, ValidationOperator, ValidationRule } from './types.js';
 import type { Field } from './crd-entries.js';
 import type { ProblemList } from './problems.js';
 import { normalizeConditions } from './conditions.js';
 import { formatPath } from './path.js';
 import { isMap } from './schema-check.js';
 import { VALIDATION_OPERATOR_ALIASES, type MutationRuleInput, type ValidationRuleInput } from './schema-admission.js';
+import { normalizeExternalCalls } from './external-calls.js';
 
 const NUMERIC: ReadonlySet<ValidationOperator> = new Set(['gt', 'lt', 'gte', 'lte']);
 const RANGE: ReadonlySet<ValidationOperator> = new Set(['between', 'notBetween']);
@@ -27,14 +28,27 @@ export function normalizeAdmission(get: (name: string) => Field | undefined, pro
   const webhooks = isMap(webhooksField?.value) ? webhooksField.value : {};
   const protection = isMap(protectionField?.value) ? protectionField.value : undefined;
   const operations = Array.isArray(webhooks.operations) && webhooks.operations.length > 0 ? (webhooks.operations as AdmissionOperation[]) : (['CREATE', 'UPDATE'] as const);
+  const validationExternal = callsOf(validationField, problems);
+  const mutationExternal = callsOf(mutationField, problems);
   return {
     validation: validation.filter((rule): rule is ValidationRule => rule !== undefined),
     mutation: mutation.filter((rule): rule is MutationRule => rule !== undefined),
+    ...(validationExternal === undefined ? {} : { validationExternal }),
+    ...(mutationExternal === undefined ? {} : { mutationExternal }),
     operations: [...new Set(operations)],
     validate: webhooks.validation !== false,
     mutate: webhooks.mutation !== false,
     protectDelete: protection !== undefined && protection.protectCRs !== false,
   };
+}
+
+/** The block's `external` calls, each with its `fires.reconcile` (default true); undefined when none. */
+function callsOf(field: Field | undefined, problems: ProblemList): AdmissionCall[] | undefined {
+  const list = isMap(field?.value) && Array.isArray(field.value.external) ? (field.value.external as unknown[]) : undefined;
+  if (field === undefined || list === undefined) return undefined;
+  const calls = normalizeExternalCalls(list as Parameters<typeof normalizeExternalCalls>[0], field.origin, [...field.path, 'external'], problems) ?? [];
+  const fires = new Map(list.map((input) => [isMap(input) ? input.name : undefined, isMap(input) && isMap(input.fires) ? input.fires.reconcile !== false : true]));
+  return calls.length === 0 ? undefined : calls.map((call) => ({ ...call, atReconcile: fires.get(call.name) ?? true }));
 }
 
 function rulesOf(field: Field | undefined): unknown[] {

@@ -3,7 +3,7 @@
  * `admission/` reads. Re-exported by types.ts, the contract with the rest.
  */
 
-import type { Condition } from './types.js';
+import type { Condition, ExternalCall } from './types.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -45,10 +45,22 @@ export interface MutationRule {
   readonly path: string;
 }
 
+/**
+ * An external call of the validation or mutation rules (`validation.external`, `mutation.external`): made by the
+ * admission router before the rules, and (validation, unless `fires.reconcile: false`) before reconcile-time
+ * validation (docs/orkestra-compatibility.md#admission-external-calls).
+ */
+export interface AdmissionCall extends ExternalCall {
+  readonly atReconcile: boolean;
+}
+
 /** A CRD's admission rules (docs/admission.md). */
 export interface AdmissionRules {
   readonly validation: readonly ValidationRule[];
   readonly mutation: readonly MutationRule[];
+  /** `validation.external` / `mutation.external`; absent when none are declared. */
+  readonly validationExternal?: readonly AdmissionCall[];
+  readonly mutationExternal?: readonly AdmissionCall[];
   /** Operations the validating and mutating webhooks are registered for (default CREATE, UPDATE). */
   readonly operations: readonly AdmissionOperation[];
   /** Whether the CRD is in the validating / mutating webhook configuration (`webhooks.validation` / `.mutation`). */

@@ -151,6 +151,7 @@ export function normalizeOperatorBox(
   const when = normalizeConditions(box.when, origin, [...path, 'when'], problems);
   const anyOf = normalizeConditions(box.anyOf, origin, [...path, 'anyOf'], problems);
   const external = normalizeExternalCalls(box.external, origin, [...path, 'external'], problems);
+  const ctorExternal = normalizeExternalCalls(box.constructor?.external, origin, [...path, 'constructor', 'external'], problems);
   if (external !== undefined && external.length > 0 && box.default === false) {
     problems.add(origin, [...path, 'external'], 'invalid-value', 'external calls feed templates and status fields, which a constructor (default: false) does not use; make the call in the constructor', { at: 'key' });
   }
@@ -164,7 +165,7 @@ export function normalizeOperatorBox(
       onReconcile: {},
       onDelete: {},
       hooks,
-      constructor,
+      constructor: constructor === undefined || ctorExternal === undefined || ctorExternal.length === 0 ? constructor : { ...constructor, external: ctorExternal },
       status: {
         conditions: box.status?.conditions ?? true,
         fields,

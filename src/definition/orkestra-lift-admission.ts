@@ -4,11 +4,13 @@
  * rule shorthands (`prefix: "x/"`, `max: "10"`) become `operator` + `value`; `or` becomes `anyOf`. Katalog-level
  * `spec.security.deletionProtection` turns the CRDs' `deletionProtection` on (Orkestra only protects when it is
  * enabled there); the rest of `spec.security` configures Orkestra's own webhook deployment and is dropped.
+ * `validation.external` / `mutation.external` are lifted as every external list, keeping each call's `fires`.
  */
 import type { Path } from './path.js';
 import { isMap } from './schema-check.js';
 import { liftConditionBlocks } from './orkestra-lift-box.js';
-import { move, refuse, type Lift } from './orkestra-lift-steps.js';
+import { move, type Lift } from './orkestra-lift-steps.js';
+import { liftExternalList } from './orkestra-lift-external.js';
 import { expandListInclude } from './include.js';
 
 type Map = Record<string, unknown>;
@@ -62,19 +64,32 @@ export function liftAdmission(lift: Lift, entry: Map, path: Path): void {
     if (!isMap(lifted)) continue;
     const at = [...path, key];
     expandListInclude(lift, lifted, at, key, 'rules');
-    if (Object.hasOwn(lifted, 'external')) {
-      refuse(lift, lifted, 'external', at, {
-        feature: `${key}.external (HTTP calls before the rules)`,
-        reason: 'the admission router answers from the definition alone and makes no calls (a webhook that waits on another service stalls every write of the kind); gate with preReconcile.reconcileGate.external instead',
-        anchor: 'external-calls',
-      });
-    }
+    if (Object.hasOwn(lifted, 'external')) liftAdmissionCalls(lift, lifted.external, [...at, 'external']);
     const rules = lifted.rules;
     if (!Array.isArray(rules)) continue;
     rules.forEach((rule: unknown, index) => {
       if (isMap(rule)) liftRule(lift, rule, [...at, 'rules', index], key === 'validation');
     });
   }
+}
+
+/**
+ * `validation.external` / `mutation.external`: lifted as every external list, except that a call's `fires` is
+ * Orkestra's meaning here (`reconcile: false`: the admission router makes it, reconcile-time validation does not),
+ * so it is kept rather than refused.
+ */
+function liftAdmissionCalls(lift: Lift, list: unknown, path: Path): void {
+  const fires = new WeakMap<Map, unknown>();
+  if (Array.isArray(list)) {
+    for (const call of list) {
+      if (!isMap(call) || !Object.hasOwn(call, 'fires')) continue;
+      fires.set(call, call.fires);
+      delete call.fires;
+    }
+  }
+  liftExternalList(lift, list, path);
+  if (!Array.isArray(list)) return;
+  for (const call of list) if (isMap(call) && fires.has(call)) call.fires = fires.get(call);
 }
 
 function liftRule(lift: Lift, rule: Map, path: Path, validation: boolean): void {

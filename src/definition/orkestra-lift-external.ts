@@ -6,7 +6,8 @@
  * does not use (`query`, `poolSize`) go; `protocol: prometheus` stays with its `query`. Refused by name: other
  * protocols (redis, postgres, mongo, kafka, nats, mqtt, grpc), credentials in the document or the
  * environment (`token`, `auth.env`), `include`, `sleep`, admission-only calls (`fires.reconcile: false`), a
- * call's own `retryBackoff`, and calls of a constructor or of admission rules.
+ * call's own `retryBackoff`. A constructor's calls (`constructor.external`, a katalog extension) are lifted in
+ * place; admission rules' calls are lifted by orkestra-lift-admission.ts.
  */
 import type { Path } from './path.js';
 import { liftConditionBlocks } from './orkestra-lift-box.js';
@@ -92,10 +93,9 @@ export function liftBoxExternal(lift: Lift, box: Map, path: Path): void {
       box.external = [...existing, ...list];
     }
   }
+  // A katalog extension (Orkestra's constructor declaration has no external): results reach ctx.external.
   const ctor = box.constructor;
-  if (isMap(ctor) && Object.hasOwn(ctor, 'external')) {
-    refuse(lift, ctor, 'external', [...path, 'constructor'], { feature: 'constructor.external', reason: 'a constructor owns its reconcile and receives no template data; make the call in code', anchor: ANCHOR });
-  }
+  if (isMap(ctor)) liftExternalList(lift, ctor.external, [...path, 'constructor', 'external']);
 }
 
 /** `preReconcile.external` and each gate's `external`. */

@@ -3,7 +3,7 @@
  * `deletionProtection`, in katalog's shape (Orkestra's shorthands are lifted into it by orkestra-lift-admission.ts).
  */
 import Type from 'typebox';
-import { ConditionsSchema } from './schema-operator-box.js';
+import { ConditionsSchema, ExternalCallsSchema } from './schema-operator-box.js';
 
 /** Comparisons of a validation rule, Orkestra's names. */
 export const VALIDATION_OPERATORS = [
@@ -83,8 +83,25 @@ const MutationRuleSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** `external` of validation / mutation: external calls made before the rules, each with Orkestra's `fires`. */
+const AdmissionCallsSchema = Type.Array(
+  Type.Object(
+    {
+      ...ExternalCallsSchema.items.properties,
+      fires: Type.Optional(
+        Type.Object({ reconcile: Type.Optional(Type.Boolean({ description: 'false: made by the admission router only, not before reconcile-time validation.' })) }, { additionalProperties: false }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  { description: 'Calls made before the rules (admission router: within its deadline); the rules read .external.<name>.' },
+);
+
 export const ValidationBlockSchema = Type.Object(
-  { rules: Type.Optional(Type.Array(ValidationRuleSchema, { description: 'Evaluated in order; every violation is reported.' })) },
+  {
+    rules: Type.Optional(Type.Array(ValidationRuleSchema, { description: 'Evaluated in order; every violation is reported.' })),
+    external: Type.Optional(AdmissionCallsSchema),
+  },
   { additionalProperties: false, description: 'Validation rules, enforced by the admission webhook router (docs/admission.md).' },
 );
 
@@ -92,6 +109,7 @@ export const MutationBlockSchema = Type.Object(
   {
     rules: Type.Optional(Type.Array(MutationRuleSchema, { description: 'Applied in order.' })),
     mutateFirst: Type.Optional(Type.Boolean({ description: 'Orkestra reconcile-time ordering; admission always mutates first.' })),
+    external: Type.Optional(AdmissionCallsSchema),
   },
   { additionalProperties: false, description: 'Defaults and overrides, applied by the admission webhook router as a JSONPatch.' },
 );

@@ -280,6 +280,7 @@ export const OperatorBoxSchema = Type.Object(
         {
           function: Type.String({ minLength: 1, description: 'Name under which the constructor is registered in code.' }),
           args: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Handed to the constructor as deps.args, as written.' })),
+          external: Type.Optional(ExternalCallsSchema),
         },
         { additionalProperties: false },
       ),

@@ -112,7 +112,7 @@ function operatorBoxToInput(crd: CrdDefinition, finalizers: readonly string[]): 
     ...phaseToInput('onReconcile', box.onReconcile),
     ...phaseToInput('onDelete', box.onDelete),
     ...(box.hooks === undefined ? {} : { hooks: { ...box.hooks } }),
-    ...(box.constructor === undefined ? {} : { constructor: { ...box.constructor } }),
+    ...(box.constructor === undefined ? {} : { constructor: constructorToInput(box.constructor) }),
     status: {
       conditions: box.status.conditions,
       fields: box.status.fields.map(statusFieldToInput),
@@ -129,6 +129,11 @@ function operatorBoxToInput(crd: CrdDefinition, finalizers: readonly string[]): 
     ...(box.events === undefined ? {} : { events: Object.fromEntries(box.events.map((event) => [event.name, eventToInput(event)])) }),
     ...(box.external === undefined ? {} : { external: box.external.map(externalCallToInput) }),
   };
+}
+
+function constructorToInput(ctor: NonNullable<CrdDefinition['operatorBox']['constructor']>): Json {
+  const { external, ...rest } = ctor;
+  return { ...rest, ...(external === undefined ? {} : { external: external.map(externalCallToInput) }) };
 }
 
 function eventToInput(event: EmitEvent): Json {

@@ -172,8 +172,11 @@ export interface OperatorBox extends BoxObserve {
   readonly onDelete: TemplatePhase;
   /** `args`: handed to the hooks (`ctx.args`), text values with `{{` rendered per object; absent when not declared. */
   readonly hooks: { readonly function: string; readonly runHooksFirst: boolean; readonly args?: Readonly<Record<string, unknown>> } | undefined;
-  /** `args`: handed to the constructor (`deps.args`, `ctx.args`) as written; absent when not declared. */
-  readonly constructor: { readonly function: string; readonly args?: Readonly<Record<string, unknown>> } | undefined;
+  /**
+   * `args`: handed to the constructor (`deps.args`, `ctx.args`) as written; `external`: calls made before each
+   * reconcile of a live object, their results in `ctx.external`; each absent when not declared.
+   */
+  readonly constructor: { readonly function: string; readonly args?: Readonly<Record<string, unknown>>; readonly external?: readonly ExternalCall[] } | undefined;
   readonly status: {
     readonly conditions: boolean;
     readonly fields: readonly StatusField[];
@@ -352,7 +355,7 @@ export interface NormalizeField {
   readonly type?: StatusFieldType;
 }
 
-export type { AdmissionOperation, ValidationOperator, ValidationRule, MutationRule, AdmissionRules } from './admission-types.js';
+export type { AdmissionCall, AdmissionOperation, ValidationOperator, ValidationRule, MutationRule, AdmissionRules } from './admission-types.js';
 import type { AdmissionRules } from './admission-types.js';
 import type { EntryProfileChoice } from './profile-choice-types.js';
 export type { EntryProfileChoice, ProfileReference } from './profile-choice-types.js';

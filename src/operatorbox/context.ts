@@ -61,7 +61,14 @@ export function notFoundContext(deps: ContextDeps, key: string, signal: AbortSig
   return { ...common(deps, key, signal), key, events: NO_EVENTS, args: writtenArgs(deps) };
 }
 
-export function reconcilerContext(deps: ContextDeps, key: string, object: KubeObject | undefined, signal: AbortSignal): ReconcilerContext {
+/** `external`: the constructor's call results of this cycle (copied, so the reconciler may change its own). */
+export function reconcilerContext(
+  deps: ContextDeps,
+  key: string,
+  object: KubeObject | undefined,
+  signal: AbortSignal,
+  external: ReconcilerContext['external'] = {},
+): ReconcilerContext {
   const base = common(deps, key, signal);
-  return { ...base, object, events: recorder(deps, object, base.logger), args: writtenArgs(deps) };
+  return { ...base, object, events: recorder(deps, object, base.logger), args: writtenArgs(deps), external: structuredClone(external) };
 }

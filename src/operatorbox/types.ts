@@ -6,6 +6,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject, ResourceRef } from '../kube/resource.js';
 import type { Logger } from '../observe/logger.js';
+import type { ExternalResult } from './external-calls.js';
 
 /** The CRD a hook or constructor works for. */
 export interface CrdInfo {
@@ -90,7 +91,16 @@ export interface Reconciler {
 }
 
 /** The context of a custom reconciler: like a hook's, but the object may be absent (deleted). */
-export type ReconcilerContext = Omit<HookContext, 'object' | 'children'> & { readonly object: KubeObject | undefined };
+export type ReconcilerContext = Omit<HookContext, 'object' | 'children'> & {
+  readonly object: KubeObject | undefined;
+  /**
+   * The results of the definition's `constructor.external` calls, made for this cycle before the reconciler
+   * runs, by call name (`{status, body, headers, error, called}`, or `{result, raw, error, called}` for a
+   * Prometheus query): a private copy. `{}` when none are declared, and on the delete path (an object being
+   * deleted or gone), which makes no calls (docs/orkestra-compatibility.md#constructor-external-calls).
+   */
+  readonly external: Readonly<Record<string, ExternalResult>>;
+};
 
 /** What a constructor receives, once per CRD activation. */
 export interface ConstructorDeps {

@@ -14,12 +14,19 @@
  * The conditions carry the rules' rendered messages (they are written to the object itself, as Orkestra does).
  * The error of the reconcile, which reaches logs, the health record and the inspection API, carries each message
  * as the definition writes it, so a message template that quotes the object never leaves it that way.
+ *
+ * `validation.external` calls that fire at reconcile (not `fires.reconcile: false`) run first, as Orkestra's
+ * `applyReconcileTimeValidation` does, and the rules read `.external.<name>`; a call failing without
+ * `continueOnError` fails the cycle with its {@link ExternalCallError} (retried with backoff, Ready=False names it).
  */
 import { KatalogError } from '../errors.js';
 import type { CrdDefinition } from '../definition/types.js';
 import type { KubeObject } from '../kube/resource.js';
 import { compileValidation, type Peers, type ValidationResult, type Violation } from '../rules/validation.js';
 import type { BoxInput, BoxOutput, DeleteOutput, OperatorBoxStage } from './stage.js';
+import type { ExternalCalls, ExternalResult } from './external-calls.js';
+import type { Logger } from '../observe/logger.js';
+import { templateData } from './template-data.js';
 
 /** The reconcile failed because a `deny` rule of the CRD's validation is violated. Code `E_VALIDATION`. */
 export class ValidationDeniedError extends KatalogError {
@@ -53,8 +60,12 @@ export class ReconcileValidation {
   private readonly validate: (object: Record<string, unknown>) => ValidationResult;
   private readonly results = new WeakMap<KubeObject, ValidationResult>();
 
+  /** Whether the rules read the results of calls (a cycle that failed on them has no result to report). */
+  private readonly withCalls: boolean;
+
   /** Compiles the rules; throws a TemplateError naming the rule when a template does not compile. */
   constructor(crd: CrdDefinition, peers?: Peers) {
+    this.withCalls = (crd.admission?.validationExternal ?? []).some((call) => call.atReconcile);
     const rules = (crd.admission?.validation ?? []).filter((rule) => rule.atReconcile);
     const compiled = compileValidation(rules, crd.templateDialect);
     this.validate = (object) => compiled(object, 'reconcile', peers);
@@ -66,10 +77,10 @@ export class ReconcileValidation {
   }
 
   /** Evaluates the rules against an object (once per object); throws a TemplateError when a rule fails to render. */
-  check(object: KubeObject): ValidationResult {
+  check(object: KubeObject, external?: Readonly<Record<string, ExternalResult>>): ValidationResult {
     const known = this.results.get(object);
     if (known !== undefined) return known;
-    const result = this.validate(object as Record<string, unknown>);
+    const result = this.validate(external === undefined ? (object as Record<string, unknown>) : { ...object, external });
     this.results.set(object, result);
     return result;
   }
@@ -79,6 +90,8 @@ export class ReconcileValidation {
    * then failed with that error, which the Ready condition reports.
    */
   conditions(object: KubeObject, now: string): ValidationCondition[] {
+    // The calls failed this cycle: its error (Ready=False) says so; the rules were not evaluated.
+    if (this.withCalls && !this.results.has(object)) return [];
     let result: ValidationResult;
     try {
       result = this.check(object);
@@ -103,16 +116,28 @@ export class ValidatedBox implements OperatorBoxStage {
   constructor(
     private readonly inner: OperatorBoxStage,
     private readonly validation: ReconcileValidation,
+    /** `validation.external` calls that fire at reconcile, with the logger of their soft failures. */
+    private readonly calls?: { readonly calls: ExternalCalls; readonly logger: Logger; readonly crd: CrdDefinition },
   ) {}
 
   async reconcile(input: BoxInput): Promise<BoxOutput> {
-    const { denials } = this.validation.check(input.object);
+    const external = await this.external(input);
+    const { denials } = this.validation.check(input.object, external);
     if (denials.length > 0) throw new ValidationDeniedError(`validation denied: ${listed(denials, (v) => v.messageAsWritten)}`);
     return this.inner.reconcile(input);
   }
 
   delete(input: BoxInput): Promise<DeleteOutput> {
     return this.inner.delete(input);
+  }
+
+  private async external(input: BoxInput): Promise<Readonly<Record<string, ExternalResult>> | undefined> {
+    if (this.calls === undefined) return undefined;
+    const { calls, logger, crd } = this.calls;
+    return calls.run(input.object, templateData(input.object, {}, {}, crd.templateDialect), input.signal, {}, (error) =>
+      // continueOnError: the user asked for the rules to run anyway; they read the result's .error.
+      logger.warn('validation external call failed (continueOnError: the rules decide)', { crd: crd.name, key: input.key, call: error.call, reason: error.reason }),
+    );
   }
 
   notFound(key: string, signal: AbortSignal): Promise<DeleteOutput> {

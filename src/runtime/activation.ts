@@ -287,7 +287,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
     if (typeof reconciler?.reconcile !== 'function') {
       throw new RuntimeError('E_REGISTRATION', `CRD ${crd.name}: constructor ${ctor.name} did not return an object with a reconcile() method`);
     }
-    box = new ConstructorBox(deps, reconciler, ctor.name);
+    box = new ConstructorBox(deps, reconciler, ctor.name, external.constructorCalls);
   } else {
     applier = new ChildApplier({
       client,

@@ -16,6 +16,8 @@ import { RequeueBox } from '../operatorbox/requeue-box.js';
 import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { ReconcileValidation, ValidatedBox } from '../operatorbox/validated-box.js';
 import type { Peers } from '../rules/validation.js';
+import { ExternalCalls } from '../operatorbox/external-calls.js';
+import { secretReader } from './external-wiring.js';
 
 export interface BoxLayerInput {
   readonly crd: CrdDefinition;
@@ -49,9 +51,18 @@ export function layerBox(box: OperatorBoxStage, input: BoxLayerInput): { readonl
     layered = new RequeueBox(layered, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, notes: crd.notes, logger });
   }
   const validation = input.generic ? ReconcileValidation.of(crd, input.peers) : undefined;
-  if (validation !== undefined) layered = new ValidatedBox(layered, validation);
+  if (validation !== undefined) layered = new ValidatedBox(layered, validation, validationCalls(input));
   if (crd.operatorBox.preReconcile !== undefined) {
     layered = new GatedBox(layered, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, notes: crd.notes, logger, calls: input.gateCalls });
   }
   return { box: layered, validation };
+}
+
+/** `validation.external` calls that fire at reconcile, made before reconcile-time validation; none: undefined. */
+function validationCalls(input: BoxLayerInput): ConstructorParameters<typeof ValidatedBox>[2] {
+  const { crd } = input;
+  const calls = (crd.admission?.validationExternal ?? []).filter((call) => call.atReconcile);
+  if (calls.length === 0) return undefined;
+  const made = new ExternalCalls({ name: `spec.crds.${crd.name}.validation.external`, calls, dialect: crd.templateDialect, notes: crd.notes, readSecret: secretReader(input.client), now: input.now });
+  return { calls: made, logger: input.logger, crd };
 }

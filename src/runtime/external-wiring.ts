@@ -3,7 +3,8 @@
  * box-level calls as an {@link ExternalStage} around the generic box, whose results the templates and status
  * fields read; the gates' calls into the GatedBox. Credentials come from Secrets through the runtime's client.
  * The cross entries read over HTTP (`cross[].source`, same client and limits) run as a {@link CrossSourceStage}
- * before the calls; their answers join `.cross`, and a failed read is logged as a warning and counted.
+ * before the calls; their answers join `.cross`, and a failed read is logged as a warning and counted. A
+ * constructor-owned CRD's `constructor.external` calls run in its ConstructorBox (constructor-calls.ts).
  */
 import type { CrdDefinition, CrossEntry } from '../definition/types.js';
 import type { KubeClient } from '../kube/client.js';
@@ -11,6 +12,7 @@ import type { KubeObject, ResourceRef } from '../kube/resource.js';
 import type { Logger } from '../observe/logger.js';
 import { ExternalCalls, type SecretReader } from '../operatorbox/external-calls.js';
 import { ExternalStage } from '../operatorbox/external-box.js';
+import { ConstructorCalls } from '../operatorbox/constructor-calls.js';
 import { GateCalls } from '../operatorbox/gate-calls.js';
 import type { TemplateData } from '../template/index.js';
 import type { Metrics } from '../observe/metrics.js';
@@ -25,6 +27,8 @@ export interface ExternalWiring {
   /** What runs before the generic box: the cross reads over HTTP, then the external calls. */
   readonly stage: { wrap(inner: OperatorBoxStage): OperatorBoxStage } | undefined;
   readonly gateCalls: GateCalls | undefined;
+  /** A constructor-owned CRD's `constructor.external` calls; undefined: none. */
+  readonly constructorCalls: ConstructorCalls | undefined;
   /** The template data extra of the templates phase: `.cross` (when given) and `.external`. */
   extra(cross: ((object: KubeObject, data: TemplateData) => Readonly<Record<string, unknown>>) | undefined): ((object: KubeObject, data: TemplateData) => Readonly<Record<string, unknown>>) | undefined;
   /** Another process's figures for the autoscale rule (`cross.<crd>.metrics.*` through a cross source); undefined: none. */
@@ -73,6 +77,16 @@ export function externalWiring(crd: CrdDefinition, client: KubeClient, now: () =
           dialect,
           logger,
         });
+  const ctorCalls = box.constructor?.external;
+  const constructorCalls =
+    ctorCalls === undefined || ctorCalls.length === 0 || box.default
+      ? undefined
+      : new ConstructorCalls({
+          crd: crd.name,
+          calls: new ExternalCalls({ name: `spec.crds.${crd.name}.operatorBox.constructor.external`, calls: ctorCalls, dialect, notes: crd.notes, readSecret, now }),
+          dialect,
+          logger,
+        });
   const pre = box.preReconcile;
   const gateCalls = pre === undefined || !GateCalls.needed(pre) ? undefined : new GateCalls({ crd: crd.name, preReconcile: pre, dialect, notes: crd.notes, logger, readSecret, now });
   const stage =
@@ -88,6 +102,7 @@ export function externalWiring(crd: CrdDefinition, client: KubeClient, now: () =
   return {
     stage,
     gateCalls,
+    constructorCalls,
     remoteFigures: figures.size === 0 ? undefined : figures,
     extra: (cross) => {
       if (calls === undefined && remote === undefined) return cross;

@@ -68,17 +68,33 @@ test('bad rules are reported where they are written', () => {
   assert.ok(found.some((p) => /^13:\d+ operator "greaterThan" compares numbers/.test(p)), found.join('\n'));
 });
 
-test('validation.external is refused by name; operator unique loads (it needs no value)', () => {
-  const found = problems(entry(`      validation:
-        external: []
-        rules:
-          - { field: spec.name, operator: unique, message: taken }`));
-  assert.ok(found.some((p) => p.includes('validation.external')), found.join('\n'));
-  assert.ok(!found.some((p) => p.includes('unique')), found.join('\n'));
+test('validation.external and mutation.external load with fires (reconcile: false keeps a call to admission); operator unique loads', () => {
   const definition = parseDefinition(entry(`      validation:
+        external:
+          - { name: quota, url: "http://quota/{{ .metadata.namespace }}", method: post, or: [{ field: spec.metered, equals: "true" }] }
+          - { name: audit, url: "http://audit", fires: { reconcile: false }, continueOnError: true }
         rules:
-          - { field: spec.name, operator: unique, message: taken }`));
-  assert.equal(definition.crds.get('store')?.admission?.validation[0]?.operator, 'unique');
+          - { field: spec.name, operator: unique, message: taken }
+      mutation:
+        external:
+          - { name: tier, url: "http://tiers/{{ .metadata.name }}", cacheFor: 30s }
+        rules:
+          - { field: spec.tier, default: "{{ .external.tier.body }}" }`));
+  const admission = definition.crds.get('store')?.admission;
+  assert.equal(admission?.validation[0]?.operator, 'unique');
+  assert.deepEqual(admission?.validationExternal?.map((call) => [call.name, call.method, call.anyOf.length, call.continueOnError, call.atReconcile]), [
+    ['quota', 'POST', 1, false, true],
+    ['audit', 'GET', 0, true, false],
+  ]);
+  assert.deepEqual(admission?.mutationExternal?.map((call) => [call.name, call.cacheForMs, call.atReconcile]), [['tier', 30_000, true]]);
+  const found = problems(entry(`      validation:
+        external:
+          - { name: a, url: "ftp://x" }
+          - { name: b, url: "http://x", protocol: redis, query: "GET k" }
+        rules:
+          - { field: spec.name, message: taken }`));
+  assert.ok(found.some((p) => p.includes('http:// or https://')), found.join('\n'));
+  assert.ok(found.some((p) => p.includes('external protocol redis')), found.join('\n'));
 });
 
 test('spec.security.deletionProtection protects every CRD unless protectCRs is false; without it the entry setting does nothing', () => {
