@@ -67,8 +67,20 @@ process.on('message', async (raw: unknown) => {
     // (SCALE_MID_SNAPSHOT=file.heapsnapshot, SCALE_MID_SNAPSHOT_MS after start(), default 10 s).
     const midSnapshot = process.env['SCALE_MID_SNAPSHOT'];
     if (midSnapshot !== undefined) setTimeout(() => writeHeapSnapshot(midSnapshot), Number(process.env['SCALE_MID_SNAPSHOT_MS'] ?? 10_000)).unref();
+    // Development aid: a CPU profile of start() alone (SCALE_START_PROFILE=file.cpuprofile; open it in DevTools).
+    const startProfile = process.env['SCALE_START_PROFILE'];
+    const profiler = startProfile === undefined ? undefined : new Session();
+    if (profiler !== undefined) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     runtime.start().then(
-      () => send(message.id, performance.now() - began),
+      async () => {
+        const ms = performance.now() - began;
+        if (profiler !== undefined && startProfile !== undefined) writeFileSync(startProfile, JSON.stringify((await profiler.post('Profiler.stop')).profile));
+        send(message.id, ms);
+      },
       (error: unknown) => {
         console.error(error);
         process.exit(1);

@@ -69,6 +69,8 @@ export interface ControllerOptions {
   readonly admission?: QueueAdmission | undefined;
   /** Failures in a row after which a key is given up (`queue.retryBackoff.maxAttempts`); default: never. */
   readonly maxAttempts?: number | undefined;
+  /** Called with every change of the primary cache, before the controller acts on it; default none. */
+  readonly cacheChanged?: ((event: InformerEvent) => void) | undefined;
 }
 
 export class Controller {
@@ -288,6 +290,7 @@ export class Controller {
   }
 
   private onPrimaryEvent(event: InformerEvent): void {
+    this.options.cacheChanged?.(event);
     this.options.observer.resourceCount(this.informer.size);
     // A change of status alone is the echo of a status write (most often our own): reconciling again would
     // change nothing, and during a backoff it would retry at once. The resync still visits every object. Unless

@@ -9,7 +9,7 @@
  */
 import { toError } from '../errors.js';
 import { sleep, systemClock, type Clock, type TimerHandle } from '../util/clock.js';
-import { slimForCache, StringPool } from './cache-slim.js';
+import { SHARED_STRINGS, slimForCache } from './cache-slim.js';
 import { isGone, type KubeClient, type WatchEventType } from './client.js';
 import { apiVersionOf, keyOf, type KubeObject, type ResourceRef } from './resource.js';
 
@@ -57,7 +57,6 @@ export class Informer {
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly store = new Map<string, KubeObject>();
-  private readonly strings = new StringPool();
   private resourceVersion = '';
   private readonly stopController = new AbortController();
   private running: Promise<void> | undefined;
@@ -318,6 +317,6 @@ export class Informer {
     const { resource } = this.options;
     object.apiVersion ??= apiVersionOf(resource);
     object.kind ??= resource.kind;
-    return slimForCache(object, this.strings);
+    return slimForCache(object, SHARED_STRINGS);
   }
 }

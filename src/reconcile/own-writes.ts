@@ -6,7 +6,10 @@
  *
  * Only `metadata` and `status` come from a write: the runtime never writes anything else of its parents. An entry
  * applies while the cache still shows one of the resourceVersions the runtime's writes replaced; any other
- * resourceVersion (the cache caught up, or someone else wrote) drops it and the cache wins.
+ * resourceVersion (the cache caught up, or someone else wrote) drops it and the cache wins. The entry is dropped
+ * as soon as the cache shows that ({@link OwnWrites.cached}, from the informer's events), not at the object's next
+ * reconcile: a steady resource is reconciled again only at the resync, and until then every entry would keep a
+ * second copy of its object's metadata and status (about 1 KB per resource; docs/performance.md, "Scale").
  */
 import type { KubeObject } from '../kube/resource.js';
 
@@ -34,6 +37,23 @@ export class OwnWrites {
       return cached;
     }
     return entry.hasStatus ? { ...cached, metadata: entry.metadata, status: entry.status } : { ...cached, metadata: entry.metadata };
+  }
+
+  /**
+   * The cache now holds `object` under `key` (undefined: deleted): drops the key's entry unless the object is still
+   * at a resourceVersion our writes replaced (the rule {@link OwnWrites.resolve} applies, applied as the cache changes).
+   */
+  cached(key: string, object: KubeObject | undefined): void {
+    if (this.entries.size === 0) return;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    const version = object?.metadata?.resourceVersion;
+    if (version === undefined || !entry.replaced.has(version)) this.entries.delete(key);
+  }
+
+  /** Keys with an entry (tests, and bench/scale's account of memory). */
+  get size(): number {
+    return this.entries.size;
   }
 
   /**

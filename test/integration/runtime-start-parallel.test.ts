@@ -108,4 +108,44 @@ describe('start() with many CRDs', () => {
       await runtime.stop();
     }
   });
+  const withChild = (name: string): Record<string, unknown> =>
+    katalogEntry(spec(name), { operatorBox: { onCreate: { configMaps: [{ name: '{{ .metadata.name }}', data: { from: 'katalog' } }] } } });
+
+  test("a CRD's children and its custom resources are listed at once, and its first reconcile still sees the children", async () => {
+    server.reset();
+    server.applyCrd(crdManifest(spec('one')));
+    await server.settled();
+    server.create({ apiVersion: 'example.io/v1', kind: 'One', metadata: { name: 'present', namespace: 'default' } });
+    const runtime = createRuntime(katalog({ one: withChild('one') }), { kubeConfig: server.kubeConfig, watch: FAST_WATCH });
+    // The children's list answers late: one after the other, the custom resources would be listed only after it.
+    const removeLatency = server.faults.latency({ verb: 'list', resource: 'configmaps', ms: 3000 });
+    try {
+      server.requests.reset();
+      await runtime.start();
+      const lists = server.requests.log().filter((request) => request.verb === 'list').map((request) => request.resource);
+      assert.deepEqual(lists, ['customresourcedefinitions', 'ones', 'configmaps'], 'the custom resources answered while the children were still listing');
+      await waitFor('the child ConfigMap', () => server.get('v1', 'ConfigMap', 'present', 'default'));
+      const writes = server.requests.log().filter((request) => request.resource === 'configmaps' && request.verb !== 'list' && request.verb !== 'watch');
+      assert.deepEqual(writes.map((request) => `${request.verb} ${request.status}`), ['create 201'], 'one write of the child, none refused: the reconcile ran on a filled children cache');
+    } finally {
+      removeLatency();
+      await runtime.stop();
+    }
+  });
+
+  test("a CRD whose children's first list fails: start() rejects naming it, and the custom resources' watch is stopped too", async () => {
+    server.reset();
+    server.applyCrd(crdManifest(spec('one')));
+    await server.settled();
+    const runtime = createRuntime(katalog({ one: withChild('one') }), { kubeConfig: server.kubeConfig, watch: FAST_WATCH });
+    server.faults.failRequests({ verb: 'list', resource: 'configmaps', status: 500 });
+    try {
+      await assert.rejects(runtime.start(), (error: unknown) => error instanceof RuntimeError && error.code === 'E_START' && /cannot start CRD one/.test(error.message));
+      assert.equal(runtime.state, 'stopped');
+      await waitFor('no watch left open', () => server.watchCount() === 0);
+    } finally {
+      server.faults.clear();
+      await runtime.stop();
+    }
+  });
 });

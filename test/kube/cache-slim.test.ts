@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KubeClient } from '../../src/kube/client.js';
-import { LAST_APPLIED_ANNOTATION, slimForCache, StringPool } from '../../src/kube/cache-slim.js';
+import { LAST_APPLIED_ANNOTATION, SHARED_STRINGS, slimForCache, StringPool } from '../../src/kube/cache-slim.js';
 import { Informer } from '../../src/kube/informer.js';
 import type { KubeObject, ResourceRef } from '../../src/kube/resource.js';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
@@ -87,4 +87,14 @@ test('slimming keeps every other field, in order, and sharing strings changes no
   const untouched = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: 'b' } };
   assert.equal(slimForCache(untouched), untouched, 'nothing to drop: the same object');
   assert.deepEqual(untouched, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: 'b' } });
+});
+
+test('one string pool for the whole process stays within its bound however many objects and informers pass through it', () => {
+  const pool = new StringPool(100);
+  for (let i = 0; i < 1000; i++) {
+    slimForCache({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, namespace: 'default', labels: { owner: `owner-${i}` }, managedFields: [] } }, pool);
+    assert.ok(pool.size <= 100, `${pool.size} strings pooled after ${i + 1} objects`);
+  }
+  assert.equal(pool.share('default'), 'default');
+  assert.ok(SHARED_STRINGS.size <= 16_384);
 });
