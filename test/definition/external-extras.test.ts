@@ -150,7 +150,7 @@ describe('external call extras in the definition', () => {
       assert.ok(error instanceof DefinitionError, String(error));
       const problem = error.problems.find((p) => p.path.endsWith('include'));
       assert.ok(problem?.message.includes('include "./calls.yaml" names a file relative to the definition') && problem.message.includes('loadDefinition(file)'), JSON.stringify(error.problems));
-      assert.equal(problem.line, 10);
+      assert.equal(problem?.line, 10);
     }
     // With a baseDir, the same text reads the fragment beside it.
     write('calls.yaml', 'calls:\n  - { name: one, url: "http://one" }\n');
