@@ -18,6 +18,11 @@ export interface LoadContext {
   readonly problems: ProblemList;
   readonly files: string[];
   readonly motifs: Map<string, unknown>;
+  /**
+   * false: the text was parsed with neither `source` nor `baseDir`, so relative paths resolve against the working
+   * directory; features that only make sense beside a file (an external call's `include`) refuse instead.
+   */
+  readonly baseDirGiven?: boolean;
   /** The user-defined notes of this load (made by the first Orkestra document lifted). */
   notes?: NoteHolder;
 }

@@ -13,6 +13,7 @@ import { normalizeConditions } from './conditions.js';
 import { toPlain } from './freeze.js';
 import { checkTemplates } from './template-check.js';
 import { formatDuration, parseDuration } from '../util/duration.js';
+import { readRetry, readSleep, waitsToInput } from './external-waits.js';
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -55,6 +56,9 @@ export function normalizeExternalCalls(
       headers[name] = value;
     }
     const auth = input.auth?.secretRef;
+    const timeoutMs = duration(input.timeout, DEFAULT_EXTERNAL_TIMEOUT_MS, origin, [...at, 'timeout'], problems) ?? DEFAULT_EXTERNAL_TIMEOUT_MS;
+    const sleepMs = readSleep(input, origin, at, problems);
+    const retry = readRetry(input, timeoutMs, origin, at, problems);
     if (input.auth?.header !== undefined && !TOKEN.test(input.auth.header)) problems.add(origin, [...at, 'auth', 'header'], 'invalid-value', `"${input.auth.header}" is not a valid HTTP header name`);
     calls.push({
       name: input.name,
@@ -64,7 +68,7 @@ export function normalizeExternalCalls(
       method: input.method ?? 'GET',
       headers,
       body: input.body,
-      timeoutMs: duration(input.timeout, DEFAULT_EXTERNAL_TIMEOUT_MS, origin, [...at, 'timeout'], problems) ?? DEFAULT_EXTERNAL_TIMEOUT_MS,
+      timeoutMs,
       maxResponseBytes: input.maxResponseBytes ?? DEFAULT_EXTERNAL_MAX_BYTES,
       expectedStatus: input.expectedStatus,
       continueOnError: input.continueOnError ?? false,
@@ -75,6 +79,9 @@ export function normalizeExternalCalls(
           : { secretRef: { name: auth.name, namespace: auth.namespace, key: auth.key }, header: input.auth?.header },
       when: normalizeConditions(input.when, origin, [...at, 'when'], problems),
       anyOf: normalizeConditions(input.anyOf, origin, [...at, 'anyOf'], problems),
+      ...(sleepMs === undefined ? {} : { sleepMs }),
+      ...(retry === undefined ? {} : { retry }),
+      ...(input.fires?.reconcile === false ? { firesAtReconcile: false } : {}),
       path: formatPath(at),
     });
   });
@@ -120,5 +127,6 @@ export function externalCallToInput(call: ExternalCall): Record<string, unknown>
         }),
     ...(call.when.length === 0 ? {} : { when: conditions(call.when) }),
     ...(call.anyOf.length === 0 ? {} : { anyOf: conditions(call.anyOf) }),
+    ...waitsToInput(call),
   };
 }

@@ -21,6 +21,35 @@ export const DEFAULT_EXTERNAL_MAX_BYTES = 64 * 1024;
 /** The largest `maxResponseBytes` a definition may ask for. */
 export const MAX_EXTERNAL_MAX_BYTES = 4 * 1024 * 1024;
 
+/** The longest `sleep` a call may ask for, and the longest a call's retries may take in all (the default reconcileTimeout). */
+export const MAX_EXTERNAL_WAIT_MS = 5 * 60_000;
+
+/**
+ * A call's own `retryBackoff` (Orkestra's `RetryBackoffConfig` on an external call): a failed attempt is made
+ * again within the same cycle after `initialMs`, then `× multiplier` each time up to `maxMs`, until `maxAttempts`
+ * attempts (the first included) have failed. Orkestra's defaults fill what the document leaves out.
+ */
+export interface ExternalRetry {
+  readonly maxAttempts: number;
+  readonly initialMs: number;
+  readonly maxMs: number;
+  readonly multiplier: number;
+}
+
+/** Orkestra's defaults for an external call's `retryBackoff` (pkg/types: initial 500ms, max 30s, ×2, 3 attempts). */
+export const DEFAULT_EXTERNAL_RETRY: ExternalRetry = Object.freeze({ maxAttempts: 3, initialMs: 500, maxMs: 30_000, multiplier: 2 });
+
+/** The waits between the attempts of `retry`, in order (one fewer than the attempts). */
+export function retryDelays(retry: ExternalRetry): number[] {
+  const delays: number[] = [];
+  let delay = retry.initialMs;
+  for (let attempt = 1; attempt < retry.maxAttempts; attempt += 1) {
+    delays.push(delay);
+    delay = Math.min(retry.maxMs, delay * retry.multiplier);
+  }
+  return delays;
+}
+
 /** Where a call's credential comes from: one key of a Secret, read for each call (a rotation is seen at once). */
 export interface ExternalAuth {
   readonly secretRef: {
@@ -60,6 +89,12 @@ export interface ExternalCall {
   /** The call is made only when these hold (all `when`, one of `anyOf`); a skipped call has `.called` "false". */
   readonly when: readonly Condition[];
   readonly anyOf: readonly Condition[];
+  /** A delay before each request of the call (Orkestra's `sleep`), on the runtime's clock; absent = none. */
+  readonly sleepMs?: number;
+  /** Retry a failed call within the cycle; absent = one attempt (the cycle's retry is the runtime's). */
+  readonly retry?: ExternalRetry;
+  /** false: the call is not made at reconcile (`fires.reconcile: false`); its result reads `called: "false"`. */
+  readonly firesAtReconcile?: boolean;
   /** The document path of the call, for messages. */
   readonly path: string;
 }

@@ -108,7 +108,7 @@ export function readFragment(lift: Lift, holder: Map, path: Path, block: string,
 }
 
 /** An include inside a fragment: refused with the chain of files (Orkestra expands one level). */
-function nested(lift: Lift, fragment: Origin, path: Path, written: unknown): void {
+export function nested(lift: Lift, fragment: Origin, path: Path, written: unknown): void {
   const chain = [lift.origin.file ?? 'the definition', fragment.file ?? 'the fragment', typeof written === 'string' ? written : describeValue(written)];
   lift.problems.add(
     fragment,

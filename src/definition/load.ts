@@ -92,7 +92,7 @@ function inReadingOrder(problems: readonly DefinitionProblem[]): DefinitionProbl
 function build(value: unknown, options: DefinitionSourceOptions, positions: PositionIndex | undefined): Definition {
   const baseDir = resolve(options.baseDir ?? (options.source === undefined ? process.cwd() : dirname(resolve(options.source))));
   const origin: Origin = { file: options.source, positions, baseDir, source: 'definition' };
-  const context: LoadContext = { problems: new ProblemList(), files: options.source === undefined ? [] : [options.source], motifs: new Map() };
+  const context: LoadContext = { problems: new ProblemList(), files: options.source === undefined ? [] : [options.source], motifs: new Map(), baseDirGiven: options.source !== undefined || options.baseDir !== undefined };
   const definition = normalizeDocument(value, origin, context);
   checkNames(value, origin, context.problems);
   if (context.problems.size > 0 || definition === undefined) throw new DefinitionError(inReadingOrder(context.problems.items));

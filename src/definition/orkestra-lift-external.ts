@@ -2,18 +2,21 @@
  * Orkestra's `external:` calls lifted into katalog's shape (docs/orkestra-compatibility.md#external-calls):
  * `operatorBox.external` stays, `hooks.external` joins it (its results reach the hooks as `.external` in
  * templates, and the hooks run after the calls), `preReconcile.external` and each gate's `external` stay where
- * they are. In each call: `or` becomes `anyOf`, the method is upper-cased, `protocol: http` and the fields HTTP
- * does not use (`query`, `poolSize`) go; `protocol: prometheus` stays with its `query`. Refused by name: other
- * protocols (redis, postgres, mongo, kafka, nats, mqtt, grpc), credentials in the document or the
- * environment (`token`, `auth.env`), `include`, `sleep`, admission-only calls (`fires.reconcile: false`), a
- * call's own `retryBackoff`. A constructor's calls (`constructor.external`, a katalog extension) are lifted in
- * place; admission rules' calls are lifted by orkestra-lift-admission.ts.
+ * they are. Each list's `{include: path}` entries are replaced by the fragment's calls first
+ * (include-external.ts). In each call: `or` becomes `anyOf`, the method is upper-cased, `protocol: http` and the
+ * fields HTTP does not use (`query`, `poolSize`) go; `protocol: prometheus` stays with its `query`;
+ * `retryBackoff: 3s` (Orkestra's shorthand) becomes `{initial: 3s}`; `fires` stays only as `{reconcile: false}`;
+ * `sleep` stays as written. Refused by name: other protocols (redis, postgres, mongo, kafka, nats, mqtt, grpc) and
+ * credentials in the document or the environment (`token`, `auth.env`). A constructor's calls
+ * (`constructor.external`, a katalog extension) are lifted in place; admission rules' calls are lifted by
+ * orkestra-lift-admission.ts.
  */
 import type { Path } from './path.js';
 import { liftConditionBlocks } from './orkestra-lift-box.js';
 import { refuse, type Lift } from './orkestra-lift-steps.js';
 import type { Refusal } from './orkestra-features.js';
 import { isMap } from './schema-check.js';
+import { expandExternalIncludes } from './include-external.js';
 
 type Map = Record<string, unknown>;
 
@@ -21,29 +24,15 @@ const ANCHOR = 'external-calls';
 
 const REFUSED_CALL_FIELDS: Readonly<Record<string, Refusal>> = {
   token: { feature: 'external token', reason: 'a credential written in the document (or an environment variable) is not read; put it in a Secret and use auth.secretRef', anchor: ANCHOR },
-  include: { feature: 'external include (calls from another file)', reason: 'not implemented yet', anchor: 'not-yet-implemented' },
-  sleep: { feature: 'external sleep', reason: "it is Orkestra's testing delay", anchor: ANCHOR },
-  retryBackoff: { feature: "an external call's own retryBackoff", reason: 'a failed call fails the cycle, which the runtime retries with its backoff', anchor: ANCHOR },
 };
 
-/** Lifts one `external` list (in place), at `path`. */
+/** Lifts one `external` list (in place), at `path`: its includes expanded, then each call. */
 export function liftExternalList(lift: Lift, list: unknown, path: Path): void {
   if (!Array.isArray(list)) return;
-  const onlyInclude = new WeakSet<Map>();
+  expandExternalIncludes(lift, list, path);
   list.forEach((call: unknown, index) => {
-    if (!isMap(call)) return;
-    if (Object.hasOwn(call, 'include')) onlyInclude.add(call);
-    liftCall(lift, call, [...path, index]);
+    if (isMap(call)) liftCall(lift, call, [...path, index]);
   });
-  // An entry that was only a refused `include` is gone (its refusal is reported; "missing name" would be noise).
-  let kept = 0;
-  list.forEach((call: unknown, index) => {
-    if (isMap(call) && onlyInclude.has(call) && Object.keys(call).length === 0) return;
-    if (kept !== index) lift.origin.positions?.alias([...path, index], [...path, kept]);
-    list[kept] = call;
-    kept += 1;
-  });
-  list.length = kept;
 }
 
 function liftCall(lift: Lift, call: Map, path: Path): void {
@@ -64,11 +53,13 @@ function liftCall(lift: Lift, call: Map, path: Path): void {
   }
   delete call.poolSize; // connection pools of the stateful protocols
   for (const [key, refusal] of Object.entries(REFUSED_CALL_FIELDS)) if (Object.hasOwn(call, key)) refuse(lift, call, key, path, refusal);
+  // Orkestra's FiresConfig has `reconcile` only; absent or true is the default (fires at reconcile).
   const fires = call.fires;
-  if (Object.hasOwn(call, 'fires')) {
-    if (isMap(fires) && fires.reconcile === false) {
-      refuse(lift, call, 'fires', path, { feature: 'admission-only external calls (fires.reconcile: false)', reason: "katalog's admission router makes no calls", anchor: ANCHOR });
-    } else delete call.fires;
+  if (isMap(fires) && fires.reconcile !== false && Object.keys(fires).every((key) => key === 'reconcile')) delete call.fires;
+  const retry = call.retryBackoff;
+  if (typeof retry === 'string') {
+    call.retryBackoff = { initial: retry };
+    lift.origin.positions?.alias([...path, 'retryBackoff'], [...path, 'retryBackoff', 'initial']);
   }
   const auth = call.auth;
   if (isMap(auth) && Object.hasOwn(auth, 'env')) {

@@ -7,6 +7,17 @@
 import Type from 'typebox';
 import { EXTERNAL_METHODS, EXTERNAL_PROTOCOLS, MAX_EXTERNAL_MAX_BYTES } from './external-types.js';
 
+/** A call's own retry within the cycle; the fields left out take Orkestra's defaults (500ms, 30s, 2, 3). */
+export const ExternalRetrySchema = Type.Object(
+  {
+    initial: Type.Optional(Type.String({ minLength: 1, description: 'The first wait after a failed attempt (default 500ms).' })),
+    max: Type.Optional(Type.String({ minLength: 1, description: 'The longest wait (default 30s).' })),
+    multiplier: Type.Optional(Type.Number({ minimum: 1, description: 'Each wait is the last times this (default 2).' })),
+    maxAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Attempts in all, the first included (default 3).' })),
+  },
+  { additionalProperties: false },
+);
+
 export const ExternalAuthSchema = Type.Object(
   {
     secretRef: Type.Object(
@@ -39,6 +50,11 @@ export function externalCallsSchema<C extends Type.TSchema>(conditions: C) {
     continueOnError: Type.Optional(Type.Boolean({ description: 'true: a failed call sets .external.<name>.error and the cycle goes on (default false: the cycle fails and is retried).' })),
     cacheFor: Type.Optional(Type.String({ minLength: 1, description: 'Reuse a result of the same request for this long.' })),
     auth: Type.Optional(ExternalAuthSchema),
+    sleep: Type.Optional(Type.String({ minLength: 1, description: 'A delay before each request of this call (at most 5m).' })),
+    retryBackoff: Type.Optional(ExternalRetrySchema),
+    fires: Type.Optional(
+      Type.Object({ reconcile: Type.Optional(Type.Boolean({ description: 'false: the call is not made at reconcile (its result reads called: "false").' })) }, { additionalProperties: false }),
+    ),
     when: Type.Optional(conditions),
     anyOf: Type.Optional(conditions),
   },

@@ -33,6 +33,7 @@ export const METRIC_NAMES = Object.freeze({
   watchRestarts: 'controller_watch_restarts_total',
   crdShutdown: 'controller_crd_shutdown_total',
   crossSourceFailures: 'controller_cross_source_failures_total',
+  externalCallRetries: 'controller_external_call_retries_total',
   leader: 'controller_leader',
 } as const);
 
@@ -69,6 +70,8 @@ export interface Metrics {
   watchRestarted(crd: string): void;
   /** A `cross[].source` read over HTTP failed (the templates saw Orkestra's empty value). */
   crossSourceFailed(crd: string): void;
+  /** An external call with its own `retryBackoff` failed and is made again within the cycle. */
+  externalCallRetried(crd: string): void;
   /** The CRD shut down: queue and worker gauges to 0, shutdown counter + 1. */
   shutdown(crd: string): void;
   leader(isLeader: boolean): void;
@@ -134,6 +137,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     const watchRestarts = new Counter({ name: name(METRIC_NAMES.watchRestarts), help: 'Watches restarted (error, silent stream or 410 Gone relist).', labelNames: ['crd'] as const, registers });
     const crdShutdown = new Counter({ name: name(METRIC_NAMES.crdShutdown), help: 'CRD shutdowns.', labelNames: ['crd'] as const, registers });
     const crossSourceFailures = new Counter({ name: name(METRIC_NAMES.crossSourceFailures), help: 'Cross reads over HTTP (cross[].source) that failed; the templates saw an empty value.', labelNames: ['crd'] as const, registers });
+    const externalCallRetries = new Counter({ name: name(METRIC_NAMES.externalCallRetries), help: "External calls made again within a cycle after a failed attempt (a call's own retryBackoff).", labelNames: ['crd'] as const, registers });
     const leader = new Gauge({ name: name(METRIC_NAMES.leader), help: '1 when this replica holds the Lease (of its shard), else 0.', registers });
     leader.set(0);
 
@@ -145,7 +149,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
           activationTotal.inc({ crd, result }, 0);
         }
         for (const gauge of [queueDepth, workersActive, workersMax, resourceCount]) gauge.set({ crd }, 0);
-        for (const counter of [queueDropped, retriesExhausted, driftCorrections, watchRestarts, crdShutdown, crossSourceFailures]) counter.inc({ crd }, 0);
+        for (const counter of [queueDropped, retriesExhausted, driftCorrections, watchRestarts, crdShutdown, crossSourceFailures, externalCallRetries]) counter.inc({ crd }, 0);
         if (zeroed.has(crd)) return;
         zeroed.add(crd);
         for (const histogram of [reconcileDuration, activationLatency, queueWait]) histogram.zero({ crd });
@@ -168,6 +172,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       driftCorrected: (crd, count = 1) => driftCorrections.inc({ crd }, count),
       watchRestarted: (crd) => watchRestarts.inc({ crd }),
       crossSourceFailed: (crd) => crossSourceFailures.inc({ crd }),
+      externalCallRetried: (crd) => externalCallRetries.inc({ crd }),
       shutdown(crd) {
         queueDepth.set({ crd }, 0);
         workersActive.set({ crd }, 0);

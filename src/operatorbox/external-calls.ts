@@ -11,6 +11,10 @@
  * names the call and the reason: never the URL, the headers or the response body (the cycle's error reaches
  * the Ready condition, Events and logs).
  *
+ * A call's own `retryBackoff` makes a failed call again within the run, after its waits on the runtime's clock
+ * (external-attempts.ts), and `sleep` waits before each request; both end at once when the reconcile's signal
+ * aborts (stop() never waits on them). A call with `fires.reconcile: false` is not made (a skipped result).
+ *
  * The credential of `auth.secretRef` is read from its Secret for each call (a rotated Secret is used at once)
  * and sent in a header; it is never part of a result, a cache key or a message.
  */
@@ -19,6 +23,8 @@ import { KatalogError } from '../errors.js';
 import type { KubeObject } from '../kube/resource.js';
 import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateData, type TemplateDialect, type UserNote } from '../template/index.js';
 import { ExternalHttpFailure, externalRequest, type ExternalHttpRequest, type ExternalHttpResponse } from './external-http.js';
+import type { Clock } from '../util/clock.js';
+import { attempts, waitFor } from './external-attempts.js';
 import { failedPrometheus, prometheusQueryUrl, prometheusResult, SKIPPED_PROMETHEUS, type PrometheusResult } from './prometheus-query.js';
 
 export type { PrometheusResult } from './prometheus-query.js';
@@ -75,6 +81,10 @@ export interface ExternalCallsOptions {
   readonly request?: ((input: ExternalHttpRequest) => Promise<ExternalHttpResponse>) | undefined;
   /** Most cached results kept (calls with cacheFor); the oldest go first. Default 1,000. */
   readonly cacheEntries?: number;
+  /** The clock of `sleep` and of retry waits; default the system clock. */
+  readonly clock?: Clock | undefined;
+  /** Hears each retry of a call with its own retryBackoff (for the metric); the name only, never the URL. */
+  readonly onRetry?: ((call: string) => void) | undefined;
 }
 
 interface CompiledCall {
@@ -128,12 +138,12 @@ export class ExternalCalls {
     for (const compiled of this.compiled) {
       const { call } = compiled;
       const view = { ...data, external: results };
-      const verdict = compiled.conditions.evaluate(view);
+      const verdict = call.firesAtReconcile === false ? { ok: false } : compiled.conditions.evaluate(view);
       if (!verdict.ok) {
         results[call.name] = call.protocol === 'prometheus' ? SKIPPED_PROMETHEUS : SKIPPED;
         continue;
       }
-      const result = await this.callOnce(compiled, object, view, signal);
+      const result = await attempts(call, signal, { clock: this.options.clock, onRetry: this.options.onRetry }, () => this.callOnce(compiled, object, view, signal));
       results[call.name] = result;
       if (result.error === '') continue;
       const error = new ExternalCallError(call.name, result.error).withResults(results);
@@ -168,6 +178,7 @@ export class ExternalCalls {
       if (call.auth.header === undefined) headers['authorization'] = `Bearer ${credential}`;
       else headers[call.auth.header] = credential;
     }
+    if (call.sleepMs !== undefined && !(await waitFor(call.sleepMs, signal, this.options.clock))) return fail('the reconcile was cancelled');
     let response: ExternalHttpResponse;
     try {
       response = await (this.options.request ?? externalRequest)({ url, method: call.method, headers, body, timeoutMs: call.timeoutMs, maxResponseBytes: call.maxResponseBytes, signal });

@@ -246,7 +246,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
         });
   // Status fields see .cross (and .metrics, .health) too. When the cycle already failed (a selector that does not render),
   // the failed status is written without .cross: the same error must not also block the Ready=False that reports it.
-  const external = externalWiring(crd, client, () => options.clock.now(), logger, metrics);
+  const external = externalWiring(crd, client, options.clock, logger, metrics);
   const figuresFor = withStatusRoots(crd, () => created.autoscaler, input.health);
   const withCross = (given: TemplateData, object: KubeObject, failed: boolean): TemplateData => {
     const data = external.withResults(figuresFor(given), object);

@@ -20,6 +20,7 @@ import type { OperatorBoxStage } from '../operatorbox/stage.js';
 import { CrossSourceReads, sourceEntries } from '../operatorbox/cross-source.js';
 import { CrossSourceStage, withRemoteCross } from '../operatorbox/cross-source-box.js';
 import { RemoteFigures } from './remote-figures.js';
+import type { Clock } from '../util/clock.js';
 
 const SECRETS: ResourceRef = { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true };
 
@@ -46,8 +47,11 @@ export function secretReader(client: KubeClient): SecretReader {
   };
 }
 
-export function externalWiring(crd: CrdDefinition, client: KubeClient, now: () => number, logger: Logger, metrics?: Metrics): ExternalWiring {
+export function externalWiring(crd: CrdDefinition, client: KubeClient, clock: Clock, logger: Logger, metrics?: Metrics): ExternalWiring {
   const box = crd.operatorBox;
+  const now = (): number => clock.now();
+  // A call's own retryBackoff: counted per CRD (the call is not a label: names come from the document, unbounded).
+  const onRetry = (): void => metrics?.externalCallRetried(crd.name);
   const readSecret = secretReader(client);
   const dialect = crd.templateDialect;
   // Orkestra's rule: a failed read is an empty value and the cycle goes on; said in the log and counted.
@@ -73,7 +77,7 @@ export function externalWiring(crd: CrdDefinition, client: KubeClient, now: () =
       ? undefined
       : new ExternalStage({
           crd: crd.name,
-          calls: new ExternalCalls({ name: `spec.crds.${crd.name}.operatorBox.external`, calls: box.external, dialect, notes: crd.notes, readSecret, now }),
+          calls: new ExternalCalls({ name: `spec.crds.${crd.name}.operatorBox.external`, calls: box.external, dialect, notes: crd.notes, readSecret, now, clock, onRetry }),
           dialect,
           logger,
         });
@@ -88,7 +92,7 @@ export function externalWiring(crd: CrdDefinition, client: KubeClient, now: () =
           logger,
         });
   const pre = box.preReconcile;
-  const gateCalls = pre === undefined || !GateCalls.needed(pre) ? undefined : new GateCalls({ crd: crd.name, preReconcile: pre, dialect, notes: crd.notes, logger, readSecret, now });
+  const gateCalls = pre === undefined || !GateCalls.needed(pre) ? undefined : new GateCalls({ crd: crd.name, preReconcile: pre, dialect, notes: crd.notes, logger, readSecret, now, clock, onRetry });
   const stage =
     calls === undefined && remote === undefined
       ? undefined

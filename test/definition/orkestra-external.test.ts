@@ -84,7 +84,7 @@ describe('external calls in the definition', () => {
     assert.deepEqual(again.crds.get('website')?.operatorBox.preReconcile, box?.preReconcile);
   });
 
-  test('refused by name: other protocols, token, auth.env, admission-only calls, include (a constructor\'s calls load)', () => {
+  test('refused by name: other protocols, token, auth.env (a constructor\'s calls load)', () => {
     const found = problems(
       orkestra(`        reconciler:
           default: false
@@ -95,8 +95,6 @@ describe('external calls in the definition', () => {
           - { name: cache, protocol: redis, url: "redis://redis:6379", query: "LLEN jobs" }
           - { name: tok, url: "http://t", token: "$API_TOKEN" }
           - { name: env, url: "http://e", auth: { env: API_TOKEN } }
-          - { name: adm, url: "http://a", fires: { reconcile: false } }
-          - { include: ./calls.yaml }
 `),
     );
     const refused = found.filter((p) => p.code === 'orkestra-unsupported').map((p) => `${p.line}:${p.message}`);
@@ -104,8 +102,6 @@ describe('external calls in the definition', () => {
       [15, 'external protocol redis'],
       [16, 'external token'],
       [17, 'auth.env'],
-      [18, 'fires.reconcile: false'],
-      [19, 'external include'],
     ] as const) {
       assert.ok(refused.some((m) => m.startsWith(`${line}:`) && m.includes(feature) && m.includes('docs/orkestra-compatibility.md#')), `${feature}: ${refused.join(' | ')}`);
     }

@@ -35,6 +35,7 @@ const EXPECTED_TYPES: Record<string, string> = {
   controller_watch_restarts_total: 'counter',
   controller_crd_shutdown_total: 'counter',
   controller_cross_source_failures_total: 'counter',
+  controller_external_call_retries_total: 'counter',
   controller_leader: 'gauge',
 };
 
