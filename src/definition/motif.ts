@@ -2,7 +2,9 @@
  * Motif imports (SPEC §2.4): `imports: [{motif: ./web.yaml, with: {domain: x}}]` in a CRD entry. The Motif's
  * `resources` are appended to the CRD's `onCreate` (after the CRD's own entries), its `onReconcile` and
  * `onDelete` to those phases, and its `status.fields` after the CRD's own; each carries `inputs` (the Motif's
- * defaults merged with `with:`). A Motif is read and checked once per load, however often imported.
+ * defaults merged with `with:`). The `notify:` of a Motif's conditions (lifted into its `notifications`) become
+ * rules of the importing CRD, with the same inputs, as Orkestra's merge leaves them on the CRD's conditions
+ * (docs/orkestra-compatibility.md#notify-in-a-motif). A Motif is read and checked once per load, however often imported.
  */
 import { resolve } from 'node:path';
 import type { StatusField, TemplateEntry } from './types.js';
@@ -17,6 +19,8 @@ import { MotifSchema, type MotifInput } from './schema.js';
 import { phaseShapes, type EntryShape, type Loose } from './operator-box.js';
 import { didYouMean, nearest } from './suggest.js';
 import { toPlain } from './freeze.js';
+import { normalizeNotifyRules } from './notification.js';
+import type { NotifyRule } from './notification-types.js';
 
 /** A Motif read and checked once. */
 interface LoadedMotif {
@@ -24,12 +28,14 @@ interface LoadedMotif {
   readonly inputs: ReadonlyArray<{ readonly name: string; readonly required: boolean; readonly default?: unknown }>;
   readonly entries: ReadonlyArray<{ readonly shape: EntryShape; readonly index: number; readonly phase: PhaseName; readonly key: string }>;
   readonly status: readonly StatusField[];
+  readonly notifications: readonly NotifyRule[];
 }
 
 /** What the imports of one CRD contribute. */
 export interface MotifContribution {
   readonly entries: ReadonlyArray<{ readonly phase: PhaseName; readonly entry: TemplateEntry }>;
   readonly status: readonly StatusField[];
+  readonly notifications: readonly NotifyRule[];
 }
 
 function loadMotif(written: string, field: Field, path: Path, context: LoadContext): LoadedMotif | undefined {
@@ -65,7 +71,8 @@ function loadMotif(written: string, field: Field, path: Path, context: LoadConte
       ...phaseShapes(checked?.onDelete, origin, ['onDelete'], problems).map((e) => ({ ...e, phase: 'onDelete' as const, key: 'onDelete' })),
     ];
     const status = statusFields(checked?.status?.fields, origin, ['status'], problems);
-    motif = { name: checked?.metadata?.name ?? written, inputs, entries, status };
+    const notifications = normalizeNotifyRules(checked?.notifications === undefined ? undefined : { value: checked.notifications, origin, path: ['notifications'] }, problems);
+    motif = { name: checked?.metadata?.name ?? written, inputs, entries, status, notifications };
   }
   context.motifs.set(file, motif);
   return motif;
@@ -78,7 +85,8 @@ function loadMotif(written: string, field: Field, path: Path, context: LoadConte
 export function importMotifs(field: Field | undefined, crdName: string, context: LoadContext): MotifContribution {
   const entries: Array<{ phase: PhaseName; entry: TemplateEntry }> = [];
   const status: StatusField[] = [];
-  if (field === undefined || !Array.isArray(field.value)) return { entries, status };
+  const notifications: NotifyRule[] = [];
+  if (field === undefined || !Array.isArray(field.value)) return { entries, status, notifications };
   field.value.forEach((item: unknown, index) => {
     if (!isMap(item) || typeof item.motif !== 'string') return;
     const path = [...field.path, index];
@@ -107,6 +115,9 @@ export function importMotifs(field: Field | undefined, crdName: string, context:
       entries.push({ phase, entry: { ...shape, path: formatPath(canonical), inputs } });
     }
     for (const statusField of motif.status) status.push({ ...statusField, inputs });
+    motif.notifications.forEach((rule, ruleIndex) => {
+      notifications.push({ ...rule, path: formatPath(['spec', 'crds', crdName, 'imports', index, 'notifications', ruleIndex]), inputs });
+    });
   });
-  return { entries, status };
+  return { entries, status, notifications };
 }

@@ -62,7 +62,7 @@ export function normalizeCrd(raw: RawCrd, topFinalizers: readonly string[], cont
   const setup = get('setup');
   const normalize = normalizeFields(get('normalize'), problems);
   const enrich = normalizeEnrich(get('enrich'), get('enrichAll'), problems);
-  const notifications = normalizeNotifyRules(get('notifications'), problems);
+  const notifications = [...normalizeNotifyRules(get('notifications'), problems), ...motifs.notifications];
   const conversion = normalizeConversion(get('conversion'), problems);
 
   const crdFile = get('crdFile');

@@ -42,6 +42,8 @@ export interface NotifyRule {
   readonly anyOf: readonly Condition[];
   readonly teams: readonly string[];
   readonly message: string | undefined;
+  /** Values of `.inputs` when the rule came from a Motif import (its defaults merged with `with:`); absent otherwise. */
+  readonly inputs?: Readonly<Record<string, unknown>>;
 }
 
 /** What notifications add to a CRD of the model. */

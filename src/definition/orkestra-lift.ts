@@ -281,7 +281,10 @@ function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path):
   if (isMap(box.status)) liftStatus(lift, box.status, [...path, 'status']);
 }
 
-/** A Motif: status at the top, resources grouped by phase (`resources.onCreate.secrets`), entries lifted. */
+/**
+ * A Motif: status at the top, resources grouped by phase (`resources.onCreate.secrets`), entries lifted, and the
+ * `notify:` of its conditions taken into the Motif's `notifications` (the importing CRD gets them, motif.ts).
+ */
 function liftMotif(lift: Lift, doc: Map): void {
   const resources = doc.resources;
   if (isMap(resources)) {
@@ -308,6 +311,7 @@ function liftMotif(lift: Lift, doc: Map): void {
   }
   for (const phase of ['onReconcile', 'onDelete']) if (isMap(doc[phase])) liftPhase(lift, doc[phase] as Map, [phase]);
   if (isMap(doc.status)) liftStatus(lift, doc.status, ['status']);
+  liftNotify(lift, doc, []);
 }
 
 /** Orkestra-only fields in a katalog.dev/v1 document: an error naming the generation, not "unknown field". */

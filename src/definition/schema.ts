@@ -251,6 +251,7 @@ export const MotifSchema = Type.Object(
     onReconcile: Type.Optional(TemplatePhaseSchema),
     onDelete: Type.Optional(TemplatePhaseSchema),
     status: Type.Optional(StatusBlockSchema),
+    notifications: Type.Optional(NotificationsSchema),
   },
   { additionalProperties: false, title: 'Motif' },
 );

@@ -8,7 +8,8 @@
 import type { NotifyRule } from '../definition/notification-types.js';
 import type { KubeObject } from '../kube/resource.js';
 import type { Logger } from '../observe/logger.js';
-import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateData, type TemplateDialect, type UserNote } from '../template/index.js';
+import { compileConditions, compileTemplate, compileValue, type CompiledConditions, type CompiledTemplate, type CompiledValue, type TemplateData, type TemplateDialect, type UserNote } from '../template/index.js';
+import { hasTemplateInputs } from './template-set.js';
 import type { BoxInput, BoxOutput, DeleteOutput, OperatorBoxStage } from './stage.js';
 
 /** One condition of one CRD holding for one object: what the notifier needs to tell each team. */
@@ -48,6 +49,8 @@ interface CompiledRule {
   readonly conditions: CompiledConditions;
   readonly key: string;
   readonly field: string;
+  /** `.inputs` of a rule imported from a Motif: plain, or compiled when some are templates (Orkestra dialect). */
+  readonly inputs: Readonly<Record<string, unknown>> | CompiledValue | undefined;
 }
 
 export class NotifyBox implements OperatorBoxStage {
@@ -66,6 +69,7 @@ export class NotifyBox implements OperatorBoxStage {
       conditions: compileConditions({ when: rule.when, anyOf: rule.anyOf }, { name: rule.path, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) }),
       key: [...rule.when, ...rule.anyOf].map((c) => `${c.field}|${c.operator}|${c.value === undefined ? '' : typeof c.value === 'string' ? c.value : JSON.stringify(c.value)}`).join('&'),
       field: [...rule.when, ...rule.anyOf].map((c) => c.field).join(', '),
+      inputs: dialect === 'orkestra' && hasTemplateInputs(rule.inputs) ? compileValue(rule.inputs, { name: `${rule.path}.inputs`, dialect, ...(notes === undefined ? {} : { notes }) }) : rule.inputs,
     }));
   }
 
@@ -98,12 +102,27 @@ export class NotifyBox implements OperatorBoxStage {
       this.options.logger.warn('notifications: the template data could not be built; no condition checked', { crd: this.options.crd, error: error instanceof Error ? error.message : String(error) });
       return;
     }
-    for (const { rule, conditions, key, field } of this.compiled) {
-      const verdict = conditions.evaluate(data);
+    for (const { rule, conditions, key, field, inputs } of this.compiled) {
+      const scope = this.scope(data, rule, inputs);
+      if (scope === undefined) continue;
+      const verdict = conditions.evaluate(scope);
       for (const warning of verdict.warnings) this.options.logger.warn('notification condition', { crd: this.options.crd, rule: rule.path, warning });
       if (!verdict.ok) continue;
-      const render = (template: string): string => String(this.message(template).render(data));
+      const render = (template: string): string => String(this.message(template).render(scope));
       this.options.sender.submit({ crd: this.options.crd, conditionKey: key, field, teams: rule.teams, message: rule.message, object, render });
+    }
+  }
+
+  /** The data a rule sees: with its Motif's `.inputs` when it came from one; undefined when they do not render. */
+  private scope(data: TemplateData, rule: NotifyRule, inputs: CompiledRule['inputs']): TemplateData | undefined {
+    if (inputs === undefined) return data;
+    if (!isCompiledValue(inputs)) return { ...data, inputs };
+    try {
+      return { ...data, inputs: inputs.render(data) };
+    } catch (error) {
+      // As for the data above: a notification reports the outcome and never changes it; the log says which rule.
+      this.options.logger.warn('notifications: the Motif inputs of a rule could not be rendered; rule not checked', { crd: this.options.crd, rule: rule.path, error: error instanceof Error ? error.message : String(error) });
+      return undefined;
     }
   }
 
@@ -116,4 +135,8 @@ export class NotifyBox implements OperatorBoxStage {
     }
     return compiled;
   }
+}
+
+function isCompiledValue(value: Readonly<Record<string, unknown>> | CompiledValue): value is CompiledValue {
+  return typeof (value as { render?: unknown }).render === 'function';
 }

@@ -72,7 +72,8 @@ function inWindow(after: unknown, before: unknown, now: number): boolean {
 /**
  * The next fire of a five-field schedule after now, in UTC, as RFC 3339 (`2026-07-14T09:00:00Z`); `""` when the
  * schedule does not parse or never fires. `@every <duration>` fires that long after now (whole seconds), as
- * robfig/cron's constant-delay schedule; a `TZ=` prefix is not read (`""`).
+ * robfig/cron's constant-delay schedule; a `TZ=`/`CRON_TZ=` prefix reads the schedule in that zone (the result is
+ * still printed in UTC); an unknown zone gives `""`.
  */
 function nextCron(value: unknown, now: number): string {
   if (typeof value !== 'string') return '';

@@ -4,11 +4,15 @@
  * from `a` to the field's end), lists `a,b`; month names `JAN`–`DEC` and day names `SUN`–`SAT` (any case); the
  * descriptors `@yearly`/`@annually`, `@monthly`, `@weekly`, `@daily`/`@midnight`, `@hourly`. When both the day of
  * month and the day of week are restricted, a day matching either matches (classic cron); when one of them is `*`
- * or `?`, both must match. Times are the process's local time (as Orkestra reads `time.Now()`).
+ * or `?`, both must match. Times are the caller's zone (the autoscaler's is the process's local time, as Orkestra
+ * reads `time.Now()`), unless the schedule starts with `TZ=<zone> ` or `CRON_TZ=<zone> ` (robfig/cron's prefix): then
+ * that IANA zone, whatever the caller's. In a zone with daylight saving, as robfig/cron: a wall-clock time the clock
+ * skips (02:30 when it goes from 02:00 to 03:00) does not fire that day, and one the clock passes twice (01:30 when
+ * it goes back from 02:00 to 01:00) fires twice, because hours and minutes advance as elapsed time.
  *
- * Not read: `@every <duration>` (a delay from the process start, not a calendar time) and a `TZ=`/`CRON_TZ=`
- * prefix; {@link parseCron} names them.
+ * Not read: `@every <duration>` (a delay from the process start, not a calendar time); {@link parseCron} names it.
  */
+import { checkTimeZone, wallClock, zonedInstant } from './time-zone.js';
 
 /** A parsed schedule: {@link nextFire} gives its fires. */
 export interface CronSchedule {
@@ -19,6 +23,8 @@ export interface CronSchedule {
   readonly daysOfWeek: ReadonlySet<number>;
   /** Whether the day of month or the day of week is `*`/`?` (then both must match, else either). */
   readonly dayStar: boolean;
+  /** The IANA zone of a `TZ=`/`CRON_TZ=` prefix: the schedule is read there, whatever zone the caller asks. */
+  readonly zone?: string;
 }
 
 interface FieldRange {
@@ -49,13 +55,20 @@ export const CRON_DESCRIPTORS: Readonly<Record<string, string>> = {
 
 /** Parses a schedule; throws an Error saying what is wrong (the caller adds where). */
 export function parseCron(expression: string): CronSchedule {
-  const text = expression.trim();
-  if (/^(CRON_)?TZ=/.test(text)) throw new Error('a time zone prefix (TZ=, CRON_TZ=) is not read: katalog evaluates cron in the process\'s local time zone');
+  const prefix = /^\s*(?:CRON_)?TZ=(\S*)(?:\s+|$)/.exec(expression);
+  if (prefix === null) return parseSpec(expression.trim());
+  const zone = checkTimeZone(prefix[1] ?? '');
+  const rest = expression.slice(prefix[0].length).trim();
+  if (rest === '') throw new Error(`"${expression.trim()}" names a time zone but no schedule after it`);
+  return { ...parseSpec(rest), zone };
+}
+
+function parseSpec(text: string): CronSchedule {
   if (text.startsWith('@every')) throw new Error('"@every" is not read: it counts from the process start, not the calendar; write a five-field schedule');
   const spec = text.startsWith('@') ? CRON_DESCRIPTORS[text.toLowerCase()] : text;
   if (spec === undefined) throw new Error(`unknown descriptor "${text}" (one of ${Object.keys(CRON_DESCRIPTORS).join(', ')})`);
   const parts = spec.split(/\s+/);
-  if (parts.length !== 5) throw new Error(`a cron schedule has five fields (minute hour day-of-month month day-of-week); "${expression}" has ${parts.length}`);
+  if (parts.length !== 5) throw new Error(`a cron schedule has five fields (minute hour day-of-month month day-of-week); "${text}" has ${parts.length}`);
   const sets = parts.map((part, index) => parseField(part, FIELDS[index] ?? { name: '?', min: 0, max: 0 }));
   const [minutes, hours, daysOfMonth, months, daysOfWeek] = sets.map((set) => set.values);
   if (minutes === undefined || hours === undefined || daysOfMonth === undefined || months === undefined || daysOfWeek === undefined) throw new Error('unreachable');
@@ -97,7 +110,10 @@ const MINUTE = 60_000;
 /** How far ahead {@link nextFire} looks (a schedule such as 30 February never fires). */
 const HORIZON_MS = 5 * 366 * 24 * 60 * MINUTE;
 
-/** The calendar a schedule is read in: the process's local time (the autoscaler's), or UTC (Orkestra's `nextCron`). */
+/**
+ * The calendar a schedule is read in when it has no `TZ=` prefix: the process's local time (the autoscaler's), or
+ * UTC (Orkestra's `nextCron`).
+ */
 export type CronZone = 'local' | 'utc';
 
 /** Reading and moving a Date in one zone. */
@@ -154,12 +170,35 @@ const CALENDARS: Readonly<Record<CronZone, Calendar>> = {
   },
 };
 
+/** The calendar of a named zone: fields read with Intl, days and months moved by wall clock, hours by elapsed time. */
+function zonedCalendar(zone: string): Calendar {
+  const at = (t: Date) => wallClock(zone, t.getTime());
+  return {
+    month: (t) => at(t).month,
+    date: (t) => at(t).day,
+    day: (t) => at(t).weekday,
+    hours: (t) => at(t).hour,
+    minutes: (t) => at(t).minute,
+    nextMonth: (t) => {
+      const wall = at(t);
+      t.setTime(zonedInstant(zone, wall.year, wall.month + 1, 1, 0, 0));
+    },
+    nextDay: (t) => {
+      const wall = at(t);
+      t.setTime(zonedInstant(zone, wall.year, wall.month, wall.day + 1, 0, 0));
+    },
+    nextHour: (t) => {
+      t.setTime(t.getTime() + (60 - at(t).minute) * MINUTE);
+    },
+  };
+}
+
 /**
- * The first fire strictly after `afterMs` (whole minutes, in `zone`: local time by default), or undefined when
- * none comes within five years.
+ * The first fire strictly after `afterMs` (whole minutes, in the schedule's own zone when it has one, else in
+ * `zone`: local time by default), or undefined when none comes within five years.
  */
 export function nextFire(schedule: CronSchedule, afterMs: number, zone: CronZone = 'local'): number | undefined {
-  const calendar = CALENDARS[zone];
+  const calendar = schedule.zone === undefined ? CALENDARS[zone] : zonedCalendar(schedule.zone);
   const t = new Date(Math.floor(afterMs / MINUTE) * MINUTE + MINUTE);
   const limit = afterMs + HORIZON_MS;
   while (t.getTime() <= limit) {

@@ -166,9 +166,10 @@ export function resolveProfile(registry: ProfileRegistry, profileClass: ProfileC
   if (typeof name !== 'string' || name === '') return { error: `a ${label} profile must be a name` };
   if (name.includes('{{')) {
     // Entries' templated names are expanded per name before this (templated.ts); the reconciler's settings are the
-    // CRD's, fixed when it starts, so there is no custom resource to render its name with.
+    // CRD's, fixed when it starts, so there is no custom resource to render its name with. Orkestra looks the written
+    // name up unrendered when it prepares its CRDs (profiles.ApplyReconcilerProfile), so it fails there as unknown.
     return {
-      error: `a ${label} profile named by a template ("${name}") is not supported: the ${label} settings are the CRD's, chosen once and not per custom resource; name the profile; see docs/orkestra-compatibility.md#profiles-named-by-a-template`,
+      error: `a ${label} profile named by a template ("${name}") is not supported: the ${label} settings are the CRD's, chosen once and not per custom resource (Orkestra does not render it either: it looks the written name up when it prepares the CRD and fails on it as unknown); name the profile; see docs/orkestra-compatibility.md#profiles-named-by-a-template`,
     };
   }
   const own = registry.get(profileClass)?.get(name);
