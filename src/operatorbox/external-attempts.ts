@@ -3,8 +3,9 @@
  * `RetryBackoffConfig` on an external call) up to `maxAttempts`, waiting `initial`, then `× multiplier` up to
  * `max`, between them. Every failure of an attempt is retried (no response, the deadline, a body over the limit, an
  * unexpected status, a missing credential): the call fails only when its last attempt does. The waits run on the
- * runtime's clock and end at once when the reconcile's signal aborts (stop() or reconcileTimeout), the call then
- * failing with "the reconcile was cancelled"; the loader bounds the whole sequence (external-waits.ts).
+ * runtime's clock and end at once when the reconcile's signal aborts (stop() past its drain time-out, or
+ * reconcileTimeout), the call then failing with its last attempt's reason; the loader bounds the whole sequence
+ * (external-waits.ts).
  */
 import { retryDelays, type ExternalCall } from '../definition/external-types.js';
 import { sleep, systemClock, type Clock } from '../util/clock.js';

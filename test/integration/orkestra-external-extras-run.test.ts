@@ -2,7 +2,7 @@
 // through the real client-node against the test API server, and the calls go to a local HTTP service
 // (127.0.0.1). A call with its own retryBackoff that fails twice succeeds within the same cycle (the child is
 // written on the first reconcile, no Ready=False), each retry counted in controller_external_call_retries_total;
-// a sleep holds the request back; an admission-only call (fires.reconcile: false) is never sent and reads
+// each attempt waits its 30 ms sleep first; an admission-only call (fires.reconcile: false) is never sent and reads
 // called "false"; and runtime.stop() does not wait for a call waiting to retry (past the drain time-out, the
 // reconcile's signal ends the wait at once).
 import { after, before, describe, test } from 'node:test';
