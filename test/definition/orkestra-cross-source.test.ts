@@ -121,7 +121,7 @@ describe('cross[].source', () => {
     assert.ok(at(found, 27, 'cross reads "h", which is not a CRD of this definition; give a source'), JSON.stringify(found));
   });
 
-  test("autoscale on another process's figures: through a cross entry whose source serves them (by crd or as), else an error at the field", () => {
+  test("autoscale on another process's figures: through a cross entry whose source serves them (by crd or as), or the condition's own, else an error at the field", () => {
     const rule = parseDefinition(
       orkestra(`        cross:
           - crd: loader
@@ -151,7 +151,8 @@ describe('cross[].source', () => {
 `),
     );
     assert.ok(at(found, 15, 'autoscale reads the figures of "loader"') && at(found, 15, 'protocol: metrics'), JSON.stringify(found));
-    const own = loadProblems(
+    // A condition's own source is the other way (orkestra-autoscale-source.test.ts).
+    const own = parseDefinition(
       orkestra(`        autoscale:
           conditions:
             when:
@@ -161,6 +162,6 @@ describe('cross[].source', () => {
           do: { workers: 8 }
 `),
     );
-    assert.ok(at(own, 14, 'autoscale condition source') && at(own, 14, 'declare a cross entry'), JSON.stringify(own));
+    assert.equal(own.crds.get('processor')?.operatorBox.autoscale?.sources?.['loader']?.host, 'http://localhost:8080');
   });
 });
