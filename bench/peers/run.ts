@@ -1,10 +1,16 @@
 // bench/peers: katalog against the operators one would write by hand or with the other libraries on npm, each in
 // its own process against its own fresh test API server (in a process of its own), same job, same data.
-//   npm run bench:peers [-- count=2000 creates=50 reps=3 idle=10 only=katalog,handwritten bookmarks=60000 prof=DIR profus=US serverprof=DIR opflags=--trace-gc]
+//   npm run bench:peers [-- count=2000 creates=50 reps=3 idle=10 only=katalog,handwritten bookmarks=60000 prof=DIR profus=US serverprof=DIR opflags=--trace-gc idlesteps=N waitspin=1|alt resync=MS]
 //   (positional arguments are read as count, creates, reps, idle: `npm run bench:peers -- 2000 50 3 10`)
 // `bookmarks` is the server's BOOKMARK period in ms: 60 s by default, kube-apiserver's (the test server's own default,
 // 1 s, is for tests and would make every operator that asks for bookmarks busy while idle). `prof=DIR` writes a CPU
 // profile of each operator process into DIR (node --cpu-prof); `serverprof=DIR` one of each operator's test API server.
+// `idlesteps=N` splits the idle window into N slices and prints the operator's CPU in each (a one-off collection after
+// the burst against a steady cost); the row "idle CPU per minute, second half" is the later half of the window.
+// A single create's latency ends when the server commits the child (its commit listener); `waitspin=1` polls for
+// the child with setImmediate instead, as the bench did before session 8 (the poll keeps the server's core busy).
+// `resync=MS` gives katalog that periodic resync (default its own, 10 min, which the idle window never reaches; the
+// hand-written peers have none), so that the idle window shows what a resync of every cached object costs.
 // The job: one child ConfigMap with drift correction and a Ready status per Widget, 2 workers, `count` Widgets
 // present at start, then `creates` single creates one after another. Peers are installed into bench/peers/node_modules
 // by `npm run bench:peers`; they are never dependencies of katalog.
@@ -36,6 +42,12 @@ const SERVER_PROF_DIR = args['serverprof'];
 const PROF_US = args['profus'];
 /** Extra node flags for every operator process, comma-separated (e.g. `opflags=--trace-gc`). */
 const OPERATOR_FLAGS = args['opflags']?.split(',') ?? [];
+/** Slices of the idle window whose operator CPU is printed (at least 2: the second half is a row of the table). */
+const IDLE_STEPS = Math.max(2, Math.round(Number(args['idlesteps'] ?? 2)));
+/** `waitspin=alt` alternates: even creates poll, odd ones are told by the commit listener (p50/p99 of each printed). */
+const WAIT_SPIN = args['waitspin'] === '1';
+const WAIT_ALTERNATE = args['waitspin'] === 'alt';
+const RESYNC_MS = args['resync'];
 
 const KATALOG_BUNDLE = 'node_modules/.cache/katalog-bench/katalog.mjs';
 await esbuild.build({ entryPoints: ['bench/peers/katalog.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: KATALOG_BUNDLE, logLevel: 'warning' });
@@ -73,9 +85,15 @@ interface Run {
   /** The test API server's CPU per 1,000 resources over the same span (writes, watch fan-out, the bench's polls). */
   serverCpuPer1000: number;
   idleCpuPerMinute: number;
+  /** The same over the second half of the idle window (after V8's one-off shrinking of the heap, when it came early). */
+  idleSteadyCpuPerMinute: number;
+  /** Operator CPU in each of the `idlesteps` slices of the idle window, ms. */
+  idleSlicesMs: number[];
   /** Garbage-collection pauses of the operator while the single creates ran: per create, and the longest. */
   gcPerCreate: number;
   gcMaxMs: number;
+  /** With `waitspin=alt`: p50 and p99 of the creates measured by polling, and of those told by the commit listener. */
+  spinVsListener?: { spin: [number, number]; listener: [number, number] };
 }
 
 const WIDGET_CRD = crdManifest({ group: 'example.io', kind: 'Widget', plural: 'widgets' });
@@ -86,6 +104,11 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 const median = (values: readonly number[]): number => percentile(values, 50);
+function alternating(latencies: readonly number[]): { spin: [number, number]; listener: [number, number] } {
+  const spin = latencies.filter((_, index) => index % 2 === 0);
+  const listener = latencies.filter((_, index) => index % 2 === 1);
+  return { spin: [percentile(spin, 50), percentile(spin, 99)], listener: [percentile(listener, 50), percentile(listener, 99)] };
+}
 
 function widget(name: string): Record<string, unknown> {
   return { apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name, namespace: 'default' }, spec: { image: 'nginx:1.27', replicas: 2 } };
@@ -151,7 +174,7 @@ async function runOnce(peer: Peer, dir: string): Promise<Run> {
     await server.call({ resetRequests: true });
     const child = spawn(process.execPath, ['--expose-gc', ...OPERATOR_FLAGS, ...(PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`, ...(PROF_US === undefined ? [] : [`--cpu-prof-interval=${PROF_US}`])]), ...(peer.tsx ? ['--import', 'tsx'] : []), peer.file, server.url], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, KUBECONFIG: kubeconfig, WORKERS: String(WORKERS), NODE_TLS_REJECT_UNAUTHORIZED: '0' },
+      env: { ...process.env, KUBECONFIG: kubeconfig, WORKERS: String(WORKERS), NODE_TLS_REJECT_UNAUTHORIZED: '0', ...(RESYNC_MS === undefined ? {} : { RESYNC_MS }) },
     });
     const operator = new Operator(child);
     try {
@@ -170,16 +193,22 @@ async function runOnce(peer: Peer, dir: string): Promise<Run> {
       await operator.ask({ gcMark: true });
       const latencies: number[] = [];
       for (let i = 0; i < CREATES; i++) {
-        latencies.push(await server.call<number>({ createAndWait: { object: widget(`c${i}`), childKind: 'ConfigMap' } }));
+        latencies.push(await server.call<number>({ createAndWait: { object: widget(`c${i}`), childKind: 'ConfigMap', spin: WAIT_SPIN || (WAIT_ALTERNATE && i % 2 === 0) } }));
         await waitFor(server, 1, 1, `${peer.name} single create c${i}`, `c${i}`);
       }
       const gcs = await operator.ask<{ count: number; totalMs: number; maxMs: number }>({ gcs: true });
       await sleep(1000);
       const creates = await server.call<{ total: number; writes: number; conflicts: number }>({ requests: true });
 
-      const idleFrom = await operator.ask<number>({ cpu: true });
-      await sleep(IDLE_S * 1000);
-      const idleTo = await operator.ask<number>({ cpu: true });
+      const idleMarks = [await operator.ask<number>({ cpu: true })];
+      for (let step = 1; step <= IDLE_STEPS; step++) {
+        await sleep((IDLE_S * 1000) / IDLE_STEPS);
+        idleMarks.push(await operator.ask<number>({ cpu: true }));
+      }
+      const idleFrom = idleMarks[0] ?? 0;
+      const idleTo = idleMarks[IDLE_STEPS] ?? 0;
+      const idleHalf = idleMarks[Math.floor(IDLE_STEPS / 2)] ?? 0;
+      const halfSeconds = (IDLE_S * (IDLE_STEPS - Math.floor(IDLE_STEPS / 2))) / IDLE_STEPS;
       return {
         throughput: COUNT / ((t1 - t0) / 1000),
         writesAtStart: start.writes / COUNT,
@@ -195,8 +224,11 @@ async function runOnce(peer: Peer, dir: string): Promise<Run> {
         loopBusy,
         serverCpuPer1000: (serverCpu1 - serverCpu0) / 1e6 / (COUNT / 1000),
         idleCpuPerMinute: ((idleTo - idleFrom) / 1e3) * (60 / IDLE_S),
+        idleSteadyCpuPerMinute: ((idleTo - idleHalf) / 1e3) * (60 / halfSeconds),
+        idleSlicesMs: idleMarks.slice(1).map((mark, index) => (mark - (idleMarks[index] ?? 0)) / 1e3),
         gcPerCreate: gcs.count / CREATES,
         gcMaxMs: gcs.maxMs,
+        ...(WAIT_ALTERNATE ? { spinVsListener: alternating(latencies) } : {}),
       };
     } finally {
       await operator.stop();
@@ -228,7 +260,7 @@ try {
       console.log(`  rep ${rep + 1} ${peer.name}: ${JSON.stringify(run, (_, value: unknown) => (typeof value === 'number' ? Number(value.toFixed(3)) : value))}`);
     }
   }
-  const rows: Array<[string, keyof Run, number, (value: number) => string, boolean]> = [
+  const rows: Array<[string, Exclude<keyof Run, 'idleSlicesMs' | 'spinVsListener'>, number, (value: number) => string, boolean]> = [
     ['throughput, resources/s', 'throughput', 0, (v) => v.toFixed(0), true],
     ['writes per resource at start', 'writesAtStart', 0, (v) => v.toFixed(2), false],
     ['requests per resource at start', 'requestsAtStart', 0, (v) => v.toFixed(2), false],
@@ -245,6 +277,7 @@ try {
     ['operator event loop busy until converged, %', 'loopBusy', 0, (v) => (v * 100).toFixed(0), false],
     ['test API server CPU per 1,000 resources, s', 'serverCpuPer1000', 0, (v) => v.toFixed(2), false],
     ['idle CPU per minute, ms', 'idleCpuPerMinute', 0, (v) => v.toFixed(1), false],
+    ['idle CPU per minute, second half of the window, ms', 'idleSteadyCpuPerMinute', 0, (v) => v.toFixed(1), false],
   ];
   const names = PEERS.map((peer) => peer.name);
   console.log(`\nmedians of ${REPS} runs (katalog/peer ratio in brackets)\n`);

@@ -265,8 +265,11 @@ export class Controller {
     this.offer(key);
   }
 
-  /** Enqueues a key this replica is responsible for, without starting a new echo chain. */
-  private offer(key: string): void {
+  /**
+   * Enqueues a key this replica is responsible for, without starting a new echo chain. `low`: in the queue's low
+   * lane (the resync), behind every change.
+   */
+  private offer(key: string, low = false): void {
     if (this.options.accepts !== undefined && !this.options.accepts(key)) return;
     const { admission } = this.options;
     if (admission !== undefined && !this.queue.has(key) && admission.drops(key, this.queue.waiting, this.current.maxDepth)) {
@@ -275,7 +278,8 @@ export class Controller {
       this.options.observer.dropped(key);
       return;
     }
-    this.queue.add(key);
+    if (low) this.queue.addLow(key);
+    else this.queue.add(key);
   }
 
   /** The workqueue's own bound: none when `queue.behaviour` lets keys wait past `maxDepth`. */
@@ -327,7 +331,11 @@ export class Controller {
     if (resyncMs <= 0) return;
     this.resyncTimer = clock.setTimeout(() => {
       if (this.state !== 'running') return;
-      for (const key of this.informer.keys()) this.enqueue(key);
+      // In the low lane: a change that arrives meanwhile runs before the rest of the resync (workqueue.ts).
+      for (const key of this.informer.keys()) {
+        this.echoes?.reset(key);
+        this.offer(key, true);
+      }
       this.scheduleResync();
     }, resyncMs);
   }

@@ -59,6 +59,11 @@ interface Waiter {
  *   and so is a delayed key that falls due while the queue is full (the next resync brings both back). A refused
  *   `add` leaves a delayed entry of the key in place.
  * - `get()` callers are served in the order they called.
+ * - Two lanes of ready keys: `add` queues in the first, `addLow` (the periodic resync) in the second, and `get()`
+ *   hands out a low key only when no first-lane key is ready. So a change that arrives during a resync of every
+ *   cached object runs next, instead of after all of them. A low key added again with `add` moves to the first lane
+ *   (once: it is not handed out twice); one added again with `addLow` keeps its place. Each lane is FIFO;
+ *   `maxDepth` bounds both together.
  *
  * Shutdown (`shutDown` or `shutDownWithDrain`): the queue takes no more keys (`add` returns false, without counting
  * a drop), discards the ready, rerun and delayed keys and cancels its timer, and every pending or later `get()`
@@ -72,6 +77,14 @@ export class Workqueue {
   private readonly rateLimiter: RateLimiter;
   private readonly observer: WorkqueueObserver;
   private readonly ready = new Fifo<string>();
+  /**
+   * The low lane (`addLow`). A key moved to the first lane leaves a stale entry here, skipped when reached: the keys
+   * really ready in this lane are `lowReady`; `lowRerun` are keys being processed that were added again by `addLow`
+   * alone (they go back to this lane at `done`).
+   */
+  private readonly readyLow = new Fifo<string>();
+  private readonly lowReady = new Set<string>();
+  private readonly lowRerun = new Set<string>();
   /** Ready and rerun keys, with the time each was accepted to run. */
   private readonly waitingSince = new Map<string, number>();
   private readonly active = new Set<string>();
@@ -88,7 +101,7 @@ export class Workqueue {
     if (!(this.maxDepth >= 1)) throw new RuntimeError('E_OPTIONS', `workqueue: maxDepth must be >= 1, got ${this.maxDepth}`);
     this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter({ clock: this.clock });
     this.observer = options.observer ?? {};
-    this.delayedKeys = new DelayedKeys(this.clock, (key) => this.admit(key));
+    this.delayedKeys = new DelayedKeys(this.clock, (key) => this.admit(key, false));
   }
 
   /**
@@ -97,8 +110,23 @@ export class Workqueue {
    */
   add(key: string): boolean {
     if (this.closed) return false;
+    if (this.waitingSince.has(key)) {
+      this.promote(key);
+      return true;
+    }
+    if (!this.admit(key, false)) return false;
+    this.delayedKeys.delete(key);
+    return true;
+  }
+
+  /**
+   * `add` in the low lane: the key runs after every key that `add` queued (see the class notes). A key already
+   * waiting, in either lane, stays where it is. Used by the periodic resync.
+   */
+  addLow(key: string): boolean {
+    if (this.closed) return false;
     if (this.waitingSince.has(key)) return true;
-    if (!this.admit(key)) return false;
+    if (!this.admit(key, true)) return false;
     this.delayedKeys.delete(key);
     return true;
   }
@@ -141,7 +169,7 @@ export class Workqueue {
    */
   get(signal?: AbortSignal): Promise<string | undefined> {
     if (this.closed || signal?.aborted === true) return Promise.resolve(undefined);
-    const key = this.ready.shift();
+    const key = this.next();
     if (key !== undefined) {
       this.handOut(key);
       this.reportDepth();
@@ -171,7 +199,7 @@ export class Workqueue {
   done(key: string): void {
     if (!this.active.delete(key)) return;
     if (this.waitingSince.has(key)) {
-      this.ready.push(key);
+      this.queueReady(key, this.lowRerun.delete(key));
       this.dispatch();
       this.reportDepth();
     }
@@ -196,7 +224,7 @@ export class Workqueue {
 
   /** Keys ready to be handed out (not processing, not delayed). */
   get length(): number {
-    return this.ready.size;
+    return this.ready.size + this.lowReady.size;
   }
 
   /** Keys handed out and not yet `done`. */
@@ -219,6 +247,9 @@ export class Workqueue {
     this.closed = true;
     this.delayedKeys.clear();
     this.ready.clear();
+    this.readyLow.clear();
+    this.lowReady.clear();
+    this.lowRerun.clear();
     this.waitingSince.clear();
     for (const waiter of [...this.waiters]) waiter.settle(undefined);
     this.reportDepth();
@@ -244,7 +275,7 @@ export class Workqueue {
   }
 
   /** Accepts `key` (not waiting yet) to run now, unless the queue is full. Also the delayed keys' due callback. */
-  private admit(key: string): boolean {
+  private admit(key: string, low: boolean): boolean {
     if (this.closed) return false;
     if (this.waitingSince.has(key)) return true;
     if (this.waitingSince.size >= this.maxDepth) {
@@ -254,17 +285,44 @@ export class Workqueue {
     this.waitingSince.set(key, this.clock.now());
     this.observer.added?.(key);
     if (!this.active.has(key)) {
-      this.ready.push(key);
+      this.queueReady(key, low);
       this.dispatch();
       this.reportDepth();
-    }
+    } else if (low) this.lowRerun.add(key);
     return true;
+  }
+
+  private queueReady(key: string, low: boolean): void {
+    if (!low) {
+      this.ready.push(key);
+      return;
+    }
+    this.readyLow.push(key);
+    this.lowReady.add(key);
+  }
+
+  /** A waiting key of the low lane moves to the first (its stale low entry is skipped later). */
+  private promote(key: string): void {
+    if (this.lowRerun.delete(key)) return;
+    if (!this.lowReady.delete(key)) return;
+    this.ready.push(key);
+    this.dispatch();
+  }
+
+  /** The next ready key: the first lane's, else the low lane's (skipping entries of keys moved out of it). */
+  private next(): string | undefined {
+    const key = this.ready.shift();
+    if (key !== undefined) return key;
+    for (let low = this.readyLow.shift(); low !== undefined; low = this.readyLow.shift()) {
+      if (this.lowReady.delete(low)) return low;
+    }
+    return undefined;
   }
 
   /** Gives ready keys to waiting `get()` callers, oldest caller first. */
   private dispatch(): void {
     for (const waiter of this.waiters) {
-      const key = this.ready.shift();
+      const key = this.next();
       if (key === undefined) return;
       this.handOut(key);
       waiter.settle(key);

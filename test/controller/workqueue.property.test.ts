@@ -1,5 +1,5 @@
 // Random operations against a workqueue drained by simulated concurrent workers.
-// Checked: (1) no key is held by two workers at once, (2) no lost wakeup: once everything has settled, every key
+// (`addLow`, the resync's lane, is mixed in.) Checked: (1) no key is held by two workers at once, (2) no lost wakeup: once everything has settled, every key
 // accepted to run was processed after the request, (3) the ready queue never exceeds maxDepth; and the queue leaves
 // no timer behind at shutdown.
 import { test } from 'node:test';
@@ -10,6 +10,7 @@ import { FakeClock } from '../support/fake-clock.js';
 
 type Op =
   | { readonly kind: 'add'; readonly key: string }
+  | { readonly kind: 'addLow'; readonly key: string }
   | { readonly kind: 'addAfter'; readonly key: string; readonly delay: number }
   | { readonly kind: 'addRateLimited'; readonly key: string }
   | { readonly kind: 'forget'; readonly key: string }
@@ -19,6 +20,7 @@ type Op =
 const key = fc.constantFrom('ns/a', 'ns/b', 'ns/c', 'ns/d', 'ns/e', 'other/a');
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('add' as const), key }),
+  fc.record({ kind: fc.constant('addLow' as const), key }),
   fc.record({ kind: fc.constant('addAfter' as const), key, delay: fc.integer({ min: -5, max: 2000 }) }),
   fc.record({ kind: fc.constant('addRateLimited' as const), key }),
   fc.record({ kind: fc.constant('forget' as const), key }),
@@ -81,6 +83,9 @@ async function run(workers: number, maxDepth: number, ops: readonly Op[]): Promi
     switch (next.kind) {
       case 'add':
         if (queue.add(next.key)) request(next.key);
+        break;
+      case 'addLow':
+        if (queue.addLow(next.key)) request(next.key);
         break;
       case 'addAfter':
         request(next.key);
