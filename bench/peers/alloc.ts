@@ -2,8 +2,11 @@
 // ConfigMap with drift correction and a Ready status per Widget, 2 workers), and where. The test API server runs in
 // its own process; katalog runs here under V8's sampling heap profiler with collected objects kept, so the profile
 // holds everything allocated, not only what survived.
-//   node --import tsx bench/peers/alloc.ts [count=1000] [top=25]
+//   node --import tsx bench/peers/alloc.ts [count=1000] [top=25] [save=FILE.heapprofile]
 // Prints KB allocated per resource in all and by allocating function (self), then by function with its callees.
+// A built-in without a source (`keys`, `Map`, `push`…) is named with the function that called it (`keys < f`).
+// `save=` writes the sampled profile (loadable in Chrome's DevTools, Memory tab).
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { createRuntime } from '../../src/create-runtime.js';
 import { crdManifest } from '../../src/testing/index.js';
@@ -12,6 +15,7 @@ import { startRemoteServer } from '../support/remote-server.js';
 const args = Object.fromEntries(process.argv.slice(2).map((arg, i) => (arg.includes('=') ? arg.split('=', 2) : [['count', 'top'][i] ?? arg, arg])));
 const COUNT = Number(args['count'] ?? 1000);
 const TOP = Number(args['top'] ?? 25);
+const SAVE = args['save'];
 
 interface ProfileNode {
   callFrame: { functionName: string; url: string };
@@ -50,6 +54,7 @@ for (;;) {
 }
 const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: ProfileNode } };
 session.disconnect();
+if (SAVE !== undefined) writeFileSync(SAVE, JSON.stringify(profile));
 await runtime.stop();
 await server.stop();
 
@@ -58,7 +63,8 @@ const inclusive = new Map<string, number>();
 let total = 0;
 const name = (node: ProfileNode): string => `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*\/(src|node_modules)\//, '$1/')}`;
 function walk(node: ProfileNode, stack: readonly string[]): void {
-  const here = name(node);
+  const caller = stack[stack.length - 1];
+  const here = node.callFrame.url === '' && node.callFrame.functionName !== '' && caller !== undefined ? `${node.callFrame.functionName} < ${caller}` : name(node);
   const path = [...stack, here];
   total += node.selfSize;
   self.set(here, (self.get(here) ?? 0) + node.selfSize);

@@ -2,6 +2,8 @@
 // its own process against its own fresh test API server (in a process of its own), same job, same data.
 //   npm run bench:peers [-- count=2000 creates=50 reps=3 idle=10 only=katalog,handwritten bookmarks=60000 prof=DIR profus=US serverprof=DIR opflags=--trace-gc idlesteps=N waitspin=1|alt resync=MS]
 //   (positional arguments are read as count, creates, reps, idle: `npm run bench:peers -- 2000 50 3 10`)
+// `against=DIR` adds katalog built from another checkout (DIR, e.g. `git archive main | tar -x -C DIR`) as one more
+// peer, "katalog@DIR": with `only=katalog`, an A/B of two versions of katalog interleaved in one command.
 // `bookmarks` is the server's BOOKMARK period in ms: 60 s by default, kube-apiserver's (the test server's own default,
 // 1 s, is for tests and would make every operator that asks for bookmarks busy while idle). `prof=DIR` writes a CPU
 // profile of each operator process into DIR (node --cpu-prof); `serverprof=DIR` one of each operator's test API server.
@@ -51,6 +53,11 @@ const RESYNC_MS = args['resync'];
 
 const KATALOG_BUNDLE = 'node_modules/.cache/katalog-bench/katalog.mjs';
 await esbuild.build({ entryPoints: ['bench/peers/katalog.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: KATALOG_BUNDLE, logLevel: 'warning' });
+const AGAINST = args['against'];
+const AGAINST_BUNDLE = 'node_modules/.cache/katalog-bench/katalog-against.mjs';
+if (AGAINST !== undefined) {
+  await esbuild.build({ entryPoints: [join(AGAINST, 'bench/peers/katalog.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: AGAINST_BUNDLE, logLevel: 'warning' });
+}
 
 interface Peer {
   readonly name: string;
@@ -64,6 +71,7 @@ const ALL: readonly Peer[] = [
   { name: 'client-node by hand', file: 'bench/peers/handwritten.mjs', tsx: false },
   { name: '@dot-i/k8s-operator', file: 'bench/peers/dot-i.mjs', tsx: false },
   { name: 'kubernetes-fluent-client', file: 'bench/peers/fluent.mjs', tsx: false },
+  ...(AGAINST === undefined ? [] : [{ name: `katalog@${AGAINST}`, file: AGAINST_BUNDLE, tsx: false }]),
 ];
 const only = args['only']?.split(',');
 const PEERS = ALL.filter((peer) => only === undefined || only.some((name) => peer.name.includes(name)));

@@ -299,9 +299,28 @@ export class KubeClient {
   }
 }
 
-/** `?a=1&b=2` from the defined values, or '' when there are none. */
+/** Names and values that URLSearchParams writes as they are (letters, digits, `*-._`). */
+const PLAIN = /^[\w.*-]*$/;
+
+/**
+ * `?a=1&b=2` from the defined values, or '' when there are none, encoded as URLSearchParams encodes them. The usual
+ * query (`fieldManager=katalog&force=true`, or nothing) needs no encoding and is written directly: no
+ * URLSearchParams and no entry arrays for every request.
+ */
 function queryString(query: Query | undefined): string {
   if (query === undefined) return '';
+  let text = '';
+  for (const name in query) {
+    const value = query[name];
+    if (value === undefined) continue;
+    const written = String(value);
+    if (!PLAIN.test(name) || !PLAIN.test(written)) return encodedQuery(query);
+    text += `${text === '' ? '?' : '&'}${name}=${written}`;
+  }
+  return text;
+}
+
+function encodedQuery(query: Query): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
   const text = params.toString();

@@ -20,6 +20,16 @@ export class Credentials {
 
   constructor(private readonly kubeConfig: KubeConfig) {}
 
+  /**
+   * The reused answer, while it still holds, without a promise: the transport asks this first for every request.
+   * Undefined when nothing is reused (or the current context changed): ask {@link Credentials.options}.
+   */
+  reused(): HttpsRequestOptions | undefined {
+    const cached = this.cached;
+    if (cached === undefined) return undefined;
+    return cached.user === this.kubeConfig.getCurrentUser() && cached.cluster === this.kubeConfig.getCurrentCluster() ? cached.options : undefined;
+  }
+
   /** The options for one request. Callers copy what they change: the answer may be shared between requests. */
   async options(): Promise<HttpsRequestOptions> {
     const user = this.kubeConfig.getCurrentUser();

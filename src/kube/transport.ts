@@ -23,6 +23,7 @@ import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions as Ht
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Credentials } from './credentials.js';
 import { IdleSocketSweeper } from './idle-sockets.js';
+import { HeaderLists } from './request-headers.js';
 import { AbortError, UnansweredError, UndiciPool } from './transport-undici.js';
 
 /** Idle connections are closed after this long; servers usually keep them 5–90 s. */
@@ -82,14 +83,19 @@ export class Transport {
   private closed = false;
   private readonly secure: boolean;
   private readonly url: URL;
+  /** The URL's path without its trailing slash, put before every request's path. */
+  private readonly base: string;
   private readonly proxied: boolean;
   private readonly credentials: Credentials;
+  private readonly headerLists: HeaderLists;
 
   constructor(kubeConfig: KubeConfig, options: TransportOptions = {}) {
     this.credentials = new Credentials(kubeConfig);
     const cluster = kubeConfig.getCurrentCluster();
     this.url = new URL(cluster?.server ?? 'http://localhost');
     this.secure = this.url.protocol === 'https:';
+    this.base = basePath(this.url);
+    this.headerLists = new HeaderLists(this.url.host);
     this.proxied = cluster?.proxyUrl !== undefined && cluster.proxyUrl !== '';
     this.engine = this.proxied ? 'node:http' : (options.engine ?? 'node:http');
     this.pipelining = options.pipelining ?? DEFAULT_PIPELINING;
@@ -119,7 +125,7 @@ export class Transport {
 
   /** Opens a streaming GET (a watch); the caller reads the answer and aborts or ends it. Closed by `close()` too. */
   async stream(path: string, headers: OutgoingHttpHeaders, signal: AbortSignal): Promise<IncomingMessage> {
-    const options = await this.options('GET', path, headers, signal);
+    const options = this.options('GET', path, headers, undefined, signal, await this.credentials.options());
     return new Promise<IncomingMessage>((resolve, reject) => {
       const req = this.send(options, signal);
       this.streams.add(req);
@@ -148,7 +154,7 @@ export class Transport {
 
   private async undiciRequest(request: TransportRequest): Promise<TransportResponse> {
     const { headers, pool } = await this.undiciOptions(request);
-    const sent = { method: request.method, path: basePath(this.url) + request.path, headers, body: request.body, signal: request.signal };
+    const sent = { method: request.method, path: this.base + request.path, headers, body: request.body, signal: request.signal };
     try {
       return await pool.request(sent);
     } catch (error) {
@@ -174,9 +180,21 @@ export class Transport {
     return { headers, pool: this.undici };
   }
 
-  private async once(request: TransportRequest): Promise<TransportResponse> {
-    const options = await this.options(request.method, request.path, request.headers, request.signal);
+  /**
+   * One exchange. Credentials that are reused (credentials.ts) are taken without waiting: no promise and no turn of
+   * the event loop between the call and the request's first bytes.
+   */
+  private once(request: TransportRequest): Promise<TransportResponse> {
+    const given = this.credentials.reused();
+    if (given === undefined) return this.credentials.options().then((fresh) => this.exchange(request, fresh));
+    return this.exchange(request, given);
+  }
+
+  private exchange(request: TransportRequest, given: HttpsRequestOptions): Promise<TransportResponse> {
     return new Promise<TransportResponse>((resolve, reject) => {
+      const body = request.body;
+      // Throws (so rejects) when the client is closed or the signal fired.
+      const options = this.options(request.method, request.path, request.headers, body === undefined ? undefined : Buffer.byteLength(body), request.signal, given);
       let settled = false;
       const fail = (error: Error): void => {
         settled = true;
@@ -202,10 +220,7 @@ export class Transport {
           resolve({ status: res.statusCode ?? 0, text: chunks.length === 1 ? (chunks[0]?.toString('utf8') ?? '') : Buffer.concat(chunks).toString('utf8') });
         });
       });
-      // node:http frames a DELETE's (or GET's) body by nothing at all unless told its length: the server would read the
-      // body as the next request. So the length is given here, for every body.
-      if (request.body !== undefined) req.setHeader('Content-Length', Buffer.byteLength(request.body));
-      req.end(request.body);
+      req.end(body);
     });
   }
 
@@ -226,25 +241,43 @@ export class Transport {
     return req;
   }
 
-  /** Request options with the KubeConfig's current credentials, on the pool that matches its TLS material. */
-  private async options(method: string, path: string, headers: OutgoingHttpHeaders, signal: AbortSignal | undefined): Promise<RequestOptions> {
+  /**
+   * Request options with the credentials `given`, on the pool that matches their TLS material.
+   *
+   * node:http copies a request's options three times (the request, the agent's copy, merged with the agent's own
+   * options), and each copy costs more the more fields there are: so the options hold only what node:http reads
+   * (`host`, not `protocol` and `hostname`), and the headers go as a list built once (request-headers.ts). node:http
+   * cannot add `Content-Length` to a list, so the list carries it: a DELETE's (or GET's) body is otherwise framed by
+   * nothing, and the server would read it as the next request. Through a proxy (client-node's agent, which may set
+   * headers of its own), the options are as node:http documents them in full.
+   */
+  private options(
+    method: string,
+    path: string,
+    headers: OutgoingHttpHeaders,
+    bodyLength: number | undefined,
+    signal: AbortSignal | undefined,
+    given: HttpsRequestOptions,
+  ): RequestOptions {
     // The signal is watched by `send`, not given to node:http: node:http would destroy the socket when the signal
     // fires after the answer was read, and the socket may then be serving another request from the pool.
     if (this.closed) throw new Error('the Kubernetes client is closed');
     signal?.throwIfAborted();
-    const given = await this.credentials.options();
-    if (this.closed) throw new Error('the Kubernetes client is closed');
-    const options: RequestOptions = {
-      protocol: this.url.protocol,
-      hostname: this.url.hostname,
-      port: this.url.port,
-      path: basePath(this.url) + path,
-      method,
-      headers: { ...given.headers, ...headers },
-      agent: this.proxied ? (given.agent as HttpAgent | undefined) : this.pool(given),
-    };
-    if (given.auth !== undefined && given.auth !== null) options.auth = given.auth;
-    return options;
+    if (this.proxied) {
+      const options: RequestOptions = {
+        protocol: this.url.protocol,
+        hostname: this.url.hostname,
+        port: this.url.port,
+        path: this.base + path,
+        method,
+        headers: { ...given.headers, ...headers, ...(bodyLength === undefined ? {} : { 'Content-Length': bodyLength }) },
+        agent: given.agent as HttpAgent | undefined,
+      };
+      if (given.auth !== undefined && given.auth !== null) options.auth = given.auth;
+      return options;
+    }
+    const agent = this.pool(given);
+    return { host: this.url.hostname, port: this.url.port, path: this.base + path, method, headers: this.headerLists.list(given, headers, bodyLength), agent };
   }
 
   /**
@@ -276,8 +309,11 @@ export class Transport {
     if (this.agent !== undefined) return this.agent;
     const tls = this.tls;
     // No `timeout` option: the sweeper closes idle connections without a socket timer per request (idle-sockets.ts).
-    const common = { keepAlive: true, keepAliveMsecs: 30_000, maxFreeSockets: MAX_IDLE_SOCKETS, scheduling: 'lifo' as const };
+    // The agent's options are copied into every request's (see `options`): `scheduling` is left at its default
+    // ('lifo'), and `maxFreeSockets` is set on the agent, where node:http reads it.
+    const common = { keepAlive: true, keepAliveMsecs: 30_000 };
     const agent = this.secure ? new HttpsAgent({ ...common, ...tls }) : new HttpAgent(common);
+    agent.maxFreeSockets = MAX_IDLE_SOCKETS;
     this.sweepers.set(agent, new IdleSocketSweeper(agent, IDLE_SOCKET_MS));
     this.agent = agent;
     return agent;
