@@ -40,6 +40,7 @@ export type {
   EnrichTarget,
   EnrichTargetName,
   AdmissionRules,
+  AdmissionCall,
   AdmissionOperation,
   ValidationRule,
   ValidationOperator,

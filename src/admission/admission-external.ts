@@ -44,7 +44,7 @@ export async function externalStep(
   const serves = webhook === 'validate' ? admission.validate && admission.validation.length > 0 : admission.mutate && admission.mutation.length > 0;
   if (!serves) return { request, ...NONE };
   const object = isMap(request.object) ? request.object : {};
-  const outcome = await calls.run(object);
+  const outcome = await calls.run(withNamespace(object, request.namespace));
   const warnings = outcome.failed.map((failure) => `katalog: external call "${failure.call}" failed: ${failure.reason}`);
   const failedCalls = outcome.failed.map((failure) => failure.call);
   const stopped = outcome.failed.find((failure) => failure.stopped);
@@ -63,6 +63,16 @@ export async function externalStep(
     };
   }
   return { request: { ...request, object: { ...object, external: outcome.external } }, refusal: undefined, warnings, failedCalls };
+}
+
+/**
+ * The object the calls see: with the request's namespace when the object does not carry one, so that a URL template
+ * and the default namespace of `auth.secretRef` read it on CREATE too.
+ */
+function withNamespace(object: Record<string, unknown>, namespace: string | undefined): Record<string, unknown> {
+  const metadata = isMap(object.metadata) ? object.metadata : {};
+  if (namespace === undefined || namespace === '' || typeof metadata.namespace === 'string') return object;
+  return { ...object, metadata: { ...metadata, namespace } };
 }
 
 /** `response` with the calls' warnings first. */

@@ -58,8 +58,9 @@ export interface AdmissionCall extends ExternalCall {
 export interface AdmissionRules {
   readonly validation: readonly ValidationRule[];
   readonly mutation: readonly MutationRule[];
-  /** `validation.external` / `mutation.external`; absent when none are declared. */
+  /** `validation.external`: made before the validation rules; absent when none are declared. */
   readonly validationExternal?: readonly AdmissionCall[];
+  /** `mutation.external`: made before the mutation rules (admission only); absent when none are declared. */
   readonly mutationExternal?: readonly AdmissionCall[];
   /** Operations the validating and mutating webhooks are registered for (default CREATE, UPDATE). */
   readonly operations: readonly AdmissionOperation[];

@@ -53,6 +53,7 @@ export type {
   TemplateKind,
   TemplatePhase,
   AdmissionRules,
+  AdmissionCall,
   AdmissionOperation,
   ValidationRule,
   ValidationOperator,

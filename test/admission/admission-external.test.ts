@@ -47,7 +47,7 @@ function review(name: string): string {
   return JSON.stringify({
     apiVersion: 'admission.k8s.io/v1',
     kind: 'AdmissionReview',
-    request: { uid: 'u-1', kind: { group: 'shop.example.io', version: 'v1', kind: 'Store' }, resource: { group: 'shop.example.io', version: 'v1', resource: 'stores' }, name, namespace: 'shop', operation: 'CREATE', object: { metadata: { name, namespace: 'shop' }, spec: {} } },
+    request: { uid: 'u-1', kind: { group: 'shop.example.io', version: 'v1', kind: 'Store' }, resource: { group: 'shop.example.io', version: 'v1', resource: 'stores' }, name, namespace: 'shop', operation: 'CREATE', object: { metadata: { name }, spec: {} } },
   });
 }
 
