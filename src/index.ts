@@ -143,6 +143,7 @@ export { webhookConfigurations, type WebhookConfigurationOptions, type WebhookCo
 export { DELETION_PROTECTION_LABEL } from './admission/crd-rules.js';
 // The conversion webhook router (ConversionReview for CRDs with conversion paths or converters)
 export { createConversionRouter, CONVERSION_PATH, type ConversionRouterOptions, type ConversionOutcome } from './admission/conversion-router.js';
+export { CONVERSION_METRIC_NAMES, type ConversionMetricsOptions } from './admission/conversion-metrics.js';
 export type { VersionConverter } from './admission/conversion-rules.js';
 export { conversionWebhookSpec, type ConversionWebhookOptions } from './runtime/crd-conversion.js';
 export { CONVERSION_API_VERSION, type ConversionRequest, type ConversionResponse, type ConversionResult, type ConversionReview } from './admission/conversion-review.js';

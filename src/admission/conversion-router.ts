@@ -10,11 +10,14 @@
  *   way, as kube-apiserver expects.
  * - A body that is not a ConversionReview v1 is a 400 JSON error; any other path a JSON 404; another method a 405.
  * - Nothing of an object is logged or echoed: `onConversion` hears the kind, versions, count and outcome.
+ * - With `metrics`, every answered review is counted by kind and result, with its objects and its conversion time
+ *   (conversion-metrics.ts).
  */
 import { Hono } from 'hono';
 import type { Definition } from '../definition/index.js';
 import { compileConversionRules, convertObject, ConversionFailure, type VersionConverter } from './conversion-rules.js';
 import { conversionReviewOf, readConversionReview, type ConversionResponse } from './conversion-review.js';
+import { createConversionMetrics, type ConversionMetricsOptions } from './conversion-metrics.js';
 import { errorBody, finishWebhookRoutes, json, readJsonBody } from './webhook-http.js';
 
 export interface ConversionRouterOptions {
@@ -27,6 +30,11 @@ export interface ConversionRouterOptions {
   readonly onError?: (error: Error, request: { readonly method: string; readonly path: string }) => void;
   /** Told about every answered review; never the objects or the failure's message. */
   readonly onConversion?: (conversion: ConversionOutcome) => void;
+  /**
+   * Registers `conversion_webhook_reviews_total`, `conversion_webhook_objects_total` and
+   * `conversion_webhook_duration_seconds` on this registry (docs/health-and-metrics.md); default: no metrics.
+   */
+  readonly metrics?: ConversionMetricsOptions;
 }
 
 export interface ConversionOutcome {
@@ -47,6 +55,7 @@ export const CONVERSION_PATH = '/convert';
  */
 export function createConversionRouter(definition: Definition, options: ConversionRouterOptions = {}): Hono {
   const rules = compileConversionRules(definition, options.converters);
+  const metrics = options.metrics === undefined ? undefined : createConversionMetrics(options.metrics);
   const app = new Hono();
 
   app.post(CONVERSION_PATH, async (c) => {
@@ -55,6 +64,7 @@ export function createConversionRouter(definition: Definition, options: Conversi
     const request = readConversionReview(read.body);
     if (typeof request === 'string') return json(c, 400, errorBody(400, 'bad_request', `not a ConversionReview: ${request}`));
     let response: ConversionResponse;
+    const started = performance.now();
     try {
       const convertedObjects: Record<string, unknown>[] = [];
       for (const object of request.objects) convertedObjects.push(await convertObject(rules, object, request.desiredAPIVersion));
@@ -64,6 +74,7 @@ export function createConversionRouter(definition: Definition, options: Conversi
       response = { uid: request.uid, convertedObjects: [], result: { status: 'Failure', message: error.message } };
     }
     const kinds = [...new Set(request.objects.map((object) => String(object['kind'])))];
+    metrics?.reviewed(kinds.join(','), response.result.status === 'Success' ? 'success' : 'failure', request.objects.length, (performance.now() - started) / 1000);
     options.onConversion?.({ kinds, desiredAPIVersion: request.desiredAPIVersion, objects: request.objects.length, succeeded: response.result.status === 'Success' });
     return json(c, 200, conversionReviewOf(response));
   });

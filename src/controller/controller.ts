@@ -14,7 +14,7 @@ import type { ReconcileSlots } from './reconcile-slots.js';
 import { WorkerPool } from './workers.js';
 import { Workqueue } from './workqueue.js';
 import { onlyStatusChanged } from './only-status-changed.js';
-import { EchoChains, type StatusEcho } from './status-echo.js';
+import { EchoChains, MAX_ECHO_CHAIN, type StatusEcho } from './status-echo.js';
 import type { QueueAdmission } from './queue-admission.js';
 
 export { onlyStatusChanged };
@@ -31,6 +31,8 @@ export interface ControllerObserver {
   informerError(error: Error): void;
   /** A key failed `maxAttempts` times in a row and is no longer retried (until its next change or the resync). */
   gaveUp?(key: string, attempts: number, error: Error): void;
+  /** `key`'s status echoes were followed MAX_ECHO_CHAIN times in a row and the next is not (status-echo.ts); once per chain. */
+  echoCapped?(key: string, chain: number): void;
 }
 
 /** What {@link Controller.retune} may change while the controller runs. */
@@ -96,7 +98,7 @@ export class Controller {
     this.options = options;
     this.current = { workers: options.workers, maxDepth: options.maxDepth, resyncMs: options.resyncMs };
     this.name = options.name;
-    this.echoes = options.statusEcho === undefined ? undefined : new EchoChains(options.statusEcho);
+    this.echoes = options.statusEcho === undefined ? undefined : new EchoChains(options.statusEcho, (key) => options.observer.echoCapped?.(key, MAX_ECHO_CHAIN));
     const { clock, observer } = options;
     this.queue = new Workqueue({
       clock,

@@ -13,7 +13,9 @@
  *   status write compares first), so a steady resource costs no request and no reconcile;
  * - at most {@link MAX_ECHO_CHAIN} echoes of one object are followed in a row; any other trigger of the object (an
  *   update beyond its status, a child's event, the resync) starts a new chain. A status that changes on every render
- *   (a counter over its own value) therefore moves on with the resync instead of looping.
+ *   (a counter over its own value) therefore moves on with the resync instead of looping. The first echo refused
+ *   by a full chain is reported once per chain (`onCapped`; the runtime logs it as a warning), so a definition whose
+ *   status never settles is visible instead of stalling silently.
  * A `katalog.dev/v1` document keeps the skip (its templates read the status the cycle started with; a hook or
  * constructor that needs another pass returns `requeueAfter`).
  */
@@ -23,6 +25,9 @@ import { sameJson } from './only-status-changed.js';
 
 /** Consecutive status echoes of one object followed before the chain waits for another trigger. */
 export const MAX_ECHO_CHAIN = 16;
+
+/** A chain whose cap was reached and reported: no echo is followed, and the cap is not reported again. */
+const CAPPED = -1;
 
 /** Whether a status-only update changed something the reconcile reads. */
 export type StatusEcho = (old: KubeObject, next: KubeObject) => boolean;
@@ -64,14 +69,28 @@ function statusOf(object: KubeObject): Record<string, unknown> {
 
 /** Per object, how many status echoes were followed in a row (see the module comment). */
 export class EchoChains {
+  /** Echoes followed in a row per key; {@link CAPPED} once the cap was reported for the chain. */
   private readonly chains = new Map<string, number>();
 
-  constructor(private readonly echo: StatusEcho) {}
+  /**
+   * @param echo whether a status-only update changed what the reconcile reads
+   * @param onCapped called once per chain, with the key, on the first echo that changed a read key but was not
+   *   followed because {@link MAX_ECHO_CHAIN} echoes already were
+   */
+  constructor(
+    private readonly echo: StatusEcho,
+    private readonly onCapped: (key: string) => void = () => undefined,
+  ) {}
 
   /** Whether to reconcile this status-only update of `key`; counts it when so. */
   follow(key: string, old: KubeObject, next: KubeObject): boolean {
     const length = this.chains.get(key) ?? 0;
-    if (length >= MAX_ECHO_CHAIN || !this.echo(old, next)) return false;
+    if (length === CAPPED || !this.echo(old, next)) return false;
+    if (length >= MAX_ECHO_CHAIN) {
+      this.chains.set(key, CAPPED);
+      this.onCapped(key);
+      return false;
+    }
     this.chains.set(key, length + 1);
     return true;
   }

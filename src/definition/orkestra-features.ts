@@ -27,6 +27,10 @@ export interface Refusal {
   readonly anchor: string;
 }
 
+/** Why rollback is refused: Orkestra's own code marks it unfinished and runs none of it. */
+const ROLLBACK_UNFINISHED =
+  'Orkestra marks rollback "IN DEVELOPMENT" and does not run it (orkspace/orkestra pkg/types/types_operatorbox.go @ 21ac6793, the comments of OperatorBoxConfig.Rollback and RollBackOnError), so there is no settled behaviour to match; keep rollBackOnError: false or delete it';
+
 const CLI = "it is an input of Orkestra's own command line (ork), which katalog does not replace";
 
 /** Refused fields of a CRD entry, by key. */
@@ -43,7 +47,23 @@ export const REFUSED_CRD_FIELDS: Readonly<Record<string, Refusal>> = {
 /** Refused fields of an operatorBox (or of its reconciler block), by key. */
 export const REFUSED_BOX_FIELDS: Readonly<Record<string, Refusal>> = {
   providers: { feature: 'providers', reason: 'Orkestra providers are Go plug-ins; write a hook instead', anchor: 'refused-runtime-services' },
+  rollback: { feature: 'rollback (failure-recovery block)', reason: ROLLBACK_UNFINISHED, anchor: 'rollback' },
 };
+
+/** `rollBackOnError: true` (`false` is a no-op and is accepted). */
+export const ROLLBACK_ON_ERROR: Refusal = { feature: 'rollBackOnError: true', reason: ROLLBACK_UNFINISHED, anchor: 'rollback' };
+
+/** The keys Orkestra's `observe` block has; any other is refused with {@link observeKeyRefusal}. */
+export const ORKESTRA_OBSERVE_KEYS = ['watch', 'events', 'include'] as const;
+
+/** A key of `observe` that Orkestra's Observe type does not have. */
+export function observeKeyRefusal(key: string): Refusal {
+  return {
+    feature: `observe.${key}`,
+    reason: `Orkestra's observe block has only ${ORKESTRA_OBSERVE_KEYS.join(', ')} (orkspace/orkestra pkg/types/types_observe.go, type Observe); a watch entry's own keys (index, on, keyFrom, enqueueGate) go under observe.watch[]`,
+    anchor: 'observe-keys',
+  };
+}
 
 /** Refused fields of a template entry, by key. */
 export const REFUSED_ENTRY_FIELDS: Readonly<Record<string, Refusal>> = {

@@ -13,10 +13,9 @@ import { liftConditionSource } from './orkestra-lift-condition-source.js';
 import { liftPreReconcileExternal } from './orkestra-lift-external.js';
 import { expandObserveInclude, expandWatchEntryIncludes } from './include-watch.js';
 import { liftCrossEntry } from './orkestra-lift-cross.js';
+import { observeKeyRefusal } from './orkestra-features.js';
 
 type Map = Record<string, unknown>;
-
-const NOT_YET = 'not-yet-implemented';
 
 /** `operatorBox.observe: {watch, events}` (newer form) → `operatorBox.watch`; then preReconcile and watch lifted. */
 export function liftFlow(lift: Lift, box: Map, path: Path): void {
@@ -27,7 +26,7 @@ export function liftFlow(lift: Lift, box: Map, path: Path): void {
     move(lift, observe, 'watch', at, box, 'watch', path, 'both "observe.watch" and "watch" are given; keep one');
     // observe.events stays where it is: katalog.dev/v1 writes it there too (observe-events.ts).
     if (isMap(observe.events)) liftObserveEvents(lift, observe.events, [...at, 'events']);
-    for (const key of Object.keys(observe)) if (key !== 'events') refuse(lift, observe, key, at, { feature: `observe.${key}`, reason: 'not implemented yet', anchor: NOT_YET });
+    for (const key of Object.keys(observe)) if (key !== 'events') refuse(lift, observe, key, at, observeKeyRefusal(key));
     if (Object.keys(observe).length === 0) delete box.observe;
   }
   if (isMap(box.preReconcile)) liftPreReconcile(lift, box.preReconcile, [...path, 'preReconcile']);

@@ -17,6 +17,7 @@ import {
   GENERATION_NAMES,
   ORKESTRA_ONLY_CRD_FIELDS,
   REFUSED_BOX_FIELDS,
+  ROLLBACK_ON_ERROR,
   REFUSED_CRD_FIELDS,
   REFUSED_DOCUMENT_FIELDS,
   isOrkestraApiVersion,
@@ -266,7 +267,7 @@ function liftBox(lift: Lift, box: Map, path: Path, entry: Map, entryPath: Path):
   for (const [key, refusal] of Object.entries(REFUSED_BOX_FIELDS)) if (Object.hasOwn(box, key)) refuse(lift, box, key, path, refusal);
   if (Object.hasOwn(box, 'rollBackOnError')) {
     if (box.rollBackOnError === false) delete box.rollBackOnError;
-    else refuse(lift, box, 'rollBackOnError', path, { feature: 'rollBackOnError', reason: 'rollback is not implemented (it is unfinished in Orkestra too)', anchor: 'not-yet-implemented' });
+    else refuse(lift, box, 'rollBackOnError', path, ROLLBACK_ON_ERROR);
   }
   for (const key of ['hooks', 'constructor']) {
     const code = box[key];

@@ -30,14 +30,14 @@ type Compiled = { readonly template: CompiledTemplate } | { readonly map: Readon
 
 const NONE: CodeArgs = Object.freeze({ written: Object.freeze({}) });
 
-/** The args of the CRD's hooks (generic box) or constructor; empty when none are declared. */
-export function codeArgs(crd: CrdDefinition, limits?: Partial<TemplateLimits>): CodeArgs {
+/** The args of the CRD's hooks (generic box) or constructor; empty when none are declared. `now`: the runtime's clock, for the clock notes. */
+export function codeArgs(crd: CrdDefinition, limits?: Partial<TemplateLimits>, now?: () => number): CodeArgs {
   const box = crd.operatorBox;
   if (!box.default) return box.constructor?.args === undefined ? NONE : { written: box.constructor.args };
   const written = box.hooks?.args;
   if (written === undefined) return NONE;
   const dialect = crd.templateDialect ?? 'katalog';
-  const options = { dialect, ...(crd.notes === undefined ? {} : { notes: crd.notes }), ...(limits === undefined ? {} : { limits }) };
+  const options = { dialect, ...(crd.notes === undefined ? {} : { notes: crd.notes }), ...(limits === undefined ? {} : { limits }), ...(now === undefined ? {} : { now }) };
   const compile = (value: unknown, name: string): Compiled => {
     if (typeof value === 'string' && value.includes('{{')) return { template: compileTemplate(value, { ...options, name }) };
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {

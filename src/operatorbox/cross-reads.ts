@@ -117,7 +117,7 @@ export class CrossReads {
         this.ids.set(created, id);
       }
       const compileOne = (source: string, field: string): CompiledTemplate =>
-        compileTemplate(source, { name: `${entry.path}.selector.${field}`, ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...(options.notes === undefined ? {} : { notes: options.notes }) });
+        compileTemplate(source, { name: `${entry.path}.selector.${field}`, ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...(options.notes === undefined ? {} : { notes: options.notes }), now: () => options.clock.now() });
       const compile = (source: string | undefined, field: string): CompiledTemplate | undefined => (source === undefined ? undefined : compileOne(source, field));
       this.compiled.push({
         entry,

@@ -64,7 +64,7 @@ export class CrossSourceReads {
 
   /** Compiles the entries' templates; throws a TemplateError when one does not compile. */
   constructor(private readonly options: CrossSourceReadsOptions) {
-    const dialect = { ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...(options.notes === undefined ? {} : { notes: options.notes }) };
+    const dialect = { ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...(options.notes === undefined ? {} : { notes: options.notes }), now: options.now };
     this.compiled = sourceEntries(options.entries).map((entry) => {
       const source = entry.source;
       if (source === undefined) throw new TypeError('unreachable: filtered above');

@@ -62,7 +62,7 @@ export class EmitBox implements OperatorBoxStage {
     private readonly inner: OperatorBoxStage,
     private readonly options: EmitBoxOptions,
   ) {
-    const dialect = { ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...(options.notes === undefined ? {} : { notes: options.notes }) };
+    const dialect = { ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...(options.notes === undefined ? {} : { notes: options.notes }), now: options.now };
     this.compiled = options.events.map((event) => ({
       event,
       conditions: compileConditions({ when: event.when, anyOf: event.anyOf }, { name: event.path, ...dialect }),

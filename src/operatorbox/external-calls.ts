@@ -104,7 +104,7 @@ export class ExternalCalls {
 
   /** Compiles the calls' templates; throws a TemplateError when one does not compile. */
   constructor(private readonly options: ExternalCallsOptions) {
-    const dialect = { ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...(options.notes === undefined ? {} : { notes: options.notes }) };
+    const dialect = { ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...(options.notes === undefined ? {} : { notes: options.notes }), now: options.now };
     this.compiled = options.calls.map((call, index) => {
       const name = `${options.name}[${index}]`;
       return {

@@ -65,6 +65,8 @@ export interface GatedBoxOptions {
   readonly onGated?: ((key: string, gate: 'enqueueGate' | 'reconcileGate') => void) | undefined;
   /** The gates' external calls (gate-calls.ts), made before a gate's conditions; absent when none. */
   readonly calls?: GateCalls | undefined;
+  /** The runtime's clock, for the clock notes (default Date.now). */
+  readonly now?: (() => number) | undefined;
 }
 
 export class GatedBox implements OperatorBoxStage {
@@ -78,11 +80,11 @@ export class GatedBox implements OperatorBoxStage {
     private readonly inner: OperatorBoxStage,
     private readonly options: GatedBoxOptions,
   ) {
-    const { preReconcile, crd, dialect, notes } = options;
+    const { preReconcile, crd, dialect, notes, now } = options;
     const compile = (name: 'enqueueGate' | 'reconcileGate', gate: Gate | undefined): CompiledGate[] =>
       gate === undefined
         ? []
-        : [{ name, sentinels: gate.sentinels, conditions: compileConditions({ when: gate.when, anyOf: gate.anyOf }, { name: `spec.crds.${crd}.operatorBox.preReconcile.${name}`, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) }) }];
+        : [{ name, sentinels: gate.sentinels, conditions: compileConditions({ when: gate.when, anyOf: gate.anyOf }, { name: `spec.crds.${crd}.operatorBox.preReconcile.${name}`, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }), ...(now === undefined ? {} : { now }) }) }];
     this.gates = [...compile('enqueueGate', preReconcile.enqueueGate), ...compile('reconcileGate', preReconcile.reconcileGate)];
     this.declared = [...new Set([...preReconcile.sentinels, ...this.gates.flatMap((gate) => gate.sentinels)])];
   }

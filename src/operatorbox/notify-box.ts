@@ -42,6 +42,8 @@ export interface NotifyBoxOptions {
   readonly logger: Logger;
   /** The template data of the object (what the status fields see); `failed` tells the outcome. */
   readonly data: (object: KubeObject, failed: boolean) => TemplateData;
+  /** The runtime's clock, for the clock notes (default Date.now). */
+  readonly now?: (() => number) | undefined;
 }
 
 interface CompiledRule {
@@ -63,10 +65,10 @@ export class NotifyBox implements OperatorBoxStage {
     private readonly inner: OperatorBoxStage,
     private readonly options: NotifyBoxOptions,
   ) {
-    const { dialect, notes } = options;
+    const { dialect, notes, now } = options;
     this.compiled = options.rules.map((rule) => ({
       rule,
-      conditions: compileConditions({ when: rule.when, anyOf: rule.anyOf }, { name: rule.path, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) }),
+      conditions: compileConditions({ when: rule.when, anyOf: rule.anyOf }, { name: rule.path, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }), ...(now === undefined ? {} : { now }) }),
       key: [...rule.when, ...rule.anyOf].map((c) => `${c.field}|${c.operator}|${c.value === undefined ? '' : typeof c.value === 'string' ? c.value : JSON.stringify(c.value)}`).join('&'),
       field: [...rule.when, ...rule.anyOf].map((c) => c.field).join(', '),
       inputs: dialect === 'orkestra' && hasTemplateInputs(rule.inputs) ? compileValue(rule.inputs, { name: `${rule.path}.inputs`, dialect, ...(notes === undefined ? {} : { notes }) }) : rule.inputs,
@@ -129,8 +131,8 @@ export class NotifyBox implements OperatorBoxStage {
   private message(template: string): CompiledTemplate {
     let compiled = this.messages.get(template);
     if (compiled === undefined) {
-      const { dialect, notes } = this.options;
-      compiled = compileTemplate(template, { name: `notification message of ${this.options.crd}`, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) });
+      const { dialect, notes, now } = this.options;
+      compiled = compileTemplate(template, { name: `notification message of ${this.options.crd}`, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }), ...(now === undefined ? {} : { now }) });
       this.messages.set(template, compiled);
     }
     return compiled;

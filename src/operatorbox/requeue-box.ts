@@ -19,6 +19,8 @@ export interface RequeueBoxOptions {
   /** User-defined notes the templates may call (the CRD's `notes`). */
   readonly notes?: readonly UserNote[] | undefined;
   readonly logger: Logger;
+  /** The runtime's clock, for the clock notes (default Date.now). */
+  readonly now?: (() => number) | undefined;
 }
 
 export class RequeueBox implements OperatorBoxStage {
@@ -31,7 +33,7 @@ export class RequeueBox implements OperatorBoxStage {
     private readonly options: RequeueBoxOptions,
   ) {
     const name = `spec.crds.${options.crd}.operatorBox.requeue`;
-    const dialect = { ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...(options.notes === undefined ? {} : { notes: options.notes }) };
+    const dialect = { ...(options.dialect === undefined ? {} : { dialect: options.dialect }), ...(options.notes === undefined ? {} : { notes: options.notes }), ...(options.now === undefined ? {} : { now: options.now }) };
     this.conditions = compileConditions({ when: options.rule.when, anyOf: options.rule.anyOf }, { name, ...dialect });
     this.after = compileTemplate(options.rule.after, { name: `${name}.after`, ...dialect });
   }

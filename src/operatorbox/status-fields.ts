@@ -47,9 +47,9 @@ export interface StatusFields {
   ): Record<string, unknown>;
 }
 
-/** Compiles the status fields of a CRD; throws one RuntimeError listing every problem. */
-export function compileStatusFields(crd: string, fields: readonly StatusField[], dialect: TemplateDialect = 'katalog', notes?: readonly UserNote[]): StatusFields {
-  const withNotes = notes === undefined ? {} : { notes };
+/** Compiles the status fields of a CRD (`now`: the runtime's clock, for the clock notes); throws one RuntimeError listing every problem. */
+export function compileStatusFields(crd: string, fields: readonly StatusField[], dialect: TemplateDialect = 'katalog', notes?: readonly UserNote[], now?: () => number): StatusFields {
+  const withNotes = { ...(notes === undefined ? {} : { notes }), ...(now === undefined ? {} : { now }) };
   const problems: string[] = [];
   const compiled: CompiledField[] = [];
   fields.forEach((field, index) => {

@@ -71,11 +71,14 @@ function literal(value: unknown): string | undefined {
   return typeof value === 'string' && !hasTemplateActions(value) && value !== '' ? value : undefined;
 }
 
-/** Compiles every template of a CRD (with the runtime's `templateLimits`); throws one RuntimeError listing every problem. */
-export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?: Partial<TemplateLimits>): TemplateSet {
+/**
+ * Compiles every template of a CRD (with the runtime's `templateLimits`, and its clock for the clock notes); throws
+ * one RuntimeError listing every problem.
+ */
+export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?: Partial<TemplateLimits>, now?: () => number): TemplateSet {
   const problems: string[] = [];
   const dialect = crd.templateDialect ?? 'katalog';
-  const withNotes = crd.notes === undefined ? {} : { notes: crd.notes };
+  const withNotes = { ...(crd.notes === undefined ? {} : { notes: crd.notes }), ...(now === undefined ? {} : { now }) };
   const staticKinds = new Map<string, { apiVersion: string; kind: string }>();
   const compilePhase = (name: PhaseName): CompiledEntry[] => {
     const phase = crd.operatorBox[name];
@@ -135,7 +138,7 @@ export function compileTemplateSet(crd: CrdDefinition, kinds: KindTable, limits?
   }
   const empty = onCreate.length + onReconcile.length + onDelete.length === 0 && crLabels === undefined;
   const box = crd.operatorBox.conditions;
-  const boxConditions = box === undefined ? undefined : compileConditions(box, { name: `spec.crds.${crd.name}.operatorBox`, dialect });
+  const boxConditions = box === undefined ? undefined : compileConditions(box, { name: `spec.crds.${crd.name}.operatorBox`, dialect, ...(now === undefined ? {} : { now }) });
   return {
     onCreate,
     onReconcile,

@@ -182,8 +182,9 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const info: CrdInfo = { name: crd.name, resource: target.resource, declaredVersion: crd.apiTypes.version };
   const kinds = input.kinds ?? new KindTable();
   const generic = crd.operatorBox.default;
-  const set = generic ? compileTemplateSet(crd, kinds, options.templateLimits) : undefined;
-  const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields, crd.templateDialect, crd.notes);
+  const now = (): number => options.clock.now();
+  const set = generic ? compileTemplateSet(crd, kinds, options.templateLimits, now) : undefined;
+  const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields, crd.templateDialect, crd.notes, now);
   const convert = convertChain(crd, { crd: crd.name, version: target.resource.version, apiVersion: apiVersionOf(target.resource) }, input.converters, input.schema);
   const enricher = enricherOf(crd, client, logger);
   const resolver = new ResourceResolver(client);
@@ -287,7 +288,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
   controller = created;
   created.autoscaler = autoscalerOf(crd, created, options.clock, metrics, logger, input.figures, external.remoteFigures);
   const cache = cacheReaderOf(created.informer);
-  const deps: ContextDeps = { crd: info, client, kubeConfig: input.kubeConfig, cache, logger, now: () => options.clock.now(), args: codeArgs(crd, options.templateLimits) };
+  const deps: ContextDeps = { crd: info, client, kubeConfig: input.kubeConfig, cache, logger, now: () => options.clock.now(), args: codeArgs(crd, options.templateLimits, now) };
   if (!generic) {
     const ctor = code.constructor;
     if (ctor === undefined) throw new RuntimeError('E_REGISTRATION', `CRD ${crd.name}: no constructor registered`);

@@ -109,5 +109,6 @@ export function autoscaled(observer: ControllerObserver, autoscaler: () => CrdAu
     watchRestarted: (reason) => observer.watchRestarted(reason),
     informerError: (error) => observer.informerError(error),
     gaveUp: (key, attempts, error) => observer.gaveUp?.(key, attempts, error),
+    echoCapped: (key, chain) => observer.echoCapped?.(key, chain),
   };
 }

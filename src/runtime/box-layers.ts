@@ -45,15 +45,15 @@ export function layerBox(box: OperatorBoxStage, input: BoxLayerInput): { readonl
   }
   const rules = crd.notifications;
   if (rules !== undefined && input.notifier !== undefined) {
-    layered = new NotifyBox(layered, { crd: crd.name, rules, sender: input.notifier, dialect: crd.templateDialect, notes: crd.notes, logger, data: input.data });
+    layered = new NotifyBox(layered, { crd: crd.name, rules, sender: input.notifier, dialect: crd.templateDialect, notes: crd.notes, logger, data: input.data, now: input.now });
   }
   if (crd.operatorBox.requeue !== undefined) {
-    layered = new RequeueBox(layered, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, notes: crd.notes, logger });
+    layered = new RequeueBox(layered, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, notes: crd.notes, logger, now: input.now });
   }
   const validation = input.generic ? ReconcileValidation.of(crd, input.peers) : undefined;
   if (validation !== undefined) layered = new ValidatedBox(layered, validation, validationCalls(input));
   if (crd.operatorBox.preReconcile !== undefined) {
-    layered = new GatedBox(layered, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, notes: crd.notes, logger, calls: input.gateCalls });
+    layered = new GatedBox(layered, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, notes: crd.notes, logger, calls: input.gateCalls, now: input.now });
   }
   return { box: layered, validation };
 }

@@ -303,6 +303,8 @@ export class CrdLifecycle {
         slot.retries.exhausted++;
         slot.retries.lastExhaustedAt = this.deps.options.clock.now();
       },
+      echoCapped: (key, chain) =>
+        logger.warn('status echo not followed: the chain reached its cap (the status the box reads changes on every render; runs again on its next change or resync)', { crd: name, key, chain }),
     };
   }
 }

@@ -25,7 +25,15 @@ export interface CompileOptions {
   dialect?: TemplateDialect;
   /** User-defined notes the templates may call (Orkestra's `notes:`; see notes.ts). */
   notes?: readonly UserNote[];
+  /**
+   * The clock the clock notes read (`timeAgo`, `weekday`, `nextCron`...: epoch milliseconds), called once per note
+   * call. The runtime passes its `clock` option's, so a shifted or fake clock moves templates with the autoscaler and
+   * the timers. Default `Date.now`.
+   */
+  now?: () => number;
 }
+
+const SYSTEM_NOW = (): number => Date.now();
 
 /** The data a template sees: `.metadata`, `.spec`, `.status`, `.inputs`, `.children` and whatever else the caller adds. */
 export type TemplateData = Readonly<Record<string, unknown>>;
@@ -74,12 +82,13 @@ export class Template implements CompiledTemplate {
     readonly limits: Readonly<TemplateLimits>,
     fast: LeafRender | undefined,
     private readonly reads: ReadTable,
+    now: () => number = SYSTEM_NOW,
   ) {
     this.info = info;
     this.source = info.source;
     this.name = info.name;
     this.isSingleAction = isSingleAction;
-    this.context = { maxLength: limits.maxOutputBytes, maxDepth: limits.maxDepth, now: () => Date.now() };
+    this.context = { maxLength: limits.maxOutputBytes, maxDepth: limits.maxDepth, now };
     this.renderLeaf = fast ?? ((state, data) => this.renderIn(state, data));
     this.isFast = fast !== undefined;
   }
@@ -127,7 +136,7 @@ export class Template implements CompiledTemplate {
  * nesting exceeds `maxDepth` or a limit option is invalid. Line and column are 1-based in `source`.
  */
 export function compileTemplate(source: string, options?: CompileOptions): CompiledTemplate {
-  return compileInternal(source, options?.name, resolveLimits(options?.limits, options?.name), undefined, options?.dialect, options?.notes);
+  return compileInternal(source, options?.name, resolveLimits(options?.limits, options?.name), undefined, options?.dialect, options?.notes, options?.now);
 }
 
 /**
@@ -142,6 +151,7 @@ export function compileInternal(
   reads = new ReadTable(),
   dialect?: TemplateDialect,
   noteList?: readonly UserNote[],
+  now?: () => number,
 ): Template {
   const notes = noteTable(noteList, dialect);
   const first = notes?.problems[0];
@@ -154,7 +164,7 @@ export function compileInternal(
   const parsed = parseTemplate(info, limits.maxDepth);
   const program = linkProgram(parsed, info, limits.maxOutputBytes);
   const fast = notes?.shadows === true ? undefined : fastLeaf(parsed, info, limits.maxOutputBytes, reads);
-  return new Template(info, parsed.isSingleAction, program, parsed.slotCount, limits, fast, reads);
+  return new Template(info, parsed.isSingleAction, program, parsed.slotCount, limits, fast, reads, now);
 }
 
 /** Whether `text` contains template actions (`{{`). Text without them renders as itself. */

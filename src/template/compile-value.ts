@@ -73,7 +73,7 @@ export function compileValueCollect(
     if (typeof node === 'string') {
       if (!hasTemplateActions(node)) return constant(node);
       try {
-        const template = compileInternal(node, path === '' ? undefined : path, resolved, reads, options?.dialect, options?.notes);
+        const template = compileInternal(node, path === '' ? undefined : path, resolved, reads, options?.dialect, options?.notes, options?.now);
         templateCount++;
         return dynamic(template.renderLeaf);
       } catch (error) {
@@ -110,7 +110,7 @@ export function compileValueCollect(
     return { templateCount, render: () => rootValue };
   }
   const rootBuild = root.build;
-  const context = { maxLength: resolved.maxOutputBytes, maxDepth: resolved.maxDepth, now: () => Date.now() };
+  const context = { maxLength: resolved.maxOutputBytes, maxDepth: resolved.maxDepth, now: options?.now ?? ((): number => Date.now()) };
   const slots = reads.size;
   return {
     templateCount,

@@ -102,7 +102,7 @@ export function compileConditions(
     return (list ?? []).map((condition, i) => {
       const path = childPath(childPath(base, key), i);
       try {
-        return compileCondition(condition, path, `${key}[${i}]`, limits, options?.dialect, options?.notes);
+        return compileCondition(condition, path, `${key}[${i}]`, limits, options?.dialect, options?.notes, options?.now);
       } catch (error) {
         if (!(error instanceof TemplateError)) throw error;
         report(error);
@@ -137,15 +137,15 @@ function invalid(reason: string, path: string): never {
   throw new TemplateError('E_TEMPLATE_SYNTAX', reason, { template: path === '' ? undefined : path, line: 1, column: 1 });
 }
 
-function produce(value: unknown, path: string, limits: TemplateLimits, dialect?: TemplateDialect, notes?: readonly UserNote[]): Produce {
+function produce(value: unknown, path: string, limits: TemplateLimits, dialect?: TemplateDialect, notes?: readonly UserNote[], now?: () => number): Produce {
   if (typeof value === 'string' && hasTemplateActions(value)) {
-    const template = compileInternal(value, path, limits, undefined, dialect, notes);
+    const template = compileInternal(value, path, limits, undefined, dialect, notes, now);
     return (data) => template.render(data);
   }
   return () => value;
 }
 
-function compileCondition(condition: Condition, path: string, label: string, limits: TemplateLimits, dialect?: TemplateDialect, notes?: readonly UserNote[]): Check {
+function compileCondition(condition: Condition, path: string, label: string, limits: TemplateLimits, dialect?: TemplateDialect, notes?: readonly UserNote[], now?: () => number): Check {
   if (typeof condition !== 'object' || condition === null) invalid('a condition must be an object', path);
   const operator = typeof condition.operator === 'string' ? normalizeOperator(condition.operator) : undefined;
   if (operator === undefined) invalid(`unknown operator ${JSON.stringify(condition.operator)}; use one of ${CONDITION_OPERATORS.join(', ')}`, childPath(path, 'operator'));
@@ -153,7 +153,7 @@ function compileCondition(condition: Condition, path: string, label: string, lim
   if (type !== undefined && !VALUE_TYPES.includes(type)) invalid(`unknown valueType ${JSON.stringify(type)}; use string, int, float or bool`, childPath(path, 'valueType'));
   if (typeof condition.field !== 'string') invalid('a condition needs a field', childPath(path, 'field'));
   let subject: Produce;
-  if (hasTemplateActions(condition.field)) subject = produce(condition.field, childPath(path, 'field'), limits, dialect, notes);
+  if (hasTemplateActions(condition.field)) subject = produce(condition.field, childPath(path, 'field'), limits, dialect, notes, now);
   else {
     const segments = parseFieldPath(condition.field);
     if (segments === undefined) invalid(`invalid field path ${JSON.stringify(condition.field)}`, childPath(path, 'field'));
@@ -164,8 +164,8 @@ function compileCondition(condition: Condition, path: string, label: string, lim
   if (operator === 'notExists') return (data) => !isPresent(subject(data));
   if (condition.value === undefined) invalid(`operator ${operator} needs a value`, childPath(path, 'value'));
   const valuePath = childPath(path, 'value');
-  const items = operator === 'in' && Array.isArray(condition.value) ? condition.value.map((item: unknown, i) => produce(item, childPath(valuePath, i), limits, dialect, notes)) : undefined;
-  const value = produce(condition.value, valuePath, limits, dialect, notes);
+  const items = operator === 'in' && Array.isArray(condition.value) ? condition.value.map((item: unknown, i) => produce(item, childPath(valuePath, i), limits, dialect, notes, now)) : undefined;
+  const value = produce(condition.value, valuePath, limits, dialect, notes, now);
   const compare = comparison(operator, type, where);
   return (data, warn) => {
     const rendered = items === undefined ? value(data) : items.map((item) => item(data));

@@ -80,6 +80,28 @@ describe('EchoChains: at most MAX_ECHO_CHAIN echoes of one object in a row', () 
     assert.equal(chains.follow('ns/a', object({}), object({ n: 99 })), true);
   });
 
+  test('the cap is reported once per chain, on the first echo it refuses; a new chain may report it again', () => {
+    const capped: string[] = [];
+    const chains = new EchoChains(() => true, (key) => capped.push(key));
+    for (let i = 0; i < MAX_ECHO_CHAIN; i++) chains.follow('ns/a', object({}), object({ n: i }));
+    assert.deepEqual(capped, [], 'the followed echoes report nothing');
+    for (let i = 0; i < 3; i++) assert.equal(chains.follow('ns/a', object({}), object({ n: 100 + i })), false);
+    assert.deepEqual(capped, ['ns/a']);
+    chains.reset('ns/a');
+    for (let i = 0; i <= MAX_ECHO_CHAIN; i++) chains.follow('ns/a', object({}), object({ n: i }));
+    assert.deepEqual(capped, ['ns/a', 'ns/a']);
+  });
+
+  test('an echo that changed nothing read does not report the cap of a full chain', () => {
+    const capped: string[] = [];
+    let changed = true;
+    const chains = new EchoChains(() => changed, (key) => capped.push(key));
+    for (let i = 0; i < MAX_ECHO_CHAIN; i++) chains.follow('ns/a', object({}), object({ n: i }));
+    changed = false;
+    assert.equal(chains.follow('ns/a', object({}), object({})), false);
+    assert.deepEqual(capped, []);
+  });
+
   test('an echo whose read keys did not change is not followed and does not count', () => {
     const chains = new EchoChains(() => false);
     assert.equal(chains.follow('ns/a', object({}), object({})), false);

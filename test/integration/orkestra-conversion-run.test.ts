@@ -2,12 +2,14 @@
 // no runtime needed); `installCrds` with `conversionWebhook` installs the CRD with `spec.conversion.strategy:
 // Webhook` pointing at it; the test API server then calls it whenever the real client-node reads or writes a
 // Website in v1alpha1 (the CRD stores v1): a create, a get, a list, a watch, an update, and a conversion that fails
-// (an error the client sees, nothing written). The runtime reconciles at the storage version.
+// (an error the client sees, nothing written). The runtime reconciles at the storage version. The router's metrics
+// count each review the server sent, by result, with its objects and its time.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, Watch } from '@kubernetes/client-node';
 import { Hono } from 'hono';
+import { Registry } from 'prom-client';
 import { createRuntime } from '../../src/create-runtime.js';
 import { loadDefinition } from '../../src/definition/index.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
@@ -33,6 +35,7 @@ describe('Orkestra conversion through the test API server', { skip: hasOpenssl ?
   let runtime: Runtime;
   let objects: CustomObjectsApi;
   const outcomes: ConversionOutcome[] = [];
+  const registry = new Registry();
 
   const at = (version: string) => ({ group: GROUP, version, namespace: 'default', plural: PLURAL });
   const get = async (version: string, name: string): Promise<Json> => (await objects.getNamespacedCustomObject({ ...at(version), name })) as Json;
@@ -42,7 +45,7 @@ describe('Orkestra conversion through the test API server', { skip: hasOpenssl ?
     server = await startTestApiServer();
     const definition = await loadDefinition('test/fixtures/conversion/katalog.yaml');
     const tls = await selfSignedCertificate();
-    const app = new Hono().route('/conversion', createConversionRouter(definition, { onConversion: (outcome) => outcomes.push(outcome) }));
+    const app = new Hono().route('/conversion', createConversionRouter(definition, { onConversion: (outcome) => outcomes.push(outcome), metrics: { registry } }));
     webhook = await listen(app, { port: 0, hostname: '127.0.0.1', tls });
     objects = server.kubeConfig.makeApiClient(CustomObjectsApi);
     runtime = createRuntime(definition, {
@@ -138,5 +141,21 @@ describe('Orkestra conversion through the test API server', { skip: hasOpenssl ?
     await assert.rejects(() => objects.listNamespacedCustomObject(at('v1alpha1')), (e: unknown) => /converting spec from v1 to v1alpha1/.test(statusOf(e).message));
     assert.equal((await get('v1', 'odd')).spec['replicas'], 'many');
     assert.ok(outcomes.some((outcome) => !outcome.succeeded) && outcomes.some((outcome) => outcome.succeeded));
+  });
+
+  test('the router\'s metrics count every review the server sent, by result, with its objects and conversion time', async () => {
+    const values = async (name: string) => (await registry.getSingleMetric(name)?.get())?.values ?? [];
+    const of = async (name: string, result: string): Promise<number> =>
+      (await values(name)).filter((value) => value.labels['kind'] === 'Website' && value.labels['result'] === result).reduce((sum, value) => sum + value.value, 0);
+    const succeeded = outcomes.filter((outcome) => outcome.succeeded);
+    const failed = outcomes.filter((outcome) => !outcome.succeeded);
+    assert.ok(succeeded.length > 0 && failed.length > 0, 'the tests above made both');
+    assert.equal(await of('conversion_webhook_reviews_total', 'success'), succeeded.length);
+    assert.equal(await of('conversion_webhook_reviews_total', 'failure'), failed.length);
+    assert.equal(await of('conversion_webhook_objects_total', 'success'), succeeded.reduce((sum, outcome) => sum + outcome.objects, 0));
+    const count = (await values('conversion_webhook_duration_seconds')).find((value) => (value as { metricName?: string }).metricName === 'conversion_webhook_duration_seconds_count' && value.labels['kind'] === 'Website');
+    assert.equal(count?.value, outcomes.length, 'one conversion time per review');
+    const text = await registry.metrics();
+    assert.doesNotMatch(text, /blog|shop|nginx|many/, 'no object name or value in the metrics');
   });
 });

@@ -10,6 +10,14 @@ import { MAX_ECHO_CHAIN } from '../../src/controller/status-echo.js';
 import type { TestApiServer } from '../../src/testing/index.js';
 import { runningDefinition } from '../support/orkestra-run.js';
 import { waitFor } from '../support/cluster.js';
+import type { Logger } from '../../src/observe/logger.js';
+
+/** A logger that keeps each line's level, message and fields. */
+function recording(lines: { level: string; message: string; fields: Record<string, unknown> }[]): Logger {
+  const at = (level: string) => (message: string, fields: Record<string, unknown> = {}) => void lines.push({ level, message, fields });
+  const logger: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => logger };
+  return logger;
+}
 
 const katalog = (box: string): string => `apiVersion: orkestra.orkspace.io/v1
 kind: Katalog
@@ -66,6 +74,7 @@ describe('Orkestra status echo, run: a step that reads the phase its last cycle 
 });
 
 describe('Orkestra status echo, run: a status that changes on every render', () => {
+  const lines: { level: string; message: string; fields: Record<string, unknown> }[] = [];
   const server = runningDefinition(async () =>
     parseDefinition(
       katalog(`        status:
@@ -75,7 +84,9 @@ describe('Orkestra status echo, run: a status that changes on every render', () 
 `),
       { source: 'counter.yaml' },
     ),
+    { runtime: { logger: recording(lines) } },
   );
+  const capped = (key: string) => lines.filter((line) => line.message.startsWith('status echo not followed') && line.fields['key'] === key);
   const chain = 1 + MAX_ECHO_CHAIN; // the cycle of the event, then the echoes followed in a row
 
   test(`stops after ${MAX_ECHO_CHAIN} followed echoes; another trigger starts one more chain`, async () => {
@@ -89,5 +100,10 @@ describe('Orkestra status echo, run: a status that changes on every render', () 
     server().patch(API, 'App', 'd', { metadata: { labels: { again: 'yes' } } }, { namespace: 'default' });
     await waitFor('the second object\'s next chain', () => writes(server(), 'apps', 'd', 'status') >= 2 * chain);
     assert.equal(writes(server(), 'apps', 'c', 'status'), 2 * chain);
+    // Each capped chain is logged once, as a warning naming the CRD, the object and the cap.
+    await waitFor('the second cap of c logged', () => capped('default/c').length >= 2);
+    await waitFor('the second cap of d logged', () => capped('default/d').length >= 2);
+    assert.equal(capped('default/c').length, 2);
+    assert.deepEqual(capped('default/c')[0], { level: 'warn', message: capped('default/c')[0]?.message, fields: { crd: 'app', key: 'default/c', chain: MAX_ECHO_CHAIN } });
   });
 });

@@ -3,7 +3,7 @@
 // the function as the render's time; then once through a compiled template on the real clock.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileTemplate } from '../../src/template/index.js';
+import { compileConditions, compileTemplate, compileValue } from '../../src/template/index.js';
 import { lookupFunction } from '../../src/template/functions.js';
 
 const TIME = 'iAlexeze/orkestra pkg/note/time.go @ 24feabff';
@@ -99,5 +99,29 @@ describe('clock notes in a rendered template', () => {
     const rendered = compileTemplate('{{ weekday }} {{ weekend }}', { name: 't', dialect: 'orkestra' }).render({});
     // Either side of a UTC midnight that falls between the two readings.
     assert.ok([before, expected()].includes(String(rendered)), String(rendered));
+  });
+});
+
+describe('clock notes on a given clock (CompileOptions.now: the runtime passes its clock option)', () => {
+  const options = { name: 't', dialect: 'orkestra' as const, now: () => NOW };
+
+  test('a template, every leaf of a value and a condition read the given clock, not the system time', () => {
+    assert.equal(compileTemplate('{{ timeAgo .at }} {{ weekday }}', options).render({ at: ago(3 * D) }), '3d ago true');
+    assert.deepEqual(compileValue({ next: '{{ nextCron "0 2 * * *" }}', list: ['{{ timeUntil .at }}'] }, options).render({ at: ago(-90 * S) }), {
+      next: '2026-07-14T02:00:00Z',
+      list: ['1m30s'],
+    });
+    const open = compileConditions({ when: [{ field: '{{ timeInWindow "14:00" "15:00" }}', operator: 'eq', value: 'true' }] }, options);
+    assert.equal(open.evaluate({}).ok, true, '14:30 on the given clock');
+    const shut = compileConditions({ when: [{ field: '{{ timeInWindow "14:00" "15:00" }}', operator: 'eq', value: 'true' }] }, { ...options, now: () => NOW + 2 * H });
+    assert.equal(shut.evaluate({}).ok, false, '16:30 on the given clock');
+  });
+
+  test('the clock is read at each render', () => {
+    let now = NOW;
+    const template = compileTemplate('{{ timeSince .at }}', { ...options, now: () => now });
+    assert.equal(template.render({ at: ago(10 * S) }), 10);
+    now += 5 * S;
+    assert.equal(template.render({ at: ago(10 * S) }), 15);
   });
 });
