@@ -23,6 +23,7 @@ export const SENTINELS = [
   'creationTimestampChanged',
   'deletionGracePeriodSecondsChanged',
   'ownerReferenceChanged',
+  'managedFieldsChanged',
 ] as const;
 export type Sentinel = (typeof SENTINELS)[number];
 

@@ -85,7 +85,6 @@ function liftAutoscale(lift: Lift, autoscale: Map, path: Path): void {
 
 function liftPreReconcile(lift: Lift, pre: Map, path: Path): void {
   liftPreReconcileExternal(lift, pre, path);
-  dropManagedFields(lift, pre, path);
   for (const key of ['enqueueGate', 'reconcileGate']) {
     const gate = pre[key];
     if (!isMap(gate)) continue;
@@ -93,24 +92,8 @@ function liftPreReconcile(lift: Lift, pre: Map, path: Path): void {
     // eventAware: katalog's queue coalesces events per key and the gate reads the sentinels of every coalesced
     // change together. failPolicy stays (what a failed external call does to the gate).
     delete gate.eventAware;
-    dropManagedFields(lift, gate, at);
     liftConditionBlocks(lift, gate, at);
   }
-}
-
-/** `managedFieldsChanged` cannot be computed: katalog's cache drops managedFields (kube/cache-slim.ts). */
-function dropManagedFields(lift: Lift, holder: Map, path: Path): void {
-  const list = holder.sentinels;
-  if (!Array.isArray(list)) return;
-  const index = list.indexOf('managedFieldsChanged');
-  if (index < 0) return;
-  lift.problems.add(
-    lift.origin,
-    [...path, 'sentinels', index],
-    'orkestra-unsupported',
-    'the sentinel managedFieldsChanged is not supported by katalog: its cache drops managedFields; see docs/orkestra-compatibility.md#pre-reconcile-and-watch',
-  );
-  holder.sentinels = list.filter((name) => name !== 'managedFieldsChanged');
 }
 
 /** Each `observe.events` entry: its enqueueGate lifted as a watch entry's; `include` (never expanded by Orkestra for an entry) refused. */
@@ -139,6 +122,5 @@ function liftWatchEntry(lift: Lift, entry: Map, path: Path): void {
   if (!isMap(gate)) return;
   const at = [...path, 'enqueueGate'];
   delete gate.eventAware; // the watch gate always sees the change's old and new state
-  dropManagedFields(lift, gate, at);
   liftConditionBlocks(lift, gate, at);
 }

@@ -9,6 +9,10 @@
  * same keys in the same order share one hidden class. With 100,000 cached objects that is the difference between
  * about 3.5 and 1.5 KB per custom resource and its child (docs/performance.md, "Scale").
  *
+ * `managedFields` leaves a fingerprint behind: a 53-bit hash of its JSON, under a symbol key of the rebuilt
+ * `metadata` (invisible to JSON, `for...in` and templates), so the `managedFieldsChanged` sentinel can tell whether
+ * it changed without the cache keeping it ({@link managedFieldsFingerprint}). A number per object, not the entries.
+ *
  * Repeated short strings (apiVersion, kind, namespace, creation timestamps, label and annotation values, owner
  * references' apiVersion and kind, condition type, status, reason and time) are shared through a {@link StringPool}:
  * JSON.parse gives every object its own copy of every string longer than a few characters. Every informer of the
@@ -21,6 +25,51 @@ import type { KubeObject } from './resource.js';
 
 /** kubectl's client-side apply annotation: the whole last applied object, as a JSON string. */
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** Where a slimmed `metadata` keeps the fingerprint of the `managedFields` it dropped. */
+const MANAGED_FIELDS = Symbol('katalog.managedFieldsFingerprint');
+
+/**
+ * The fingerprint of an object's `managedFields`: the one its cached copy kept, else computed from the field when it
+ * is there, else undefined (none written). Two states whose fingerprints differ have different managedFields; equal
+ * fingerprints mean equal managedFields but for a hash collision (one in 2^53).
+ */
+export function managedFieldsFingerprint(metadata: object | undefined): number | undefined {
+  if (metadata === undefined) return undefined;
+  const kept = (metadata as { [MANAGED_FIELDS]?: number })[MANAGED_FIELDS];
+  if (kept !== undefined) return kept;
+  const fields = (metadata as { managedFields?: unknown }).managedFields;
+  return fields === undefined ? undefined : hash53(JSON.stringify(fields));
+}
+
+/** A copy of a metadata object (structuredClone) that keeps its managedFields fingerprint. */
+export function cloneMetadata<T extends object>(metadata: T): T {
+  const copy = structuredClone(metadata);
+  const kept = (metadata as { [MANAGED_FIELDS]?: number })[MANAGED_FIELDS];
+  if (kept !== undefined) (copy as { [MANAGED_FIELDS]?: number })[MANAGED_FIELDS] = kept;
+  return copy;
+}
+
+/** Gives `copy.metadata` the managedFields fingerprint of `cached.metadata` (a JSON copy loses symbol keys). */
+export function carryFingerprint(cached: KubeObject, copy: KubeObject): void {
+  const kept = (cached.metadata as { [MANAGED_FIELDS]?: number } | undefined)?.[MANAGED_FIELDS];
+  if (kept !== undefined && copy.metadata !== undefined) (copy.metadata as { [MANAGED_FIELDS]?: number })[MANAGED_FIELDS] = kept;
+}
+
+/**
+ * A 53-bit string hash: FNV-1a over the UTF-16 code units in two 32-bit lanes (different offset bases; the second
+ * lane also mixes in the position), 21 bits of one and 32 of the other. Enough to tell two states apart.
+ */
+function hash53(text: string): number {
+  let low = 0x811c9dc5;
+  let high = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    low = Math.imul(low ^ unit, 0x01000193);
+    high = Math.imul(high ^ (unit + i), 0x01000193);
+  }
+  return (high & 0x1fffff) * 0x100000000 + (low >>> 0);
+}
 
 /** Strings up to this length are pooled; longer ones are rarely repeated. */
 const POOLED_LENGTH = 64;
@@ -95,11 +144,15 @@ function slimMetadata(object: KubeObject): KubeObject {
   const annotations = metadata.annotations;
   const lastApplied = annotations !== undefined && LAST_APPLIED_ANNOTATION in annotations;
   if (!lastApplied && !('managedFields' in metadata)) return object;
-  const slim: Record<string, unknown> = {};
+  const slim: Record<string | symbol, unknown> = {};
   // for...in over a parsed object: its own keys in order, without the [key, value] pairs Object.entries allocates.
   const fields = metadata as Record<string, unknown>;
   for (const field in fields) {
-    if (field === 'managedFields') continue;
+    if (field === 'managedFields') {
+      // Where the field was, so every slimmed metadata with managedFields keeps one hidden class.
+      slim[MANAGED_FIELDS] = hash53(JSON.stringify(fields[field]));
+      continue;
+    }
     const value = fields[field];
     if (field === 'annotations' && lastApplied) {
       const kept = without(value as Record<string, string>, LAST_APPLIED_ANNOTATION);

@@ -23,6 +23,7 @@ import type { Logger } from '../observe/logger.js';
 import { compileConditions, type CompiledConditions, type TemplateDialect, type UserNote } from '../template/index.js';
 import type { BoxInput, BoxOutput, DeleteOutput, OperatorBoxStage } from './stage.js';
 import { templateData } from './template-data.js';
+import { cloneMetadata, managedFieldsFingerprint } from '../kube/cache-slim.js';
 import type { GateCalls, GateCycle } from './gate-calls.js';
 
 type Metadata = NonNullable<KubeObject['metadata']>;
@@ -42,6 +43,8 @@ export const SENTINEL_CHECKS: Readonly<Record<Sentinel, (old: Metadata, now: Met
   creationTimestampChanged: (old, now) => !same(old.creationTimestamp, now.creationTimestamp),
   deletionGracePeriodSecondsChanged: (old, now) => old.deletionGracePeriodSeconds !== now.deletionGracePeriodSeconds,
   ownerReferenceChanged: (old, now) => !same(old.ownerReferences, now.ownerReferences),
+  // The cache keeps a fingerprint of managedFields, not the field (kube/cache-slim.ts).
+  managedFieldsChanged: (old, now) => managedFieldsFingerprint(old) !== managedFieldsFingerprint(now),
 };
 
 function same(a: unknown, b: unknown): boolean {
@@ -110,7 +113,7 @@ export class GatedBox implements OperatorBoxStage {
   private async closedGate(key: string, object: KubeObject, signal: AbortSignal): Promise<'enqueueGate' | 'reconcileGate' | undefined> {
     const now = object.metadata ?? {};
     const before = this.seen.get(key);
-    this.seen.set(key, structuredClone(now));
+    this.seen.set(key, cloneMetadata(now));
     try {
       return await this.evaluate(key, object, before, signal);
     } catch (error) {

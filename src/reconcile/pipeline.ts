@@ -5,6 +5,7 @@
  */
 import { toError } from '../errors.js';
 import { jsonClone } from '../util/json-clone.js';
+import { carryFingerprint } from '../kube/cache-slim.js';
 import type { KubeObject } from '../kube/resource.js';
 import type { DesiredChild, OperatorBoxStage } from '../operatorbox/stage.js';
 import type { ReconcileOutcome } from './outcome.js';
@@ -57,6 +58,7 @@ export async function reconcileKey(stages: PipelineStages, key: string, signal: 
     }
     // Kept before conversion too, so that an object that fails to convert (or to validate) still gets its status.
     object = jsonClone(cached);
+    carryFingerprint(cached, object); // what the managedFieldsChanged sentinel compares (kube/cache-slim.ts)
     object = stages.convert(object);
     if (object.metadata?.deletionTimestamp !== undefined) {
       const { requeueAfterMs } = await stages.box.delete({ key, object, signal });

@@ -124,22 +124,15 @@ spec:
     assert.ok(messages.some((m) => m.startsWith('14:') && m.includes('watch kind must be literal')), messages.join('\n'));
   });
 
-  test('what katalog does not run is refused by name: managedFieldsChanged', () => {
-    const found = problems(
+  test('managedFieldsChanged loads as a sentinel of preReconcile and of a watch enqueueGate', () => {
+    const definition = parseDefinition(
       orkestra(`        preReconcile:
           sentinels: [managedFieldsChanged]
-        observe:
-          watch:
-            - apiVersion: v1
-              kind: ConfigMap
-              enqueueGate: { when: [{ field: metadata.name, equals: x }] }
+          reconcileGate: { sentinels: [managedFieldsChanged] }
 `),
     );
-    const refused = found.filter((p) => p.code === 'orkestra-unsupported').map((p) => p.message);
-    for (const feature of ['managedFieldsChanged']) {
-      assert.ok(refused.some((m) => m.includes(feature) && m.includes('docs/orkestra-compatibility.md#')), `${feature}: ${refused.join(' | ')}`);
-    }
-    assert.ok(!found.some((p) => p.code === 'unknown-field'), JSON.stringify(found));
+    const [crd] = definition.crds.values();
+    assert.deepEqual(crd?.operatorBox.preReconcile?.sentinels, ['managedFieldsChanged']);
   });
 
   test('reconciler.requeue moves into the box (or → anyOf); a literal after must be a duration', () => {

@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KubeClient } from '../../src/kube/client.js';
-import { LAST_APPLIED_ANNOTATION, SHARED_STRINGS, slimForCache, StringPool } from '../../src/kube/cache-slim.js';
+import { LAST_APPLIED_ANNOTATION, SHARED_STRINGS, slimForCache, StringPool, managedFieldsFingerprint, cloneMetadata } from '../../src/kube/cache-slim.js';
 import { Informer } from '../../src/kube/informer.js';
 import type { KubeObject, ResourceRef } from '../../src/kube/resource.js';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
@@ -81,7 +81,11 @@ test('slimming keeps every other field, in order, and sharing strings changes no
     delete expected.metadata['managedFields'];
     expected.metadata['annotations'] = { team: 'a' };
     const slim = slimForCache(make(name), pool);
-    assert.deepEqual(slim, expected);
+    // Only a fingerprint of managedFields stays, under a symbol key JSON does not see (the managedFieldsChanged sentinel).
+    assert.deepEqual(JSON.parse(JSON.stringify(slim)), expected);
+    assert.equal(managedFieldsFingerprint(slim.metadata), managedFieldsFingerprint({ managedFields: [{ manager: 'kubectl', operation: 'Apply' }] }));
+    assert.notEqual(managedFieldsFingerprint(slim.metadata), managedFieldsFingerprint({ managedFields: [{ manager: 'kubectl', operation: 'Update' }] }));
+    assert.equal(managedFieldsFingerprint(cloneMetadata(slim.metadata ?? {})), managedFieldsFingerprint(slim.metadata), 'a copy keeps it');
     assert.deepEqual(Object.keys(slim.metadata ?? {}), ['name', 'namespace', 'uid', 'creationTimestamp', 'labels', 'annotations', 'ownerReferences', 'resourceVersion']);
   }
   const untouched = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: 'b' } };
