@@ -8,16 +8,10 @@ import assert from 'node:assert/strict';
 import { stringify } from 'yaml';
 import { parseDefinition } from '../../src/definition/load.js';
 import { definitionToInput } from '../../src/definition/serialize.js';
-import { DefinitionError } from '../../src/errors.js';
+import { loadProblems } from '../support/definition-problems.js';
 
 function problems(text: string): string[] {
-  try {
-    parseDefinition(text, { source: 'k.yaml' });
-  } catch (error) {
-    assert.ok(error instanceof DefinitionError);
-    return error.problems.map((p) => `${p.line}:${p.column} ${p.message}`);
-  }
-  return assert.fail('expected problems');
+  return loadProblems(text).map((p) => `${p.line}:${p.column} ${p.message}`);
 }
 
 function orkestra(conditions: string): string {

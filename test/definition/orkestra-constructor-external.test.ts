@@ -5,7 +5,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDefinition } from '../../src/definition/load.js';
 import { definitionToInput } from '../../src/definition/serialize.js';
-import { DefinitionError } from '../../src/errors.js';
+import { loadProblems } from '../support/definition-problems.js';
 
 const TYPES = 'apiTypes: { group: demo.orkestra.io, version: v1alpha1, kind: Website, plural: websites }';
 
@@ -21,15 +21,7 @@ spec:
 ${box}`;
 }
 
-function problems(text: string): DefinitionError['problems'] {
-  try {
-    parseDefinition(text, { source: 'k.yaml' });
-  } catch (error) {
-    assert.ok(error instanceof DefinitionError);
-    return error.problems;
-  }
-  return assert.fail('expected problems');
-}
+const problems = loadProblems;
 
 describe('constructor.external in the definition', () => {
   test('Orkestra (current form): the calls load on the constructor, or → anyOf, method upper-cased, protocol http dropped', () => {

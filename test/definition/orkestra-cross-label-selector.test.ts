@@ -6,17 +6,11 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDefinition } from '../../src/definition/load.js';
 import { definitionToInput } from '../../src/definition/serialize.js';
-import { DefinitionError } from '../../src/errors.js';
+import { loadProblems } from '../support/definition-problems.js';
 import { stringify } from 'yaml';
 
 function problems(text: string): Array<{ line: number | undefined; column: number | undefined; message: string }> {
-  try {
-    parseDefinition(text, { source: 'k.yaml' });
-  } catch (error) {
-    assert.ok(error instanceof DefinitionError);
-    return error.problems.map((p) => ({ line: p.line, column: p.column, message: p.message }));
-  }
-  return assert.fail('expected problems');
+  return loadProblems(text).map((p) => ({ line: p.line, column: p.column, message: p.message }));
 }
 
 function orkestra(cross: string, platform = 'tier: Platform'): string {

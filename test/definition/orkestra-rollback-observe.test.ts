@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDefinition } from '../../src/definition/load.js';
-import { DefinitionError } from '../../src/errors.js';
+import { loadProblems } from '../support/definition-problems.js';
 
 function orkestra(box: string): string {
   return `apiVersion: orkestra.orkspace.io/v1
@@ -20,15 +20,7 @@ spec:
 ${box}`;
 }
 
-function problemsOf(text: string): DefinitionError['problems'] {
-  try {
-    parseDefinition(text, { source: 'k.yaml' });
-  } catch (error) {
-    assert.ok(error instanceof DefinitionError, String(error));
-    return error.problems;
-  }
-  return assert.fail('expected a refusal');
-}
+const problemsOf = loadProblems;
 
 describe('rollback: refused with the evidence that Orkestra has not finished it', () => {
   test('rollBackOnError: true names the feature, Orkestra\'s file and the docs anchor, at its line and column', () => {
