@@ -33,6 +33,10 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 interface Memory {
   rss: number;
   peakRss: number;
+  /** When the peak happened, ms after start() was called (-1: before). */
+  peakAtMs: number;
+  /** V8's spaces at the peak: used and committed bytes. */
+  peakSpaces: Record<string, [number, number]>;
   heap: number;
   heapTotal: number;
   external: number;
@@ -54,6 +58,8 @@ interface Phase {
   serverRss: number;
   cpuMs: number;
   memory: Memory;
+  /** Resources Ready when the RSS peak happened. */
+  readyAtPeak: number;
 }
 
 // The operator runs as katalog's users run it: compiled JavaScript. Under tsx, TypeScript compiled on the fly adds
@@ -139,13 +145,17 @@ async function bareLists(url: string, plurals: readonly string[]): Promise<numbe
   }
 }
 
-async function converged(server: RemoteServer, plurals: readonly string[], t0: number): Promise<number> {
+/** Resources Ready over time (ms after t0), as the server counted them. */
+type Timeline = Array<{ readonly ms: number; readonly ready: number }>;
+
+async function converged(server: RemoteServer, plurals: readonly string[], t0: number, timeline: Timeline): Promise<number> {
   const deadline = performance.now() + 30 * 60_000;
   let last = '';
   let lastPrint = performance.now();
   for (;;) {
     const progress = await server.call<{ children: number; ready: number }>({ scaleProgress: { group: SCALE_GROUP, plurals } });
     const now = performance.now();
+    timeline.push({ ms: now - t0, ready: progress.ready });
     if (progress.children >= TOTAL && progress.ready >= TOTAL) return now;
     if (now > deadline) throw new Error(`not converged after 30 minutes: ${progress.children} children, ${progress.ready} Ready of ${TOTAL}`);
     const line = `${progress.children} children, ${progress.ready} Ready`;
@@ -177,7 +187,8 @@ async function runPhase(crds: number, dir: string): Promise<Phase> {
       const baseline = await operator.ready;
       const t0 = performance.now();
       const startMs = await operator.ask<number>({ go: true });
-      const t1 = await converged(server, plurals, t0);
+      const timeline: Timeline = [];
+      const t1 = await converged(server, plurals, t0, timeline);
       const counts = await server.call<{ total: number; writes: number; conflicts: number }>({ requests: true });
       await sleep(2000);
       const memory = await operator.ask<Memory>({ memory: true });
@@ -198,6 +209,7 @@ async function runPhase(crds: number, dir: string): Promise<Phase> {
         serverRss: serverMemory.rss,
         cpuMs: memory.cpuMs,
         memory,
+        readyAtPeak: memory.peakAtMs < 0 ? 0 : (timeline.findLast((point) => point.ms <= memory.peakAtMs)?.ready ?? 0),
       };
     } finally {
       await operator.stop();
@@ -221,6 +233,12 @@ try {
     console.log(`    start(): ${phase.startMs.toFixed(0)} ms; the same ${crds} initial lists by a bare client: ${phase.listsMs.toFixed(0)} ms (start() − lists: ${(phase.startMs - phase.listsMs).toFixed(0)} ms, bound 2,000 ms)`);
     console.log(`    converged in ${(phase.convergeMs / 1000).toFixed(1)} s: ${phase.throughput.toFixed(0)} resources/s`);
     console.log(`    RSS peak ${mib(phase.peakRss)}, settled ${mib(phase.settledRss)} (bound 512 MiB: ${(phase.peakRss / BOUND_RSS).toFixed(2)}×), before start ${mib(phase.baselineRss)}`);
+    const space = (name: string): string => {
+      const [used, size] = phase.memory.peakSpaces[name] ?? [0, 0];
+      return `${name} ${mib(used)}/${mib(size)}`;
+    };
+    const when = phase.memory.peakAtMs < 0 ? 'before start()' : phase.memory.peakAtMs <= phase.startMs ? `${(phase.memory.peakAtMs / 1000).toFixed(1)} s after start() began, during start()` : `${(phase.memory.peakAtMs / 1000).toFixed(1)} s after start() began, ${phase.readyAtPeak} of ${TOTAL} Ready`;
+    console.log(`    RSS peak at ${when}; V8 then (used/committed): ${['old', 'new', 'large_object', 'code'].map(space).join(', ')}`);
     console.log(`    settled: heap used ${mib(phase.memory.heap)} of ${mib(phase.memory.heapTotal)}, external and buffers ${mib(phase.memory.external)}`);
     console.log(`    heap per resource (its object and its child cached): ${(phase.heapPerResource / 1024).toFixed(2)} KB`);
     console.log(`    operator CPU: ${(phase.cpuMs / (TOTAL / 1000) / 1000).toFixed(2)} s per 1,000 resources (from process start)`);

@@ -21,8 +21,17 @@ kubeConfig.loadFromFile(kubeconfigPath ?? '');
 gc();
 const baseline = { heap: process.memoryUsage().heapUsed, rss: process.memoryUsage.rss() };
 let peakRss = baseline.rss;
+// When the peak happened (ms after { go }, -1: before it) and V8's spaces then (used / committed, bytes): where
+// the peak comes from (the first lists, the first reconciles, convergence) is printed beside it.
+let goAt: number | undefined;
+let peakAtMs = -1;
+let peakSpaces: Record<string, [number, number]> = {};
 const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  const rss = process.memoryUsage.rss();
+  if (rss <= peakRss) return;
+  peakRss = rss;
+  peakAtMs = goAt === undefined ? -1 : performance.now() - goAt;
+  peakSpaces = Object.fromEntries(getHeapSpaceStatistics().map((space) => [space.space_name.replace('_space', ''), [space.space_used_size, space.space_size]]));
 }, 25);
 sampler.unref();
 // Development aid: V8's heap spaces (used / committed, MiB) every 500 ms on stderr (SCALE_TRACE_SPACES=1).
@@ -62,6 +71,7 @@ process.on('message', async (raw: unknown) => {
   const message = raw as { id: number; go?: boolean; memory?: boolean; exit?: boolean };
   if (message.go === true) {
     const began = performance.now();
+    goAt = began;
     if (allocationProfile !== undefined) await allocationProfile.start();
     // Development aid: what in-flight reconciles hold, in a heap snapshot taken during convergence
     // (SCALE_MID_SNAPSHOT=file.heapsnapshot, SCALE_MID_SNAPSHOT_MS after start(), default 10 s).
@@ -90,12 +100,15 @@ process.on('message', async (raw: unknown) => {
     if (allocationProfile !== undefined) await allocationProfile.stop();
     gc();
     const rss = process.memoryUsage.rss();
-    peakRss = Math.max(peakRss, rss);
+    if (rss > peakRss) {
+      peakRss = rss;
+      peakAtMs = goAt === undefined ? -1 : performance.now() - goAt;
+    }
     // Development aid: where the heap goes (SCALE_HEAP_SNAPSHOT=file.heapsnapshot).
     if (process.env['SCALE_HEAP_SNAPSHOT'] !== undefined) writeHeapSnapshot(process.env['SCALE_HEAP_SNAPSHOT']);
     const cpu = process.cpuUsage();
     const usage = process.memoryUsage();
-    send(message.id, { rss, peakRss, heap: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external + usage.arrayBuffers, cpuMs: (cpu.user + cpu.system) / 1000 });
+    send(message.id, { rss, peakRss, peakAtMs, peakSpaces, heap: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external + usage.arrayBuffers, cpuMs: (cpu.user + cpu.system) / 1000 });
   } else if (message.exit === true) {
     void runtime.stop().then(() => {
       clearInterval(sampler);
