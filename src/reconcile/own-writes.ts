@@ -59,13 +59,24 @@ export class OwnWrites {
   /**
    * Records a write of ours: `before` is the object it was based on, `answer` what the API server returned. A write
    * that changed nothing (same resourceVersion) records nothing.
+   *
+   * `cachedVersion` is the resourceVersion the cache holds for the key now (null: the cache no longer holds it;
+   * undefined: not known). When the cache has already moved past every version our writes replaced (the write's
+   * own watch event, or a later one, arrived before its answer: the API server sends both, on two connections),
+   * nothing is recorded and the key's entry is dropped: {@link OwnWrites.resolve} would drop it at its next call
+   * and return the cache, so recording it would only keep a second copy of the object's metadata and status until
+   * that call, which for a steady resource is the resync (docs/performance.md, "Scale (session 9)").
    */
-  record(key: string, before: KubeObject, answer: KubeObject | undefined, wrote: 'metadata' | 'status'): void {
+  record(key: string, before: KubeObject, answer: KubeObject | undefined, wrote: 'metadata' | 'status', cachedVersion?: string | null): void {
     const from = before.metadata?.resourceVersion;
     const to = answer?.metadata?.resourceVersion;
     if (answer?.metadata === undefined || from === undefined || to === undefined || from === to) return;
-    const { managedFields: _managedFields, ...metadata } = answer.metadata;
     const entry = this.entries.get(key);
+    if (cachedVersion !== undefined && cachedVersion !== from && (cachedVersion === null || entry?.replaced.has(cachedVersion) !== true)) {
+      this.entries.delete(key);
+      return;
+    }
+    const { managedFields: _managedFields, ...metadata } = answer.metadata;
     if (entry !== undefined && entry.metadata.resourceVersion === from) {
       entry.replaced.add(from);
       entry.metadata = metadata;

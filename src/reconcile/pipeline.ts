@@ -66,7 +66,7 @@ export async function reconcileKey(stages: PipelineStages, key: string, signal: 
     }
     const output = await stages.box.reconcile({ key, object, signal });
     if (output.object !== undefined) {
-      ownWrites.record(key, object, output.object, 'metadata');
+      ownWrites.record(key, object, output.object, 'metadata', cachedVersionOf(stages, key));
       object = output.object;
     }
     await stages.registry.apply(object, output.desired, signal);
@@ -102,7 +102,13 @@ async function writeStatus(
     const cause = toError(error);
     throw new StatusWriteError(`failed to write status: ${cause.message}`, { cause });
   }
-  stages.ownWrites.record(key, object, answer, 'status');
+  stages.ownWrites.record(key, object, answer, 'status', cachedVersionOf(stages, key));
+}
+
+/** The resourceVersion the cache holds for `key` now; null when it holds no object (what OwnWrites.record compares). */
+function cachedVersionOf(stages: PipelineStages, key: string): string | null {
+  const cached = stages.fetch(key);
+  return cached === undefined ? null : (cached.metadata?.resourceVersion ?? null);
 }
 
 function abortError(signal: AbortSignal, thrown: unknown): Error {

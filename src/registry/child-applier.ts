@@ -83,6 +83,11 @@ export class ChildApplier {
     return out;
   }
 
+  /** Writes whose answer stands in for the cache now, until their watch event arrives (tests, bench/scale). */
+  get memoCount(): number {
+    return this.memos.size;
+  }
+
   /** Carries out one child. */
   async apply(desired: DesiredManifest, signal: AbortSignal): Promise<AppliedChild> {
     const { client, fieldManager, force } = this.options;
@@ -218,6 +223,16 @@ export class ChildApplier {
   }
 
   private remember(key: string, resource: ResourceRef, before: KubeObject | undefined, after: KubeObject): void {
+    const { lookup } = this.options;
+    const answered = after.metadata?.resourceVersion;
+    if (answered !== undefined && lookup.watches(resource) && lookup.get(resource, after.metadata?.namespace, after.metadata?.name ?? '')?.metadata?.resourceVersion === answered) {
+      // The write's own watch event reached the cache before its answer (the API server sends both, on two
+      // connections): the cache already holds what the memo would, and the prune sees the child there. Kept, the
+      // memo would be a second copy of the child until the parent's next reconcile, a resync away once converged
+      // (docs/performance.md, "Scale (session 9)").
+      this.memos.delete(key);
+      return;
+    }
     // Kept slim, as the cache keeps the same object once its event arrives (managedFields are most of an answer).
     const now = this.options.clock.now();
     this.memos.set(key, { before: before?.metadata?.resourceVersion ?? '', object: slimForCache(after), resource, at: now }, now - MEMO_MS);

@@ -36,3 +36,30 @@ test('an entry is dropped when someone else wrote the object or it was deleted; 
   writes.cached('default/b', undefined);
   assert.equal(writes.size, 0);
 });
+
+test("a write whose echo reached the cache before its answer is not kept: the cache already shows it", () => {
+  const writes = new OwnWrites();
+  // The API server sent the watch event first: the cache is at the answer's version when the answer is recorded.
+  writes.cached('default/w', at('6', { ready: true }));
+  writes.record('default/w', at('5'), at('6', { ready: true }), 'status', '6');
+  assert.equal(writes.size, 0);
+  assert.deepEqual(writes.resolve('default/w', at('6', { ready: true }))?.status, { ready: true });
+  // Or a later write of someone else's is already cached: the cache wins, as resolve() would decide.
+  writes.record('default/w', at('6'), at('7', { ready: false }), 'status', '8');
+  assert.equal(writes.size, 0);
+  // The object left the cache (deleted) before the answer came: nothing is kept for it either.
+  writes.record('default/w', at('8'), at('9', { ready: false }), 'status', null);
+  assert.equal(writes.size, 0);
+});
+
+test('a write answered while the cache still lags behind it is kept, across a chain of our own writes', () => {
+  const writes = new OwnWrites();
+  // The finalizer (metadata) write: the cache is still at 5.
+  writes.record('default/w', at('5'), at('6'), 'metadata', '5');
+  // The status write based on its answer, the cache still at 5: both replaced versions stand.
+  writes.record('default/w', at('6'), at('7', { ready: true }), 'status', '5');
+  assert.equal(writes.size, 1);
+  const resolved = writes.resolve('default/w', at('5'));
+  assert.equal(resolved?.metadata?.resourceVersion, '7');
+  assert.deepEqual(resolved?.status, { ready: true });
+});
