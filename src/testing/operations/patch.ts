@@ -66,12 +66,12 @@ export interface PatchResult {
   readonly created: boolean;
 }
 
-function asObject(value: unknown, what: string): KubeObject {
+export function asObject(value: unknown, what: string): KubeObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw unprocessable(`${what} did not produce an object`);
   return value as KubeObject;
 }
 
-function runEngine(run: () => unknown): unknown {
+export function runEngine(run: () => unknown): unknown {
   try {
     return run();
   } catch (error) {
@@ -80,7 +80,7 @@ function runEngine(run: () => unknown): unknown {
   }
 }
 
-function checkUnchangedIdentity(view: ResourceView, patched: KubeObject, prev: StoredRecord): void {
+export function checkUnchangedIdentity(view: ResourceView, patched: KubeObject, prev: StoredRecord): void {
   const metadata = metadataOf(patched);
   if (metadata['name'] !== prev.name) {
     throw invalid(view.type, prev.name, [{ field: 'metadata.name', message: `Invalid value: ${JSON.stringify(metadata['name'] ?? null)}: field is immutable` }]);
@@ -175,7 +175,7 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
   return { record, created: false };
 }
 
-function runApply<T>(run: () => T): T {
+export function runApply<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {
