@@ -16,11 +16,11 @@ import type { Conversion } from '../conversion/converted-views.js';
 import { convertThroughWebhook } from '../conversion/conversion-webhook.js';
 import { applyJsonPatch, applyMergePatch, serverSideApply, type ManagedFieldsEntry } from '../patch/index.js';
 import type { ResourceView } from '../resources/resource-type.js';
-import { badRequest, conflict, notFound, STRATEGIC_ON_CUSTOM_RESOURCE, unsupportedMediaType } from '../status-errors.js';
+import { conflict, notFound, STRATEGIC_ON_CUSTOM_RESOURCE, unsupportedMediaType } from '../status-errors.js';
 import { metadataOf, objectJson, type KubeObject, type StoredRecord } from '../store/record.js';
 import { createObject } from './create.js';
-import { asObject, checkUnchangedIdentity, runApply, runEngine, type PatchOptions, type PatchType } from './patch.js';
-import { checkIdentity, finishUpdate, type ObjectTarget } from './update.js';
+import { applyConfiguration, applySettings, asObject, checkUnchangedIdentity, runApply, runEngine, type PatchOptions, type PatchType } from './patch.js';
+import { finishUpdate, type ObjectTarget } from './update.js';
 
 /** How many times a patch is made again when the object changed during its conversions. */
 export const PATCH_ATTEMPTS = 5;
@@ -101,27 +101,11 @@ function patched(view: ResourceView, type: 'merge' | 'json', patch: unknown, liv
 
 /** Server-side apply at the request's version, over the live object there (or none: apply creates). */
 function applied(cluster: Cluster, view: ResourceView, body: unknown, live: KubeObject | undefined, target: ObjectTarget, options: Pick<PatchOptions, 'manager' | 'force'>): Patched {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the apply configuration must be an object');
-  const configuration = body as KubeObject;
-  if (configuration['apiVersion'] !== view.apiVersion || configuration['kind'] !== view.type.kind) {
-    throw badRequest(`the apply configuration is a ${String(configuration['apiVersion'])} ${String(configuration['kind'])}, expected ${view.apiVersion} ${view.type.kind}`);
-  }
-  checkIdentity(view, configuration, target);
-  if (view.statusSubresource && target.subresource === undefined) delete configuration['status'];
+  const configuration = applyConfiguration(view, body, target);
   if (live === undefined && target.subresource !== undefined) throw notFound(view.type, target.name);
   const askedRv = metadataOf(configuration)['resourceVersion'];
-  const liveRv = live === undefined ? undefined : metadataOf(live)['resourceVersion'];
-  if (live !== undefined && typeof askedRv === 'string' && askedRv !== '' && askedRv !== liveRv) throw conflict(view.type, target.name);
-  const result = runApply(() =>
-    serverSideApply(live, configuration, {
-      manager: options.manager,
-      force: options.force,
-      apiVersion: view.apiVersion,
-      now: cluster.now(),
-      listKeys: view.type.listKeys,
-      ...(target.subresource === undefined ? {} : { subresource: target.subresource }),
-    }),
-  );
+  if (live !== undefined && typeof askedRv === 'string' && askedRv !== '' && askedRv !== metadataOf(live)['resourceVersion']) throw conflict(view.type, target.name);
+  const result = runApply(() => serverSideApply(live, configuration, applySettings(cluster, view, target, options)));
   result.object['apiVersion'] = view.apiVersion;
   result.object['kind'] = view.type.kind;
   return { object: result.object, managedFields: result.managedFields };

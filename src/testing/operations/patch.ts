@@ -126,7 +126,11 @@ function conflictError(error: ApplyConflictError): Error {
   );
 }
 
-function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target: ObjectTarget, options: PatchOptions): PatchResult {
+/**
+ * The apply configuration of a request, checked: an object of `view`'s apiVersion and kind naming the target; its
+ * `status` dropped on the main resource of a kind with a status subresource (which owns status).
+ */
+export function applyConfiguration(view: ResourceView, body: unknown, target: ObjectTarget): KubeObject {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the apply configuration must be an object');
   const applied = body as KubeObject;
   if (typeof applied['apiVersion'] !== 'string' || applied['apiVersion'] === '') throw badRequest('apiVersion must be set in an apply configuration');
@@ -135,12 +139,13 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
     throw badRequest(`the apply configuration is a ${String(applied['apiVersion'])} ${String(applied['kind'])}, expected ${view.apiVersion} ${view.type.kind}`);
   }
   checkIdentity(view, applied, target);
-  // The status subresource owns status: an apply to the main resource does not set (or own) it.
   if (view.statusSubresource && target.subresource === undefined) delete applied['status'];
-  const prev = cluster.store.get(view.type.key, target.namespace, target.name);
-  const askedRv = metadataOf(applied)['resourceVersion'];
-  if (prev !== undefined && typeof askedRv === 'string' && askedRv !== '' && askedRv !== String(prev.rv)) throw conflict(view.type, target.name);
-  const common = {
+  return applied;
+}
+
+/** Server-side apply's settings for a request at `view`. */
+export function applySettings(cluster: Cluster, view: ResourceView, target: ObjectTarget, options: Pick<PatchOptions, 'manager' | 'force'>): Parameters<typeof serverSideApply>[2] {
+  return {
     manager: options.manager,
     force: options.force,
     apiVersion: view.apiVersion,
@@ -148,6 +153,14 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
     listKeys: view.type.listKeys,
     ...(target.subresource === undefined ? {} : { subresource: target.subresource }),
   };
+}
+
+function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target: ObjectTarget, options: PatchOptions): PatchResult {
+  const applied = applyConfiguration(view, body, target);
+  const prev = cluster.store.get(view.type.key, target.namespace, target.name);
+  const askedRv = metadataOf(applied)['resourceVersion'];
+  if (prev !== undefined && typeof askedRv === 'string' && askedRv !== '' && askedRv !== String(prev.rv)) throw conflict(view.type, target.name);
+  const common = applySettings(cluster, view, target, options);
   if (prev === undefined) {
     if (target.subresource !== undefined) throw notFound(view.type, target.name);
     const result = runApply(() => serverSideApply(undefined, applied, common));
