@@ -6,6 +6,7 @@
  */
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { KatalogError } from '../errors.js';
+import { claimMetricNames } from '../util/metric-names.js';
 
 /** The metric names without prefix. */
 export const CONVERSION_METRIC_NAMES = Object.freeze({
@@ -29,17 +30,15 @@ export interface ConversionMetrics {
   reviewed(kind: string, result: 'success' | 'failure', objects: number, seconds: number): void;
 }
 
-const PREFIX = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
-
 /** Registers the metrics; a KatalogError `E_METRICS` for a bad prefix or names already registered. */
 export function createConversionMetrics(options: ConversionMetricsOptions): ConversionMetrics {
-  const prefix = options.prefix ?? '';
-  if (prefix !== '' && !PREFIX.test(prefix)) throw new KatalogError('E_METRICS', `conversion metrics prefix ${JSON.stringify(prefix)} is not a valid Prometheus name prefix`);
-  const { registry } = options;
-  const name = (base: string): string => `${prefix}${base}`;
-  const taken = Object.values(CONVERSION_METRIC_NAMES).map(name).filter((full) => registry.getSingleMetric(full) !== undefined);
-  if (taken.length > 0) throw new KatalogError('E_METRICS', `cannot register the conversion metrics: ${taken.join(', ')} already registered (a second router on one registry needs another prefix)`);
-  const registers = [registry];
+  const { name, registers } = claimMetricNames(options.registry, {
+    names: Object.values(CONVERSION_METRIC_NAMES),
+    prefix: options.prefix,
+    what: 'the conversion metrics',
+    clashHint: '(a second router on one registry needs another prefix)',
+    error: (message) => new KatalogError('E_METRICS', message),
+  });
   const reviews = new Counter({ name: name(CONVERSION_METRIC_NAMES.reviews), help: 'ConversionReviews answered, by kind and result.', labelNames: ['kind', 'result'] as const, registers });
   const objects = new Counter({ name: name(CONVERSION_METRIC_NAMES.objects), help: 'Objects in the ConversionReviews answered, by kind and result.', labelNames: ['kind', 'result'] as const, registers });
   const duration = new Histogram({

@@ -18,6 +18,7 @@ import type { Definition } from '../definition/index.js';
 import { compileConversionRules, convertObject, ConversionFailure, type VersionConverter } from './conversion-rules.js';
 import { conversionReviewOf, readConversionReview, type ConversionResponse } from './conversion-review.js';
 import { createConversionMetrics, type ConversionMetricsOptions } from './conversion-metrics.js';
+import type { Clock } from '../util/clock.js';
 import { errorBody, finishWebhookRoutes, json, readJsonBody } from './webhook-http.js';
 
 export interface ConversionRouterOptions {
@@ -35,6 +36,11 @@ export interface ConversionRouterOptions {
    * `conversion_webhook_duration_seconds` on this registry (docs/health-and-metrics.md); default: no metrics.
    */
   readonly metrics?: ConversionMetricsOptions;
+  /**
+   * The time the paths' spec templates read (`timeAgo`, `isExpired`, `nextCron`...). The same type as
+   * createRuntime's `clock`; default the system clock.
+   */
+  readonly clock?: Clock;
 }
 
 export interface ConversionOutcome {
@@ -54,7 +60,8 @@ export const CONVERSION_PATH = '/convert';
  * one kind both declare), before anything is served.
  */
 export function createConversionRouter(definition: Definition, options: ConversionRouterOptions = {}): Hono {
-  const rules = compileConversionRules(definition, options.converters);
+  const { clock } = options;
+  const rules = compileConversionRules(definition, options.converters, clock === undefined ? undefined : (): number => clock.now());
   const metrics = options.metrics === undefined ? undefined : createConversionMetrics(options.metrics);
   const app = new Hono();
 

@@ -31,9 +31,10 @@ const kindKey = (group: string, kind: string): string => `${group}/${kind}`;
 /**
  * Compiles the paths of every CRD of `definition` and attaches `converters` (by CRD name). Throws a KatalogError
  * (`E_CONFIG`) for a converter named after no CRD, and when two entries of one group and kind (Orkestra declares
- * one entry per version) declare the same pair or different storage versions.
+ * one entry per version) declare the same pair or different storage versions. `now` is the clock the paths'
+ * templates read (the router's `clock`); default `Date.now`.
  */
-export function compileConversionRules(definition: Definition, converters: Readonly<Record<string, VersionConverter>> = {}): ConversionRules {
+export function compileConversionRules(definition: Definition, converters: Readonly<Record<string, VersionConverter>> = {}, now?: () => number): ConversionRules {
   for (const name of Object.keys(converters)) {
     if (!definition.crds.has(name)) throw new KatalogError('E_CONFIG', `conversion router: converters names "${name}", which is not a CRD of ${definition.name}`);
   }
@@ -76,7 +77,7 @@ export function compileConversionRules(definition: Definition, converters: Reado
       const dialect = definitionCrd?.templateDialect ?? 'katalog';
       const notes = definitionCrd?.notes;
       const index = definitionCrd?.conversion?.paths.indexOf(path) ?? 0;
-      paths.set(pair, compileValue(path.spec, { name: `spec.crds.${crd}.conversion.paths[${index}].spec`, dialect, ...(notes === undefined ? {} : { notes }) }));
+      paths.set(pair, compileValue(path.spec, { name: `spec.crds.${crd}.conversion.paths[${index}].spec`, dialect, ...(notes === undefined ? {} : { notes }), ...(now === undefined ? {} : { now }) }));
     }
     rules.set(key, { crds: draft.crds, kind: draft.kind, paths, converter: draft.converter });
   }

@@ -40,7 +40,7 @@ export function compileDefinitionRules(
     if (unique !== undefined && peers === undefined) {
       throw new Error(`${unique.path} (operator: unique) needs the custom resources of CRD "${crd.name}": pass peers to createAdmissionRouter (for example (crd) => cachedObjects(runtime, crd)); see docs/admission.md`);
     }
-    const validate = compileValidation(crd.admission.validation, crd.templateDialect, crd.notes);
+    const validate = compileValidation(crd.admission.validation, crd.templateDialect, crd.notes, settings.now);
     const crdPeers = peers === undefined ? undefined : () => peers(crd.name);
     const calls = (which: 'validation' | 'mutation'): { validationCalls?: AdmissionCalls } | { mutationCalls?: AdmissionCalls } => {
       const list = which === 'validation' ? crd.admission?.validationExternal : crd.admission?.mutationExternal;
@@ -55,7 +55,7 @@ export function compileDefinitionRules(
     byResource.set(`${crd.apiTypes.group}/${crd.apiTypes.plural}`, {
       crd,
       validate: (object, moment) => validate(object, moment, crdPeers),
-      mutate: compileMutation(crd.admission.mutation, crd.templateDialect, crd.notes),
+      mutate: compileMutation(crd.admission.mutation, crd.templateDialect, crd.notes, settings.now),
       ...calls('validation'),
       ...calls('mutation'),
     });

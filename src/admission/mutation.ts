@@ -22,9 +22,17 @@ interface CompiledRule {
   readonly value: CompiledTemplate | undefined;
 }
 
-/** Compiles a CRD's mutation rules once; throws a TemplateError naming the rule when a template does not compile. */
-export function compileMutation(rules: readonly MutationRule[], dialect?: TemplateDialect, notes?: readonly UserNote[]): (object: Record<string, unknown>, moment: Moment) => MutationResult {
-  const options = { ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) };
+/**
+ * Compiles a CRD's mutation rules once; throws a TemplateError naming the rule when a template does not compile.
+ * `now` is the clock the templates' clock notes read (the router's `clock`); default `Date.now`.
+ */
+export function compileMutation(
+  rules: readonly MutationRule[],
+  dialect?: TemplateDialect,
+  notes?: readonly UserNote[],
+  now?: () => number,
+): (object: Record<string, unknown>, moment: Moment) => MutationResult {
+  const options = { ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }), ...(now === undefined ? {} : { now }) };
   const compiled: CompiledRule[] = rules.map((rule) => ({
     rule,
     conditions: compileConditions({ when: rule.when, anyOf: rule.anyOf }, { name: rule.path, ...options }),

@@ -18,6 +18,7 @@ import { compileDefinitionRules, rulesFor } from './crd-rules.js';
 import { DEFAULT_ADMISSION_CALL_BUDGET_MS } from './admission-calls.js';
 import { externalStep, withWarnings, type ExternalFailurePolicy } from './admission-external.js';
 import type { SecretReader } from '../operatorbox/external-calls.js';
+import type { Clock } from '../util/clock.js';
 import { decideMutation, decideValidation } from './decide.js';
 import { readReview, reviewOf, type AdmissionRequest, type AdmissionResponse } from './review.js';
 import { errorBody, finishWebhookRoutes, json, readJsonBody } from './webhook-http.js';
@@ -50,7 +51,13 @@ export interface AdmissionRouterOptions {
    * with the results so far (the failed call's `.error` set); `'deny'` refuses the request, naming the call.
    */
   readonly externalFailure?: ExternalFailurePolicy;
-  /** The clock of the calls' `cacheFor` and budget (ms); default Date.now. */
+  /**
+   * The time the router reads: the rules' templates (`timeAgo`, `isExpired`, `timeInWindow`... in conditions,
+   * values and messages) and the external calls' `cacheFor` and budget. The same type as createRuntime's `clock`
+   * (pass the runtime's so the webhook and the operator agree); default the system clock.
+   */
+  readonly clock?: Clock;
+  /** @deprecated Use `clock`; read only when `clock` is not given. The time in ms since the epoch. */
   readonly now?: () => number;
 }
 
@@ -77,7 +84,9 @@ export const ADMISSION_PATHS = Object.freeze(['/validate', '/mutate'] as const);
 export function createAdmissionRouter(definition: Definition, options: AdmissionRouterOptions = {}): Hono {
   const budgetMs = options.externalBudgetMs ?? DEFAULT_ADMISSION_CALL_BUDGET_MS;
   if (!Number.isFinite(budgetMs) || budgetMs <= 0) throw new Error(`createAdmissionRouter: externalBudgetMs must be a positive number of milliseconds, got ${String(options.externalBudgetMs)}`);
-  const rules = compileDefinitionRules(definition, options.peers, { readSecret: options.readSecret, now: options.now ?? (() => Date.now()), budgetMs });
+  const { clock } = options;
+  const now = clock === undefined ? (options.now ?? ((): number => Date.now())) : (): number => clock.now();
+  const rules = compileDefinitionRules(definition, options.peers, { readSecret: options.readSecret, now, budgetMs });
   const app = new Hono();
 
   const serve = (webhook: 'validate' | 'mutate', decide: typeof decideValidation) => async (c: Context) => {

@@ -46,3 +46,22 @@ export function remoteFiguresSource<T extends { readonly entry: Pick<CrossEntry,
     return entry.source.endpoint !== undefined || entry.source.protocol === 'metrics';
   });
 }
+
+/**
+ * The CRDs with each autoscale rule's own sources (`autoscale.sources.<crd>`, Orkestra's condition-level `source`)
+ * for CRDs **of this definition** left out: the runtime holds those figures in process (its board), which Orkestra
+ * reads first too, so the source would only be fetched to be ignored. As a `cross` entry's source beside a CRD of
+ * the definition (cross-targets.ts), it is Orkestra's fallback for another process and is not used here.
+ */
+export function withoutInProcessSources(crds: ReadonlyArray<[string, CrdDefinition]>): Array<[string, CrdDefinition]> {
+  const declared = new Set(crds.map(([name]) => name.toLowerCase()));
+  return crds.map(([name, crd]) => {
+    const rule = crd.operatorBox.autoscale;
+    const sources = rule?.sources;
+    if (rule === undefined || sources === undefined || !Object.keys(sources).some((key) => declared.has(key))) return [name, crd];
+    const remote = Object.fromEntries(Object.entries(sources).filter(([key]) => !declared.has(key)));
+    const { sources: _inProcess, ...rest } = rule;
+    const autoscale = Object.keys(remote).length === 0 ? rest : { ...rest, sources: remote };
+    return [name, { ...crd, operatorBox: { ...crd.operatorBox, autoscale } }];
+  });
+}

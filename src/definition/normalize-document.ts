@@ -15,7 +15,7 @@ import { checkGraph, type GraphNode } from './dependencies.js';
 import { unique, type Loose } from './operator-box.js';
 import { liftDocument } from './orkestra-lift.js';
 import { resolveCross } from './cross-targets.js';
-import { checkAutoscaleCross } from './autoscale-cross.js';
+import { checkAutoscaleCross, withoutInProcessSources } from './autoscale-cross.js';
 import type { CrossDraft } from './box-flow.js';
 import { mergeNotes, settleNotes, type DeclaredNote } from './notes.js';
 import { normalizeNotification } from './notification.js';
@@ -49,7 +49,7 @@ export function normalizeDocument(input: unknown, written: Origin, context: Load
     nodes.push(node);
     drafts.set(crd.name, cross);
   }
-  const crds = resolveCross(normalized, drafts, problems);
+  const crds = withoutInProcessSources(resolveCross(normalized, drafts, problems));
   checkAutoscaleCross(raws, new Map(crds), drafts, problems);
   const order = checkGraph(nodes, problems) ?? [];
   const notification = normalizeNotification(checked.spec?.notification, origin, ['spec', 'notification'], problems);

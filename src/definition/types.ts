@@ -241,6 +241,7 @@ export interface AutoscaleRule {
   /**
    * Where another process serves a CRD's figures (`cross.<crd>.metrics.*`), by CRD name in lower case: Orkestra's
    * condition-level `source`, read before each evaluation; it comes before a `cross` entry's source for that CRD.
+   * A source for a CRD of this definition is left out at load: its figures are read in process.
    */
   readonly sources?: Readonly<Record<string, CrossSource>>;
 }

@@ -6,6 +6,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { RuntimeError, toError } from '../errors.js';
+import { claimMetricNames } from '../util/metric-names.js';
 
 export type MetricResult = 'success' | 'error';
 
@@ -77,24 +78,16 @@ export interface Metrics {
   leader(isLeader: boolean): void;
 }
 
-const PREFIX = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
-
 /** Creates and registers every metric of SPEC §7. Throws a RuntimeError (`E_METRICS`) on a bad prefix or a name clash. */
 export function createMetrics(options: MetricsOptions = {}): Metrics {
-  const prefix = options.prefix ?? '';
-  if (prefix !== '' && !PREFIX.test(prefix)) {
-    throw new RuntimeError('E_METRICS', `metrics prefix ${JSON.stringify(prefix)} is not a valid Prometheus name prefix ([a-zA-Z_:][a-zA-Z0-9_:]*)`);
-  }
   const registry = options.registry ?? new Registry();
-  const registers = [registry];
-  const name = (base: string): string => `${prefix}${base}`;
-  const taken = Object.values(METRIC_NAMES).map(name).filter((full) => registry.getSingleMetric(full) !== undefined);
-  if (taken.length > 0) {
-    throw new RuntimeError(
-      'E_METRICS',
-      `cannot register katalog metrics: ${taken.join(', ')} already registered (two runtimes sharing a registry need different prefixes)`,
-    );
-  }
+  const { name, registers } = claimMetricNames(registry, {
+    names: Object.values(METRIC_NAMES),
+    prefix: options.prefix,
+    what: 'katalog metrics',
+    clashHint: '(two runtimes sharing a registry need different prefixes)',
+    error: (message) => new RuntimeError('E_METRICS', message),
+  });
   // Histograms zeroed once per CRD: prom-client's zero() would wipe their buckets on a re-activation.
   const zeroed = new Set<string>();
 

@@ -13,7 +13,7 @@ import type { CrdDefinition, EnrichRule, EnrichTargetName } from '../definition/
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/resource.js';
 import type { Logger } from '../observe/logger.js';
-import { compileConditions, type CompiledConditions, type TemplateDialect } from '../template/index.js';
+import { compileConditions, type CompiledConditions, type TemplateDialect, type UserNote } from '../template/index.js';
 import { isPodWorkload, podsOf } from './enrich-pods.js';
 import { clientReads, PODS, type EnrichReads } from './enrich-reads.js';
 import { activeReplicaSet, enrichedFields, type EnrichPass } from './enrich-targets.js';
@@ -28,23 +28,31 @@ export interface EnricherOptions {
   readonly crd: string;
   readonly rule: EnrichRule;
   readonly dialect?: TemplateDialect | undefined;
+  readonly notes?: readonly UserNote[] | undefined;
   readonly reads: EnrichReads;
   readonly logger: Logger;
+  /** The clock the conditions' clock notes read: the runtime's; default `Date.now`. */
+  readonly now?: (() => number) | undefined;
 }
 
-/** The enricher of a CRD reading through `client`, or undefined when the CRD declares no enrich (nothing fetched). */
-export function enricherOf(crd: CrdDefinition, client: Pick<KubeClient, 'list' | 'get'>, logger: Logger): Enricher | undefined {
+/**
+ * The enricher of a CRD reading through `client`, or undefined when the CRD declares no enrich (nothing fetched).
+ * `now` is the runtime's clock, read by the conditions' clock notes.
+ */
+export function enricherOf(crd: CrdDefinition, client: Pick<KubeClient, 'list' | 'get'>, logger: Logger, now?: () => number): Enricher | undefined {
   if (crd.enrich === undefined) return undefined;
-  return createEnricher({ crd: crd.name, rule: crd.enrich, dialect: crd.templateDialect, logger, reads: clientReads(client) });
+  return createEnricher({ crd: crd.name, rule: crd.enrich, dialect: crd.templateDialect, notes: crd.notes, logger, reads: clientReads(client), now });
 }
 
 /** The key a ReplicaSet child has in the view (the `replicaSets` short form). */
 const REPLICA_SETS_KEY = 'replicaSets';
 
 export function createEnricher(options: EnricherOptions): Enricher {
+  const { dialect, notes, now } = options;
+  const compileOptions = { ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }), ...(now === undefined ? {} : { now }) };
   const targets = options.rule.targets.map((target) => ({
     name: target.name,
-    conditions: target.when.length + target.anyOf.length === 0 ? undefined : compileConditions(target, { name: `spec.crds.${options.crd}.enrich.${target.name}`, ...(options.dialect === undefined ? {} : { dialect: options.dialect }) }),
+    conditions: target.when.length + target.anyOf.length === 0 ? undefined : compileConditions(target, { name: `spec.crds.${options.crd}.enrich.${target.name}`, ...compileOptions }),
   }));
   const holds = (conditions: CompiledConditions | undefined, object: KubeObject, children: ChildrenView): boolean => {
     if (conditions === undefined) return true;

@@ -35,7 +35,7 @@ export interface EventTriggersOptions {
   readonly onRestart?: (reason: string) => void;
   readonly onError?: (error: Error) => void;
   /** For the entries' enqueueGates: the CRD's template dialect and notes, and where a condition's warning goes. */
-  readonly gates: { readonly dialect?: TemplateDialect | undefined; readonly notes?: readonly UserNote[] | undefined; readonly logger: Logger };
+  readonly gates: { readonly dialect?: TemplateDialect | undefined; readonly notes?: readonly UserNote[] | undefined; readonly logger: Logger; readonly now?: (() => number) | undefined };
 }
 
 /** A CRD's observed Events, subscribed and unsubscribed with its controller (the `Watches` shape). */
@@ -48,7 +48,7 @@ export class EventTriggers {
   constructor(private readonly options: EventTriggersOptions) {
     const { gates } = options;
     for (const entry of options.entries) {
-      if (entry.enqueueGate !== undefined) this.gates.set(entry, new WatchGate(entry.enqueueGate, { path: entry.path, dialect: gates.dialect, notes: gates.notes, logger: gates.logger }));
+      if (entry.enqueueGate !== undefined) this.gates.set(entry, new WatchGate(entry.enqueueGate, { path: entry.path, dialect: gates.dialect, notes: gates.notes, logger: gates.logger, now: gates.now }));
     }
     this.subscriber = {
       onEvent: (event) => this.onEvent(event),

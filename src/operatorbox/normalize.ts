@@ -24,11 +24,14 @@ interface CompiledField {
   readonly name: string;
 }
 
-/** Compiles the fields once (when the CRD activates); the result rewrites a private copy of an object. */
-export function compileNormalize(crd: string, fields: readonly NormalizeField[], dialect: TemplateDialect = 'katalog', notes?: readonly UserNote[]): (object: KubeObject) => KubeObject {
+/**
+ * Compiles the fields once (when the CRD activates); the result rewrites a private copy of an object. `now` is the
+ * runtime's clock, read by the templates' clock notes; default `Date.now`.
+ */
+export function compileNormalize(crd: string, fields: readonly NormalizeField[], dialect: TemplateDialect = 'katalog', notes?: readonly UserNote[], now?: () => number): (object: KubeObject) => KubeObject {
   const compiled: CompiledField[] = fields.map((field) => {
     const name = `spec.crds.${crd}.normalize.spec.${field.path}`;
-    return { field, name, template: compileTemplate(field.value, { name, dialect, ...(notes === undefined ? {} : { notes }) }) };
+    return { field, name, template: compileTemplate(field.value, { name, dialect, ...(notes === undefined ? {} : { notes }), ...(now === undefined ? {} : { now }) }) };
   });
   return (object) => {
     const data = templateData(object, {}, {}, dialect);

@@ -63,17 +63,20 @@ export class ReconcileValidation {
   /** Whether the rules read the results of calls (a cycle that failed on them has no result to report). */
   private readonly withCalls: boolean;
 
-  /** Compiles the rules; throws a TemplateError naming the rule when a template does not compile. */
-  constructor(crd: CrdDefinition, peers?: Peers) {
+  /**
+   * Compiles the rules; throws a TemplateError naming the rule when a template does not compile. `now` is the
+   * runtime's clock, read by the rules' clock notes.
+   */
+  constructor(crd: CrdDefinition, peers?: Peers, now?: () => number) {
     this.withCalls = (crd.admission?.validationExternal ?? []).some((call) => call.atReconcile);
     const rules = (crd.admission?.validation ?? []).filter((rule) => rule.atReconcile);
-    const compiled = compileValidation(rules, crd.templateDialect);
+    const compiled = compileValidation(rules, crd.templateDialect, crd.notes, now);
     this.validate = (object) => compiled(object, 'reconcile', peers);
   }
 
   /** The rules of a CRD that fire at reconcile, or undefined when it has none; `peers` serve `operator: unique`. */
-  static of(crd: CrdDefinition, peers?: Peers): ReconcileValidation | undefined {
-    return (crd.admission?.validation ?? []).some((rule) => rule.atReconcile) ? new ReconcileValidation(crd, peers) : undefined;
+  static of(crd: CrdDefinition, peers?: Peers, now?: () => number): ReconcileValidation | undefined {
+    return (crd.admission?.validation ?? []).some((rule) => rule.atReconcile) ? new ReconcileValidation(crd, peers, now) : undefined;
   }
 
   /** Evaluates the rules against an object (once per object); throws a TemplateError when a rule fails to render. */

@@ -25,6 +25,8 @@ export interface WatchGateOptions {
   readonly dialect?: TemplateDialect | undefined;
   readonly notes?: readonly UserNote[] | undefined;
   readonly logger: Logger;
+  /** The clock the conditions' clock notes read (`timeAgo`, `timeInWindow`...): the runtime's; default `Date.now`. */
+  readonly now?: (() => number) | undefined;
 }
 
 export class WatchGate {
@@ -35,8 +37,11 @@ export class WatchGate {
     private readonly gate: Gate,
     private readonly options: WatchGateOptions,
   ) {
-    const { dialect, notes } = options;
-    this.conditions = compileConditions({ when: gate.when, anyOf: gate.anyOf }, { name: `${options.path}.enqueueGate`, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) });
+    const { dialect, notes, now } = options;
+    this.conditions = compileConditions(
+      { when: gate.when, anyOf: gate.anyOf },
+      { name: `${options.path}.enqueueGate`, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }), ...(now === undefined ? {} : { now }) },
+    );
   }
 
   /** Whether this change of the watched object may enqueue custom resources. */

@@ -40,7 +40,7 @@ export interface WatchTriggersOptions {
   readonly onRestart?: (reason: string) => void;
   readonly onError?: (error: Error) => void;
   /** For the entries' enqueueGates: the CRD's template dialect and notes, and where a condition's warning goes. */
-  readonly gates: { readonly dialect?: TemplateDialect | undefined; readonly notes?: readonly UserNote[] | undefined; readonly logger: Logger };
+  readonly gates: { readonly dialect?: TemplateDialect | undefined; readonly notes?: readonly UserNote[] | undefined; readonly logger: Logger; readonly now?: (() => number) | undefined };
 }
 
 /** The informers of a CRD's watch entries, started and stopped with its controller. */
@@ -53,7 +53,7 @@ export class WatchTriggers {
   constructor(private readonly options: WatchTriggersOptions) {
     for (const { entry, resource } of options.entries) {
       const { gates } = options;
-      if (entry.enqueueGate !== undefined) this.gates.set(entry, new WatchGate(entry.enqueueGate, { path: entry.path, dialect: gates.dialect, notes: gates.notes, logger: gates.logger }));
+      if (entry.enqueueGate !== undefined) this.gates.set(entry, new WatchGate(entry.enqueueGate, { path: entry.path, dialect: gates.dialect, notes: gates.notes, logger: gates.logger, now: gates.now }));
       this.informers.push(
         new Informer({
           client: options.client,

@@ -40,22 +40,34 @@ interface CompiledRule {
   readonly message: CompiledTemplate | undefined;
 }
 
-function maybeTemplate(source: string, name: string, dialect: TemplateDialect | undefined, notes: readonly UserNote[] | undefined): CompiledTemplate | undefined {
-  return source.includes('{{') ? compileTemplate(source, { name, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) }) : undefined;
+interface RuleOptions {
+  readonly dialect?: TemplateDialect;
+  readonly notes?: readonly UserNote[];
+  readonly now?: () => number;
 }
 
-/** Compiles a CRD's rules once; throws a TemplateError naming the rule when a template does not compile. */
+function maybeTemplate(source: string, name: string, options: RuleOptions): CompiledTemplate | undefined {
+  return source.includes('{{') ? compileTemplate(source, { name, ...options }) : undefined;
+}
+
+/**
+ * Compiles a CRD's rules once; throws a TemplateError naming the rule when a template does not compile. `now` is
+ * the clock the templates' clock notes read (`timeAgo`, `isExpired`...): the runtime's or the router's `clock`;
+ * default `Date.now`.
+ */
 export function compileValidation(
   rules: readonly ValidationRule[],
   dialect?: TemplateDialect,
   notes?: readonly UserNote[],
+  now?: () => number,
 ): (object: Record<string, unknown>, moment: Moment, peers?: Peers) => ValidationResult {
+  const options: RuleOptions = { ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }), ...(now === undefined ? {} : { now }) };
   const compiled: CompiledRule[] = rules.map((rule) => ({
     rule,
-    conditions: compileConditions({ when: rule.when, anyOf: rule.anyOf }, { name: rule.path, ...(dialect === undefined ? {} : { dialect }), ...(notes === undefined ? {} : { notes }) }),
-    field: maybeTemplate(rule.field, `${rule.path}.field`, dialect, notes),
-    value: maybeTemplate(rule.value, `${rule.path}.value`, dialect, notes),
-    message: maybeTemplate(rule.message, `${rule.path}.message`, dialect, notes),
+    conditions: compileConditions({ when: rule.when, anyOf: rule.anyOf }, { name: rule.path, ...options }),
+    field: maybeTemplate(rule.field, `${rule.path}.field`, options),
+    value: maybeTemplate(rule.value, `${rule.path}.value`, options),
+    message: maybeTemplate(rule.message, `${rule.path}.message`, options),
   }));
   return (object, moment, peers) => {
     const denials: Violation[] = [];

@@ -185,8 +185,8 @@ export async function buildController(input: ActivationInput): Promise<Activated
   const now = (): number => options.clock.now();
   const set = generic ? compileTemplateSet(crd, kinds, options.templateLimits, now) : undefined;
   const statusFields = compileStatusFields(crd.name, crd.operatorBox.status.fields, crd.templateDialect, crd.notes, now);
-  const convert = convertChain(crd, { crd: crd.name, version: target.resource.version, apiVersion: apiVersionOf(target.resource) }, input.converters, input.schema);
-  const enricher = enricherOf(crd, client, logger);
+  const convert = convertChain(crd, { crd: crd.name, version: target.resource.version, apiVersion: apiVersionOf(target.resource) }, input.converters, input.schema, now);
+  const enricher = enricherOf(crd, client, logger, now);
   const resolver = new ResourceResolver(client);
   let box: OperatorBoxStage | undefined;
   let controller: ControllerClass | undefined;
@@ -225,7 +225,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
           tuning: options.watch,
           onRestart: (reason) => input.observer.watchRestarted(reason),
           onError: (error) => input.observer.informerError(error),
-          gates: { dialect: crd.templateDialect, notes: crd.notes, logger },
+          gates: { dialect: crd.templateDialect, notes: crd.notes, logger, now },
         });
   // operatorBox.cross: informers on other CRDs' kinds, read into .cross; started and stopped with the children's.
   const crossed = await resolveEntryKinds(crd.name, informerEntries(crd.operatorBox.cross), 'reads', resolver);

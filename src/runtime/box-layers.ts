@@ -50,7 +50,7 @@ export function layerBox(box: OperatorBoxStage, input: BoxLayerInput): { readonl
   if (crd.operatorBox.requeue !== undefined) {
     layered = new RequeueBox(layered, { crd: crd.name, rule: crd.operatorBox.requeue, dialect: crd.templateDialect, notes: crd.notes, logger, now: input.now });
   }
-  const validation = input.generic ? ReconcileValidation.of(crd, input.peers) : undefined;
+  const validation = input.generic ? ReconcileValidation.of(crd, input.peers, input.now) : undefined;
   if (validation !== undefined) layered = new ValidatedBox(layered, validation, validationCalls(input));
   if (crd.operatorBox.preReconcile !== undefined) {
     layered = new GatedBox(layered, { crd: crd.name, preReconcile: crd.operatorBox.preReconcile, dialect: crd.templateDialect, notes: crd.notes, logger, calls: input.gateCalls, now: input.now });

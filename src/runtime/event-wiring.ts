@@ -30,6 +30,6 @@ export function eventTriggersOf(crd: CrdDefinition, input: ActivationInput, owne
     enqueue: (key) => controller()?.enqueue(key),
     onRestart: (reason) => observer.watchRestarted(reason),
     onError: (error) => observer.informerError(error),
-    gates: { dialect: crd.templateDialect, notes: crd.notes, logger },
+    gates: { dialect: crd.templateDialect, notes: crd.notes, logger, now: () => options.clock.now() },
   });
 }

@@ -105,4 +105,20 @@ ${extra}`;
     assert.equal(missing.length, 1);
     assert.match(missing[0] ?? '', /^11:29 autoscale reads the figures of "loader", which is not a CRD of this definition/);
   });
+
+  test('a source for a CRD of this definition is left out: those figures are read in process; the others stay', () => {
+    const text = orkestra(`            when:
+              - field: cross.Loader.metrics.queueDepth
+                greaterThan: "3"
+                source: { host: "http://loader-operator:8080", type: metrics }
+              - field: cross.billing.metrics.workers
+                equals: "0"
+                source: { endpoint: "http://billing:9000/api/figures" }
+`).concat(`    loader:
+      apiTypes: { group: autoscale.orkestra.io, version: v1alpha1, kind: Loader, plural: loaders }
+`);
+    const rule = parseDefinition(text).crds.get('processor')?.operatorBox.autoscale;
+    assert.deepEqual(Object.keys(rule?.sources ?? {}), ['billing'], 'the loader is read from the runtime');
+    assert.equal(rule?.when.length, 2, 'both conditions stay');
+  });
 });

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { deleteObject, parseDeleteOptions, type DeleteOptions, type PropagationPolicy } from '../operations/delete.js';
 import { createObject } from '../operations/create.js';
 import { patchObject, patchTypeOf } from '../operations/patch.js';
+import { patchConverted } from '../operations/patch-converted.js';
 import { getObject, listObjects, type ListPage } from '../operations/read.js';
 import { updateObject, type ObjectTarget } from '../operations/update.js';
 import type { ResourceView } from '../resources/resource-type.js';
@@ -37,10 +38,6 @@ export interface ResourceRequest {
   readonly subresource: 'status' | undefined;
   readonly query: URLSearchParams;
 }
-
-/** A limit of the test server (docs/testing.md#conversion-webhooks): kube-apiserver would convert, patch and convert back. */
-const PATCH_CONVERSION =
-  'the katalog test API server does not patch a custom resource in a version other than its storage version when its CRD converts through a webhook; patch the storage version, or update (PUT) the object';
 
 const UNKNOWN_PATCH_TYPE =
   'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json';
@@ -160,13 +157,20 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
     case 'patch': {
       const patchType = patchTypeOf(req.headers['content-type']);
       const text = await readBody(req);
-      if (conversionFor(cluster, view) !== undefined) throw badRequest(PATCH_CONVERSION);
       if (patchType === undefined) throw unsupportedMediaType(UNKNOWN_PATCH_TYPE);
       if (patchType === 'apply' && optional(query, 'fieldManager') === undefined) throw badRequest('fieldManager is required for apply requests');
       const mode = fieldValidationOf(query, 'PatchOptions');
       const patch = patchType === 'apply' ? parseApplyBody(text) : parseJsonBody(text);
       const fields = patchChecker(view, mode, patchType === 'merge' || patchType === 'strategic' ? text : undefined);
       const manager = fieldManager(req, query);
+      const conversion = conversionFor(cluster, view);
+      if (conversion !== undefined) {
+        // Converted to the request's version, patched there, converted back (patch-converted.ts).
+        const options = { manager, force: flag(query, 'force'), dryRun: dryRun(query, 'PatchOptions'), checkFields: fields.check };
+        const admitted = await patchConverted(cluster, view, conversion, patchType, patch, target, options);
+        sendJson(res, admitted.created ? 201 : 200, await recordText(cluster, view, admitted.record), withWarnings(fields.headers(), admitted.warnings));
+        return;
+      }
       const reruns = hasWebhooks(cluster);
       const admitted = await admitPatch(
         cluster,

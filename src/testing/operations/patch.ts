@@ -66,12 +66,12 @@ export interface PatchResult {
   readonly created: boolean;
 }
 
-function asObject(value: unknown, what: string): KubeObject {
+export function asObject(value: unknown, what: string): KubeObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw unprocessable(`${what} did not produce an object`);
   return value as KubeObject;
 }
 
-function runEngine(run: () => unknown): unknown {
+export function runEngine(run: () => unknown): unknown {
   try {
     return run();
   } catch (error) {
@@ -80,7 +80,7 @@ function runEngine(run: () => unknown): unknown {
   }
 }
 
-function checkUnchangedIdentity(view: ResourceView, patched: KubeObject, prev: StoredRecord): void {
+export function checkUnchangedIdentity(view: ResourceView, patched: KubeObject, prev: StoredRecord): void {
   const metadata = metadataOf(patched);
   if (metadata['name'] !== prev.name) {
     throw invalid(view.type, prev.name, [{ field: 'metadata.name', message: `Invalid value: ${JSON.stringify(metadata['name'] ?? null)}: field is immutable` }]);
@@ -126,7 +126,11 @@ function conflictError(error: ApplyConflictError): Error {
   );
 }
 
-function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target: ObjectTarget, options: PatchOptions): PatchResult {
+/**
+ * The apply configuration of a request, checked: an object of `view`'s apiVersion and kind naming the target; its
+ * `status` dropped on the main resource of a kind with a status subresource (which owns status).
+ */
+export function applyConfiguration(view: ResourceView, body: unknown, target: ObjectTarget): KubeObject {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the apply configuration must be an object');
   const applied = body as KubeObject;
   if (typeof applied['apiVersion'] !== 'string' || applied['apiVersion'] === '') throw badRequest('apiVersion must be set in an apply configuration');
@@ -135,12 +139,13 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
     throw badRequest(`the apply configuration is a ${String(applied['apiVersion'])} ${String(applied['kind'])}, expected ${view.apiVersion} ${view.type.kind}`);
   }
   checkIdentity(view, applied, target);
-  // The status subresource owns status: an apply to the main resource does not set (or own) it.
   if (view.statusSubresource && target.subresource === undefined) delete applied['status'];
-  const prev = cluster.store.get(view.type.key, target.namespace, target.name);
-  const askedRv = metadataOf(applied)['resourceVersion'];
-  if (prev !== undefined && typeof askedRv === 'string' && askedRv !== '' && askedRv !== String(prev.rv)) throw conflict(view.type, target.name);
-  const common = {
+  return applied;
+}
+
+/** Server-side apply's settings for a request at `view`. */
+export function applySettings(cluster: Cluster, view: ResourceView, target: ObjectTarget, options: Pick<PatchOptions, 'manager' | 'force'>): Parameters<typeof serverSideApply>[2] {
+  return {
     manager: options.manager,
     force: options.force,
     apiVersion: view.apiVersion,
@@ -148,6 +153,14 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
     listKeys: view.type.listKeys,
     ...(target.subresource === undefined ? {} : { subresource: target.subresource }),
   };
+}
+
+function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target: ObjectTarget, options: PatchOptions): PatchResult {
+  const applied = applyConfiguration(view, body, target);
+  const prev = cluster.store.get(view.type.key, target.namespace, target.name);
+  const askedRv = metadataOf(applied)['resourceVersion'];
+  if (prev !== undefined && typeof askedRv === 'string' && askedRv !== '' && askedRv !== String(prev.rv)) throw conflict(view.type, target.name);
+  const common = applySettings(cluster, view, target, options);
   if (prev === undefined) {
     if (target.subresource !== undefined) throw notFound(view.type, target.name);
     const result = runApply(() => serverSideApply(undefined, applied, common));
@@ -175,7 +188,7 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
   return { record, created: false };
 }
 
-function runApply<T>(run: () => T): T {
+export function runApply<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {

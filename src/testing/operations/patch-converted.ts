@@ -1,0 +1,112 @@
+/**
+ * PATCH of a custom resource in a version other than its storage version, when its CRD converts through a webhook,
+ * as kube-apiserver does (`staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go`, the update of
+ * `registry/rest/update.go`): the stored object is converted to the request's version, the patch (merge, JSON, or
+ * server-side apply) is applied there, the result is converted back to the storage version, admitted and stored;
+ * the answer is converted to the request's version by the caller. A strategic merge patch is a 415, as for every
+ * custom resource. A webhook that fails answers the 500 of {@link convertThroughWebhook} and nothing is written.
+ *
+ * The conversions are awaited, so another write may land between the read and the store: the whole patch is then
+ * made again on the new object (kube-apiserver's GuaranteedUpdate retries the same way), at most
+ * {@link PATCH_ATTEMPTS} times before a 409.
+ */
+import type { Cluster } from '../cluster.js';
+import { admitWrite, type AdmittedWrite } from '../admission/admit.js';
+import type { Conversion } from '../conversion/converted-views.js';
+import { convertThroughWebhook } from '../conversion/conversion-webhook.js';
+import { applyJsonPatch, applyMergePatch, serverSideApply, type ManagedFieldsEntry } from '../patch/index.js';
+import type { ResourceView } from '../resources/resource-type.js';
+import { conflict, notFound, STRATEGIC_ON_CUSTOM_RESOURCE, unsupportedMediaType } from '../status-errors.js';
+import { metadataOf, objectJson, type KubeObject, type StoredRecord } from '../store/record.js';
+import { createObject } from './create.js';
+import { applyConfiguration, applySettings, asObject, checkUnchangedIdentity, runApply, runEngine, type PatchOptions, type PatchType } from './patch.js';
+import { finishUpdate, type ObjectTarget } from './update.js';
+
+/** How many times a patch is made again when the object changed during its conversions. */
+export const PATCH_ATTEMPTS = 5;
+
+/** Thrown inside the write when the stored object is no longer the one the patch was made on. */
+class ChangedUnderneath extends Error {}
+
+interface Patched {
+  /** The object to store, at the storage version. */
+  readonly object: KubeObject;
+  /** Server-side apply's managedFields. */
+  readonly managedFields?: ManagedFieldsEntry[];
+}
+
+/** Patches the object named by `target` at `view`'s version through `conversion`; the record is at the storage version. */
+export async function patchConverted(
+  cluster: Cluster,
+  view: ResourceView,
+  conversion: Conversion,
+  type: PatchType,
+  patch: unknown,
+  target: ObjectTarget,
+  options: Omit<PatchOptions, 'replace'>,
+): Promise<AdmittedWrite & { readonly created: boolean }> {
+  if (type === 'strategic') throw unsupportedMediaType(STRATEGIC_ON_CUSTOM_RESOURCE);
+  const { storage } = conversion;
+  for (let attempt = 1; ; attempt++) {
+    const prev = cluster.store.get(view.type.key, target.namespace, target.name);
+    if (prev === undefined && type !== 'apply') throw notFound(view.type, target.name);
+    const live = prev === undefined ? undefined : await toVersion(conversion, JSON.parse(objectJson(prev, storage.apiVersion, view.type.kind)) as KubeObject, view.apiVersion);
+    const made = type === 'apply' ? applied(cluster, view, structuredClone(patch), live, target, options) : patched(view, type, patch, live, prev, options);
+    const object = await toVersion(conversion, made.object, storage.apiVersion);
+    if (prev !== undefined) checkUnchangedIdentity(storage, object, prev);
+    const writeOptions = { manager: options.manager, ...(made.managedFields === undefined ? {} : { managedFields: made.managedFields }) };
+    try {
+      const admitted = await admitWrite(
+        cluster,
+        {
+          operation: prev === undefined ? 'CREATE' : 'UPDATE',
+          view: storage,
+          namespace: target.namespace,
+          name: target.name,
+          subresource: target.subresource,
+          object,
+          oldObject: prev === undefined ? undefined : (JSON.parse(objectJson(prev, storage.apiVersion, view.type.kind)) as KubeObject),
+          dryRun: options.dryRun,
+        },
+        (candidate, dryRun) => {
+          const current = cluster.store.get(view.type.key, target.namespace, target.name);
+          if (current !== prev) throw new ChangedUnderneath();
+          if (prev === undefined) return createObject(cluster, storage, candidate ?? object, view.type.namespaced ? target.namespace : undefined, { ...writeOptions, dryRun });
+          return finishUpdate(cluster, storage, prev, candidate ?? object, target.subresource, { ...writeOptions, dryRun });
+        },
+      );
+      return { ...admitted, created: prev === undefined };
+    } catch (error) {
+      if (!(error instanceof ChangedUnderneath)) throw error;
+      if (attempt >= PATCH_ATTEMPTS) throw conflict(view.type, target.name);
+    }
+  }
+}
+
+async function toVersion(conversion: Conversion, object: KubeObject, apiVersion: string): Promise<KubeObject> {
+  if (object['apiVersion'] === apiVersion) return object;
+  const [converted] = await convertThroughWebhook(conversion.webhook, [object], apiVersion);
+  return converted ?? object;
+}
+
+/** A merge or JSON patch applied to the live object at the request's version. */
+function patched(view: ResourceView, type: 'merge' | 'json', patch: unknown, live: KubeObject | undefined, prev: StoredRecord | undefined, options: Pick<PatchOptions, 'checkFields'>): Patched {
+  if (live === undefined || prev === undefined) throw new Error('katalog/testing: a merge or JSON patch needs the stored object');
+  const base: KubeObject = { ...live, apiVersion: view.apiVersion };
+  const result = asObject(runEngine(() => (type === 'merge' ? applyMergePatch(base, patch) : applyJsonPatch(base, patch))), 'the patch');
+  const object = options.checkFields === undefined ? result : options.checkFields(result);
+  checkUnchangedIdentity(view, object, prev);
+  return { object };
+}
+
+/** Server-side apply at the request's version, over the live object there (or none: apply creates). */
+function applied(cluster: Cluster, view: ResourceView, body: unknown, live: KubeObject | undefined, target: ObjectTarget, options: Pick<PatchOptions, 'manager' | 'force'>): Patched {
+  const configuration = applyConfiguration(view, body, target);
+  if (live === undefined && target.subresource !== undefined) throw notFound(view.type, target.name);
+  const askedRv = metadataOf(configuration)['resourceVersion'];
+  if (live !== undefined && typeof askedRv === 'string' && askedRv !== '' && askedRv !== metadataOf(live)['resourceVersion']) throw conflict(view.type, target.name);
+  const result = runApply(() => serverSideApply(live, configuration, applySettings(cluster, view, target, options)));
+  result.object['apiVersion'] = view.apiVersion;
+  result.object['kind'] = view.type.kind;
+  return { object: result.object, managedFields: result.managedFields };
+}
