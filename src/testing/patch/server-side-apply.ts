@@ -80,7 +80,8 @@ const BEFORE_FIRST_APPLY = 'before-first-apply';
 
 /**
  * Applies `applied` (an apply configuration: the fields this manager has opinions about) to `live` (undefined:
- * create) as manager `opts.manager`, and returns the merged object and its managedFields. Inputs are not modified.
+ * create) as manager `opts.manager`, and returns the merged object and its managedFields. Inputs are not modified;
+ * the object's `metadata.managedFields` is the returned `managedFields` array itself, not a copy.
  *
  * - The applied configuration's field set (leaves, `k:` items of associative lists, `v:` items of sets, atomic
  *   lists as one leaf) becomes the manager's `Apply` entry (time `opts.now`; kept when nothing changed).
@@ -120,7 +121,9 @@ export function serverSideApply(
   const merged = mergeApplied(live === undefined ? {} : cloneJson(live), applied, listKeys, scope);
 
   const conflicts: { entry: TrackedEntry; path: FieldPath }[] = [];
-  const changedPaths = memberPaths(changedMembers(appliedSet, live, merged));
+  // What this apply changes matters only against other managers' sets: with none (the manager's own object, the
+  // usual case of a controller's child), the walk is skipped.
+  const changedPaths = others.length === 0 ? [] : memberPaths(changedMembers(appliedSet, live, merged));
   for (const entry of others) {
     for (const path of changedPaths) if (hasPath(entry.set, path)) conflicts.push({ entry, path });
   }
@@ -145,7 +148,9 @@ export function serverSideApply(
   const managedFields = writeManagedFields(entries);
   const metadata = getOwn(merged, 'metadata');
   const target: JsonObject = isJsonObject(metadata) ? metadata : {};
-  setOwn(target, 'managedFields', cloneJson(managedFields));
+  // The same array as `managedFields` (not a copy): the caller stores one of them, and entries this server wrote
+  // are shared with the previous stored object anyway (never mutated).
+  setOwn(target, 'managedFields', managedFields);
   setOwn(merged, 'metadata', target);
   return { object: merged, managedFields };
 }
