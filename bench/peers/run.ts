@@ -4,6 +4,8 @@
 //   (positional arguments are read as count, creates, reps, idle: `npm run bench:peers -- 2000 50 3 10`)
 // `against=DIR` adds katalog built from another checkout (DIR, e.g. `git archive main | tar -x -C DIR`) as one more
 // peer, "katalog@DIR": with `only=katalog`, an A/B of two versions of katalog interleaved in one command.
+// `serveragainst=DIR` adds this katalog against the test API server of another checkout as one more peer,
+// "katalog, server@DIR": with `only=katalog`, an A/B of two versions of the server (its CPU per 1,000 resources).
 // `bookmarks` is the server's BOOKMARK period in ms: 60 s by default, kube-apiserver's (the test server's own default,
 // 1 s, is for tests and would make every operator that asks for bookmarks busy while idle). `prof=DIR` writes a CPU
 // profile of each operator process into DIR (node --cpu-prof); `serverprof=DIR` one of each operator's test API server.
@@ -63,7 +65,10 @@ interface Peer {
   readonly name: string;
   readonly file: string;
   readonly tsx: boolean;
+  /** The checkout whose test API server this peer runs against (default this one). */
+  readonly serverCheckout?: string;
 }
+const SERVER_AGAINST = args['serveragainst'];
 const ALL: readonly Peer[] = [
   // Bundled into plain JavaScript first (as a user runs the published package): under `--import tsx` a loader
   // thread would run and collect garbage in the operator's process and count in its CPU.
@@ -72,6 +77,7 @@ const ALL: readonly Peer[] = [
   { name: '@dot-i/k8s-operator', file: 'bench/peers/dot-i.mjs', tsx: false },
   { name: 'kubernetes-fluent-client', file: 'bench/peers/fluent.mjs', tsx: false },
   ...(AGAINST === undefined ? [] : [{ name: `katalog@${AGAINST}`, file: AGAINST_BUNDLE, tsx: false }]),
+  ...(SERVER_AGAINST === undefined ? [] : [{ name: `katalog, server@${SERVER_AGAINST}`, file: KATALOG_BUNDLE, tsx: false, serverCheckout: SERVER_AGAINST }]),
 ];
 const only = args['only']?.split(',');
 const PEERS = ALL.filter((peer) => only === undefined || only.some((name) => peer.name.includes(name)));
@@ -173,6 +179,7 @@ async function runOnce(peer: Peer, dir: string): Promise<Run> {
   const server = await startRemoteServer(
     { bookmarkIntervalMs: BOOKMARK_MS, requestLogSize: 10 * COUNT + 10_000 },
     SERVER_PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${SERVER_PROF_DIR}`, ...(PROF_US === undefined ? [] : [`--cpu-prof-interval=${PROF_US}`])],
+    peer.serverCheckout,
   );
   try {
     await server.call({ crd: WIDGET_CRD });

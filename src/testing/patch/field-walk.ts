@@ -1,7 +1,7 @@
 /**
  * Walks JSON objects in terms of field paths: the field set an object sets, the value at a path, removing a path.
  */
-import { emptySet, insertPath, parseJson, stableJson, type FieldPath, type FieldSet } from './field-set.js';
+import { emptySet, insertPath, isEmptySet, parseJson, stableJson, type FieldPath, type FieldSet } from './field-set.js';
 import { deleteOwn, getOwn, hasOwn, isJsonObject, jsonEqual, setOwn, type JsonObject } from './json-value.js';
 import type { ListKeyLookup } from './managed-fields.js';
 import { PatchError } from './patch-error.js';
@@ -40,32 +40,57 @@ export type KeyingMode = 'strict' | 'lenient';
  */
 export function collectFields(object: JsonObject, listKeys: ListKeyLookup, mode: KeyingMode, scope?: string): FieldSet {
   const set = emptySet();
-  const visit = (value: unknown, fields: readonly string[], path: readonly string[]): void => {
+  // The set is built while the object is walked: each value adds to the node of its own path (no path is copied
+  // or looked up from the root per leaf). `fields` is the stack of field names above, for the list-key lookup.
+  const fields: string[] = [];
+  const child = (node: FieldSet, element: string): FieldSet => {
+    let next = node.children.get(element);
+    if (next === undefined) {
+      next = emptySet();
+      node.children.set(element, next);
+    }
+    return next;
+  };
+  const visit = (value: unknown, node: FieldSet, depth: number, inMetadata: boolean): void => {
     if (isJsonObject(value)) {
+      // A map adds nothing itself: a node is kept only when something at or under it is a member.
       for (const key of Object.keys(value)) {
-        if (isUntracked(path, key) || (path.length === 0 && scope !== undefined && key !== scope)) continue;
-        visit(value[key], [...fields, key], [...path, `f:${key}`]);
+        if (depth === 0 ? UNTRACKED_ROOT.has(key) || (scope !== undefined && key !== scope) : inMetadata && UNTRACKED_METADATA.has(key)) continue;
+        fields.push(key);
+        const before = node.children.get(`f:${key}`);
+        const next = child(node, `f:${key}`);
+        visit(value[key], next, depth + 1, depth === 0 && key === 'metadata');
+        if (before === undefined && isEmptySet(next)) node.children.delete(`f:${key}`);
+        fields.pop();
       }
       return;
     }
     if (!Array.isArray(value)) {
-      insertPath(set, path);
+      node.member = true;
       return;
     }
-    const elements = listElements(value, listKeys(fields), fields, mode);
+    const elements = listElements(value, listKeys(fields.slice()), fields, mode);
     if (elements === undefined) {
-      insertPath(set, path);
+      node.member = true;
       return;
     }
     value.forEach((item: unknown, index) => {
       const element = elements[index] ?? '';
-      insertPath(set, [...path, element]);
+      const itemNode = child(node, element);
+      itemNode.member = true;
       if (element.startsWith('k:') && isJsonObject(item)) {
-        for (const key of Object.keys(item)) visit(item[key], [...fields, key], [...path, element, `f:${key}`]);
+        for (const key of Object.keys(item)) {
+          fields.push(key);
+          const before = itemNode.children.get(`f:${key}`);
+          const next = child(itemNode, `f:${key}`);
+          visit(item[key], next, depth + 2, false);
+          if (before === undefined && isEmptySet(next)) itemNode.children.delete(`f:${key}`);
+          fields.pop();
+        }
       }
     });
   };
-  visit(object, [], []);
+  visit(object, set, 0, false);
   return set;
 }
 

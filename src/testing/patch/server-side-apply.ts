@@ -80,7 +80,8 @@ const BEFORE_FIRST_APPLY = 'before-first-apply';
 
 /**
  * Applies `applied` (an apply configuration: the fields this manager has opinions about) to `live` (undefined:
- * create) as manager `opts.manager`, and returns the merged object and its managedFields. Inputs are not modified.
+ * create) as manager `opts.manager`, and returns the merged object and its managedFields. Inputs are not modified;
+ * the object's `metadata.managedFields` is the returned `managedFields` array itself, not a copy.
  *
  * - The applied configuration's field set (leaves, `k:` items of associative lists, `v:` items of sets, atomic
  *   lists as one leaf) becomes the manager's `Apply` entry (time `opts.now`; kept when nothing changed).
@@ -117,10 +118,12 @@ export function serverSideApply(
   const own = entries.find((entry) => isSlot(entry, opts.manager, 'Apply', subresource));
   const others = entries.filter((entry) => entry !== own);
 
-  const merged = mergeApplied(live === undefined ? {} : cloneJson(live), applied, listKeys, scope);
+  const merged = mergeApplied(live === undefined ? {} : copyForMerge(live), applied, listKeys, scope);
 
   const conflicts: { entry: TrackedEntry; path: FieldPath }[] = [];
-  const changedPaths = memberPaths(changedMembers(appliedSet, live, merged));
+  // What this apply changes matters only against other managers' sets: with none (the manager's own object, the
+  // usual case of a controller's child), the walk is skipped.
+  const changedPaths = others.length === 0 ? [] : memberPaths(changedMembers(appliedSet, live, merged));
   for (const entry of others) {
     for (const path of changedPaths) if (hasPath(entry.set, path)) conflicts.push({ entry, path });
   }
@@ -131,7 +134,7 @@ export function serverSideApply(
 
   const held = (path: FieldPath): boolean => nodeAt(appliedSet, path) !== undefined || others.some((entry) => nodeAt(entry.set, path) !== undefined);
   if (own !== undefined) {
-    for (const path of memberPaths(difference(own.set, appliedSet))) if (!held(path)) removePath(merged, path, held);
+    for (const path of memberPaths(difference(own.set, appliedSet))) if (!held(path) && !isManagedFieldsPath(path)) removePath(merged, path, held);
   }
 
   const objectChanged = live === undefined || !jsonEqual(withoutManagedFields(live), withoutManagedFields(merged));
@@ -145,9 +148,37 @@ export function serverSideApply(
   const managedFields = writeManagedFields(entries);
   const metadata = getOwn(merged, 'metadata');
   const target: JsonObject = isJsonObject(metadata) ? metadata : {};
-  setOwn(target, 'managedFields', cloneJson(managedFields));
+  // The same array as `managedFields` (not a copy): the caller stores one of them, and entries this server wrote
+  // are shared with the previous stored object anyway (never mutated).
+  setOwn(target, 'managedFields', managedFields);
   setOwn(merged, 'metadata', target);
   return { object: merged, managedFields };
+}
+
+/**
+ * A deep copy of the live object for the merge to change, except `metadata.managedFields`, which is shared: an
+ * applied configuration never sets it, the merge and the removal of fields never touch it (it is not tracked), and
+ * it is replaced by the new entries at the end. Copying it was most of the copy's cost (the entries are the largest
+ * part of most objects' metadata).
+ */
+function copyForMerge(live: JsonObject): JsonObject {
+  const copy: JsonObject = {};
+  for (const key of Object.keys(live)) {
+    const value = live[key];
+    if (key !== 'metadata' || !isJsonObject(value)) {
+      setOwn(copy, key, cloneJson(value));
+      continue;
+    }
+    const metadata: JsonObject = {};
+    for (const field of Object.keys(value)) setOwn(metadata, field, field === 'managedFields' ? value[field] : cloneJson(value[field]));
+    setOwn(copy, key, metadata);
+  }
+  return copy;
+}
+
+/** True for a path in `metadata.managedFields`: never a field to remove (only a hand-written FieldsV1 names one). */
+function isManagedFieldsPath(path: FieldPath): boolean {
+  return path[0] === 'f:metadata' && path[1] === 'f:managedFields';
 }
 
 function withoutManagedFields(object: JsonObject): JsonObject {

@@ -225,6 +225,30 @@ describe('serverSideApply', () => {
     assert.equal(JSON.stringify(managedFields[0]?.fieldsV1), '{"f:data":{"f:__proto__":{"f:polluted":{}}},"f:metadata":{"f:labels":{"f:__proto__":{}}}}');
   });
 
+  test('the live managedFields are never changed, even by an entry that names them; the result carries the new entries', () => {
+    // A hand-written entry whose FieldsV1 names metadata.managedFields itself: dropping it from the manager's next
+    // apply must not reach into the stored entries, which the merge shares instead of copying.
+    const handWritten: ManagedFieldsEntry = {
+      manager: 'katalog',
+      operation: 'Apply',
+      apiVersion: 'apps/v1',
+      time: T0,
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:metadata': { 'f:managedFields': { 'i:0': { 'f:time': {} } } }, 'f:spec': { 'f:replicas': {} } },
+    };
+    const other: ManagedFieldsEntry = { manager: 'kubectl', operation: 'Update', apiVersion: 'apps/v1', time: T0, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:paused': {} } } };
+    const live = deployment({ replicas: 1, paused: true }, { managedFields: [other, handWritten] });
+    const before = snapshot(live);
+    // Not frozen, as the server's stored objects are not: a change in place would show in the snapshot.
+    const result = serverSideApply(live, deployment({ replicas: 2 }), { manager: 'katalog', force: false, apiVersion: 'apps/v1', now: T1, listKeys });
+    assert.deepEqual(snapshot(live), before);
+    assert.deepEqual(spec(result.object), { replicas: 2, paused: true });
+    assert.equal((result.object['metadata'] as Obj)['managedFields'], result.managedFields);
+    assert.deepEqual(managers(result.managedFields), ['katalog/Apply', 'kubectl/Update']);
+    assert.deepEqual(result.managedFields[0]?.fieldsV1, { 'f:spec': { 'f:replicas': {} } });
+    assert.equal(result.managedFields[0]?.time, T1);
+  });
+
   test('property: re-applying the same configuration changes nothing', () => {
     const labels = fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.string(), { maxKeys: 4 });
     fc.assert(
