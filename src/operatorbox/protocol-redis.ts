@@ -21,6 +21,7 @@ import { DEFAULT_REDIS_POOL_SIZE, RedisPools } from './protocol-redis-pool.js';
 import { RespError, type RespValue } from './protocol-redis-resp.js';
 import { redisTarget } from './protocol-redis-url.js';
 
+/** Options of {@link redisProtocol}, for a host that registers the built-in client with other limits. */
 export interface RedisProtocolOptions {
   /** The largest reply accepted, in bytes (default 1 MiB); a larger one fails the call and closes its connection. */
   readonly maxReplyBytes?: number;
