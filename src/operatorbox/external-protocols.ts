@@ -97,8 +97,8 @@ function callLists(crd: CrdDefinition, which: 'runtime' | 'admission'): Array<re
     [`${at}.operatorBox.preReconcile.external`, pre?.external],
     [`${at}.operatorBox.preReconcile.enqueueGate.external`, pre?.enqueueGate?.external],
     [`${at}.operatorBox.preReconcile.reconcileGate.external`, pre?.reconcileGate?.external],
-    // Reconcile-time validation makes validation.external's calls too; mutation's are the router's only.
-    [`${at}.validation.external`, crd.admission?.validationExternal],
+    // Reconcile-time validation makes validation.external's calls that fire at reconcile; mutation's are the router's only.
+    [`${at}.validation.external`, crd.admission?.validationExternal?.filter((call) => call.atReconcile)],
   ];
 }
 
