@@ -21,6 +21,12 @@ export class RedisFailure extends Error {
   }
 }
 
+/** TLS settings of `rediss://` connections beyond Node's defaults. */
+export interface RedisTls {
+  /** Trusted certificate authorities (PEM); Node's default ones when absent. */
+  readonly ca?: string | string[];
+}
+
 /** The reason of a failure caused by the caller's signal. */
 export const ABORTED = 'aborted';
 
@@ -47,10 +53,15 @@ export class RedisConnection {
   }
 
   /** Connects to `target` and authenticates; rejects with a RedisFailure (ABORTED when `signal` aborts first). */
-  static async open(target: RedisTarget, maxReplyBytes: number, signal: AbortSignal, onGone: (connection: RedisConnection) => void): Promise<RedisConnection> {
+  static async open(
+    target: RedisTarget,
+    settings: { readonly maxReplyBytes: number; readonly tls: RedisTls },
+    signal: AbortSignal,
+    onGone: (connection: RedisConnection) => void,
+  ): Promise<RedisConnection> {
     if (signal.aborted) throw new RedisFailure(ABORTED);
-    const socket = await connected(target, signal);
-    const connection = new RedisConnection(socket, maxReplyBytes, onGone);
+    const socket = await connected(target, settings.tls, signal);
+    const connection = new RedisConnection(socket, settings.maxReplyBytes, onGone);
     try {
       if (target.password !== undefined) {
         const auth = await connection.command(target.username === undefined ? ['AUTH', target.password] : ['AUTH', target.username, target.password], signal);
@@ -136,13 +147,13 @@ export class RedisConnection {
   }
 }
 
-function connected(target: RedisTarget, signal: AbortSignal): Promise<Socket> {
+function connected(target: RedisTarget, tls: RedisTls, signal: AbortSignal): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket =
       target.path !== undefined
         ? netConnect({ path: target.path })
         : target.tls
-          ? tlsConnect({ host: target.host, port: target.port, ...(isIP(target.host) === 0 ? { servername: target.host } : {}) })
+          ? tlsConnect({ host: target.host, port: target.port, ...(isIP(target.host) === 0 ? { servername: target.host } : {}), ...(tls.ca === undefined ? {} : { ca: tls.ca }) })
           : netConnect({ host: target.host, port: target.port });
     const settle = (error: RedisFailure | undefined): void => {
       signal.removeEventListener('abort', onAbort);

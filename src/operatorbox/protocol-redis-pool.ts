@@ -6,7 +6,7 @@
  * usable (a later call opens new connections), so a client shared by a runtime and an admission router survives
  * the first one's stop.
  */
-import { ABORTED, RedisConnection, RedisFailure } from './protocol-redis-connection.js';
+import { ABORTED, RedisConnection, RedisFailure, type RedisTls } from './protocol-redis-connection.js';
 import type { RedisTarget } from './protocol-redis-url.js';
 
 /** Orkestra's documented default of `poolSize` (pkg/types/external.go). */
@@ -26,7 +26,10 @@ interface Pool {
 export class RedisPools {
   private readonly pools = new Map<string, Pool>();
 
-  constructor(private readonly maxReplyBytes: number) {}
+  constructor(
+    private readonly maxReplyBytes: number,
+    private readonly tls: RedisTls = {},
+  ) {}
 
   /** A connection to `target` for one command; give it back with {@link release}. Rejects with a RedisFailure. */
   async acquire(target: RedisTarget, size: number, signal: AbortSignal): Promise<RedisConnection> {
@@ -86,7 +89,7 @@ export class RedisPools {
     pool.opening += 1;
     let connection: RedisConnection;
     try {
-      connection = await RedisConnection.open(target, this.maxReplyBytes, signal, (gone) => this.gone(pool, gone));
+      connection = await RedisConnection.open(target, { maxReplyBytes: this.maxReplyBytes, tls: this.tls }, signal, (gone) => this.gone(pool, gone));
     } catch (error) {
       pool.waiters.shift()?.wake();
       throw error;

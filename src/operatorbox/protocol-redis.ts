@@ -25,6 +25,11 @@ import { redisTarget } from './protocol-redis-url.js';
 export interface RedisProtocolOptions {
   /** The largest reply accepted, in bytes (default 1 MiB); a larger one fails the call and closes its connection. */
   readonly maxReplyBytes?: number;
+  /**
+   * The certificate authorities trusted for `rediss://` (PEM), instead of Node's default ones: for a server whose
+   * certificate a private CA signed (the usual case inside a cluster).
+   */
+  readonly ca?: string | readonly string[];
 }
 
 /** What `.external.<name>` holds for a `redis` call (a type, not an interface: it is a string-keyed map). */
@@ -45,7 +50,7 @@ const STATEFUL = new Set(['SELECT', 'AUTH', 'HELLO', 'MULTI', 'EXEC', 'DISCARD',
 
 /** A new Redis client with its own pools (the runtime and the admission router each make one, and close it). */
 export function redisProtocol(options: RedisProtocolOptions = {}): ExternalProtocolClient {
-  const pools = new RedisPools(options.maxReplyBytes ?? DEFAULT_REDIS_MAX_REPLY_BYTES);
+  const pools = new RedisPools(options.maxReplyBytes ?? DEFAULT_REDIS_MAX_REPLY_BYTES, options.ca === undefined ? {} : { ca: typeof options.ca === 'string' ? options.ca : [...options.ca] });
   return {
     fetch: (request) => redisFetch(pools, request),
     close: () => pools.close(),

@@ -1,8 +1,13 @@
 // The built-in Redis client against a real redis-server (Debian's, from .tools/redis; the tests skip, saying why,
 // when it cannot be fetched): Orkestra's result maps for each reply type, its failures (never quoting the URL or
-// the password), AUTH and database selection from the URL, the pool's limit, deadlines, aborts and close().
+// the password), AUTH and database selection from the URL, the pool's limit, deadlines, aborts and close(), and
+// rediss:// with the certificate verified (a test certificate made with openssl; skipped without it).
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { redisProtocol, splitCommand } from '../../src/operatorbox/protocol-redis.js';
 import type { ExternalProtocolClient, ExternalProtocolRequest } from '../../src/operatorbox/external-protocol.js';
 import { redisBinary, startRedisServer, type RedisServer } from '../support/redis-server.js';
@@ -157,3 +162,38 @@ describe('redis protocol client with AUTH', { skip: binary.reason }, () => {
     assert.doesNotMatch(JSON.stringify([wrong, none]), /s3cret|wrong-pass|127\.0\.0\.1/);
   });
 });
+
+describe('redis protocol client over TLS (rediss://)', { skip: binary.reason ?? openssl() }, () => {
+  let server: RedisServer;
+  let dir: string;
+  let ca: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'katalog-redis-tls-'));
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(made.status, 0, made.stderr);
+    ca = readFileSync(join(dir, 'cert.pem'), 'utf8');
+    server = await startRedisServer(binary.path ?? '', { tls: { certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem') } });
+  });
+  after(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the server certificate is verified: trusted through the ca option, refused by Node\'s defaults and for another host name', async () => {
+    const trusting = redisProtocol({ ca });
+    const strict = redisProtocol();
+    try {
+      assert.equal((await trusting.fetch(request(`rediss://localhost:${server.tlsPort}`, 'PING')))['result'], 'PONG');
+      assert.equal((await strict.fetch(request(`rediss://localhost:${server.tlsPort}`, 'PING')))['error'], 'redis: the connection failed (DEPTH_ZERO_SELF_SIGNED_CERT)');
+      assert.equal((await trusting.fetch(request(`rediss://127.0.0.1:${server.tlsPort}`, 'PING')))['error'], 'redis: the connection failed (ERR_TLS_CERT_ALTNAME_INVALID)');
+    } finally {
+      await trusting.close?.();
+      await strict.close?.();
+    }
+  });
+});
+
+function openssl(): string | undefined {
+  const probe = spawnSync('openssl', ['version'], { encoding: 'utf8' });
+  return probe.status === 0 ? undefined : 'openssl is not available to make a test certificate';
+}

@@ -21,6 +21,8 @@ export function redisBinary(): Tool {
 
 export interface RedisServer {
   readonly port: number;
+  /** The TLS port, when started with `tls`. */
+  readonly tlsPort: number | undefined;
   /** `redis://127.0.0.1:<port>`. */
   readonly url: string;
   /** Runs one command through redis-cli (test setup: SET, DEL…); its output. */
@@ -32,15 +34,19 @@ export interface RedisServer {
 export interface RedisServerOptions {
   /** `requirepass`: the server then needs AUTH. */
   readonly password?: string;
+  /** Also listen with TLS (PEM files of the server's certificate and key), on `tlsPort`. */
+  readonly tls?: { readonly certFile: string; readonly keyFile: string };
 }
 
 /** Starts redis-server on a free port of 127.0.0.1 and waits until it answers PING (generous deadline). */
 export async function startRedisServer(binary: string, options: RedisServerOptions = {}): Promise<RedisServer> {
   const port = await freePort();
+  const tlsPort = options.tls === undefined ? undefined : await freePort();
   let child: ChildProcess | undefined;
   const launch = async (): Promise<void> => {
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'];
     if (options.password !== undefined) args.push('--requirepass', options.password);
+    if (options.tls !== undefined) args.push('--tls-port', String(tlsPort), '--tls-cert-file', options.tls.certFile, '--tls-key-file', options.tls.keyFile, '--tls-auth-clients', 'no');
     child = spawn(binary, args, { stdio: 'ignore', env: { ...process.env, LD_LIBRARY_PATH: libraryPath() } });
     await untilAnswers(port, options.password);
   };
@@ -55,6 +61,7 @@ export async function startRedisServer(binary: string, options: RedisServerOptio
   };
   return {
     port,
+    tlsPort,
     url: `redis://127.0.0.1:${port}`,
     command: (...args) => cli(port, args, options.password),
     stop,
