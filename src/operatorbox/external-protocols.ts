@@ -11,6 +11,7 @@ import { CLIENT_PROTOCOLS, type ExternalCall } from '../definition/external-type
 import type { CrdDefinition, Definition } from '../definition/types.js';
 import type { ExternalProtocolClient } from './external-protocol.js';
 import { redisProtocol } from './protocol-redis.js';
+import type { Logger } from '../observe/logger.js';
 
 /**
  * The protocols katalog has a client for, each made on first use. The host's `externalProtocols` replace them.
@@ -78,6 +79,16 @@ export class ExternalProtocols implements ProtocolLookup {
     const outcomes = await Promise.allSettled(clients.map((client) => client.close?.() ?? Promise.resolve()));
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
+  }
+}
+
+/** Closes `protocols` for the runtime's stop() (drained: no call is out); a failure is logged, not thrown. */
+export async function closeLogged(protocols: ExternalProtocols, logger: Logger): Promise<void> {
+  try {
+    await protocols.close();
+  } catch (error) {
+    // Logged and not thrown: stop() must finish stopping everything else; a host client's failure is the host's to handle.
+    logger.error('stop(): an external protocol client failed to close', { error: error instanceof Error ? error.message : String(error) });
   }
 }
 

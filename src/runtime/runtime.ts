@@ -21,6 +21,7 @@ import { notifierFor } from './notifier-wiring.js';
 import { RuntimeHealth } from '../observe/runtime-health.js';
 import type { ConstructorFactory, Hooks } from '../operatorbox/types.js';
 import type { ResolvedOptions } from '../options.js';
+import { closeLogged } from '../operatorbox/external-protocols.js';
 import { CodeRegistry } from './code-registry.js';
 import { CrdLifecycle } from './crd-lifecycle.js';
 import type { CrdSlot } from './crd-slot.js';
@@ -364,7 +365,7 @@ export class Runtime {
     await Promise.all([...controllers.map((controller) => controller.stopInformers()), this.crdWatcher?.stop(), this.notifier?.stop()]); // drained: no notification comes
     // Last: the informers and the Lease are stopped, so nothing sends another request; this ends every connection.
     this.kube?.client.close();
-    await this.closeProtocols();
+    await closeLogged(this.options.externalProtocols, this.logger);
     for (const slot of [...active].reverse()) {
       this.metrics.shutdown(slot.crd.name);
       slot.activated = undefined;
@@ -377,16 +378,6 @@ export class Runtime {
     if (!wasStarting) this.logger.info('runtime stopped', {});
   }
 
-  /** Closes the external calls' protocol clients (drained: no call is out). A failure is logged: stop() still ends. */
-  private async closeProtocols(): Promise<void> {
-    try {
-      await this.options.externalProtocols.close();
-    } catch (error) {
-      // Logged and not thrown: stop() must finish stopping everything else; the client's own handles are its owner's.
-      this.logger.error('stop(): an external protocol client failed to close', { error: error instanceof Error ? error.message : String(error) });
-    }
-  }
-
   private activeControllers(): Controller[] {
     return [...this.slots.values()].flatMap((slot) => (slot.activated === undefined ? [] : [slot.activated.controller]));
   }
@@ -394,8 +385,6 @@ export class Runtime {
   private assertNotStarted(what: string): void {
     if (this.current !== 'created') throw new RuntimeError('E_STATE', `${what}() must be called before start()`);
   }
-
-
 }
 
 /** Drops undefined properties (exactOptionalPropertyTypes). */
