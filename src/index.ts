@@ -135,9 +135,12 @@ export type { ReconcilerInfo, CodeInfo, TemplatePhaseName } from './http/reconci
 export { listen, type FetchApp, type ListeningServer } from './http/listen.js';
 
 // The admission webhook router (validation, mutation, deletion protection)
-export { createAdmissionRouter, ADMISSION_PATHS, type AdmissionRouterOptions, type AdmissionDecision } from './admission/router.js';
+export { createAdmissionRouter, ADMISSION_PATHS, type AdmissionRouter, type AdmissionRouterOptions, type AdmissionDecision } from './admission/router.js';
 export type { ExternalFailurePolicy } from './admission/admission-external.js';
 export type { SecretReader } from './operatorbox/external-calls.js';
+// External calls' protocol clients (redis built in; postgres, mongo, kafka of the host): the externalProtocols option
+export type { ExternalProtocolClient, ExternalProtocolRequest } from './operatorbox/external-protocol.js';
+export { redisProtocol, type RedisProtocolOptions } from './operatorbox/protocol-redis.js';
 export { cachedObjects } from './runtime/cached.js';
 export { webhookConfigurations, type WebhookConfigurationOptions, type WebhookConfigurations, type WebhookClient } from './admission/webhook-configuration.js';
 export { DELETION_PROTECTION_LABEL } from './admission/crd-rules.js';

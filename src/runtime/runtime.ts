@@ -21,6 +21,7 @@ import { notifierFor } from './notifier-wiring.js';
 import { RuntimeHealth } from '../observe/runtime-health.js';
 import type { ConstructorFactory, Hooks } from '../operatorbox/types.js';
 import type { ResolvedOptions } from '../options.js';
+import { closeLogged } from '../operatorbox/external-protocols.js';
 import { CodeRegistry } from './code-registry.js';
 import { CrdLifecycle } from './crd-lifecycle.js';
 import type { CrdSlot } from './crd-slot.js';
@@ -364,6 +365,7 @@ export class Runtime {
     await Promise.all([...controllers.map((controller) => controller.stopInformers()), this.crdWatcher?.stop(), this.notifier?.stop()]); // drained: no notification comes
     // Last: the informers and the Lease are stopped, so nothing sends another request; this ends every connection.
     this.kube?.client.close();
+    await closeLogged(this.options.externalProtocols, this.logger);
     for (const slot of [...active].reverse()) {
       this.metrics.shutdown(slot.crd.name);
       slot.activated = undefined;
@@ -383,8 +385,6 @@ export class Runtime {
   private assertNotStarted(what: string): void {
     if (this.current !== 'created') throw new RuntimeError('E_STATE', `${what}() must be called before start()`);
   }
-
-
 }
 
 /** Drops undefined properties (exactOptionalPropertyTypes). */
