@@ -307,11 +307,15 @@ export class PostgresConnection {
     this.socket.destroy();
   }
 
-  /** Sends Terminate and closes; resolves when the socket is closed (destroyed after `graceMs`). */
+  /**
+   * Sends Terminate and closes; resolves when the socket is closed (destroyed after `graceMs`). A session in a
+   * call is abandoned instead (destroyed, its statement cancelled): the server reads no Terminate mid-statement.
+   */
   end(graceMs: number): Promise<void> {
     return new Promise((resolve) => {
       if (this.socket.destroyed) return resolve();
       this.socket.once('close', () => resolve());
+      if (this.busy) return this.abandon();
       const timer = setTimeout(() => this.socket.destroy(), graceMs);
       timer.unref();
       this.socket.end(terminateMessage());

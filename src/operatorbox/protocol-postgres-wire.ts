@@ -123,7 +123,7 @@ export class BackendReader {
     while (this.buffer.length - offset >= 5) {
       const length = this.buffer.readInt32BE(offset + 1);
       if (length < 4) throw new PostgresWireError(`the server sent a message with the invalid length ${length}`);
-      if (length - 4 > this.maxMessageBytes) throw new PostgresWireError(`the server sent a message of ${length - 4} bytes, over the limit of ${this.maxMessageBytes}`);
+      if (length - 4 > this.maxMessageBytes) throw new PostgresWireError(`the server sent a message of ${length - 4} bytes, over the limit of ${this.maxMessageBytes} (is it a PostgreSQL server?)`);
       if (this.buffer.length - offset < length + 1) break;
       const type = String.fromCharCode(this.buffer[offset] ?? 0);
       this.ready.push({ type, body: this.buffer.subarray(offset + 5, offset + 1 + length) });
