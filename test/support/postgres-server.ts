@@ -45,12 +45,41 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
+const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** The command line, run as `nobody` when we are root. */
+function command(program: string, args: readonly string[]): [string, string[]] {
+  return asRoot ? ['setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', program, ...args]] : [program, [...args]];
+}
+
 /** The binaries, or why they cannot be had (the tests then skip with it). */
 export function postgresBinaries(): { readonly bin?: string; readonly reason?: string } {
-  if (existsSync(join(BIN, 'postgres'))) return { bin: BIN };
-  const fetched = spawnSync(join(ROOT, 'scripts', 'fetch-postgres.sh'), { encoding: 'utf8', timeout: 300_000 });
-  if (existsSync(join(BIN, 'postgres'))) return { bin: BIN };
-  return { reason: `PostgreSQL could not be fetched (scripts/fetch-postgres.sh: ${(fetched.stderr || fetched.error?.message || 'no output').trim()})` };
+  if (!existsSync(join(BIN, 'postgres'))) {
+    const fetched = spawnSync(join(ROOT, 'scripts', 'fetch-postgres.sh'), { encoding: 'utf8', timeout: 300_000 });
+    if (!existsSync(join(BIN, 'postgres'))) return { reason: `PostgreSQL could not be fetched (scripts/fetch-postgres.sh: ${(fetched.stderr || fetched.error?.message || 'no output').trim()})` };
+  }
+  if (runs(BIN, LIBS)) return { bin: BIN };
+  // A checkout under a directory `nobody` cannot enter (/root): a copy in the temporary directory, made once.
+  const copy = join(tmpdir(), 'katalog-postgres-15');
+  const copiedBin = join(copy, 'usr', 'lib', 'postgresql', '15', 'bin');
+  if (!existsSync(join(copiedBin, 'postgres'))) {
+    const copied = spawnSync('cp', ['-a', TOOLS, copy], { encoding: 'utf8' });
+    if (copied.status !== 0) return { reason: `.tools/postgres could not be copied where nobody can run it: ${copied.stderr.trim()}` };
+    chmodSync(copy, 0o755);
+  }
+  if (runs(copiedBin, join(copy, 'usr', 'lib', 'x86_64-linux-gnu'))) return { bin: copiedBin };
+  return { reason: `postgres --version fails as ${asRoot ? 'nobody' : 'this user'} (from .tools/postgres and from ${copy})` };
+}
+
+/** Whether `postgres --version` runs from `bin` as the user the server will run as. */
+function runs(bin: string, libs: string): boolean {
+  const [program, args] = command(join(bin, 'postgres'), ['--version']);
+  return spawnSync(program, args, { env: { ...process.env, LD_LIBRARY_PATH: libs }, timeout: 60_000 }).status === 0;
+}
+
+/** The libraries beside the binaries `bin` (.tools/postgres or its copy). */
+function libsOf(bin: string): string {
+  return join(bin, '..', '..', '..', 'x86_64-linux-gnu');
 }
 
 function freePort(): Promise<number> {
@@ -62,13 +91,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-
-/** The command line, run as `nobody` when we are root. */
-function command(program: string, args: readonly string[]): [string, string[]] {
-  return asRoot ? ['setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', program, ...args]] : [program, [...args]];
 }
 
 function own(path: string): void {
@@ -98,7 +120,7 @@ export async function startPostgres(bin: string, setup: (superuserUrl: string) =
     mkdirSync(path, { mode: 0o700 });
     own(path);
   }
-  const env = { ...process.env, LD_LIBRARY_PATH: LIBS, LC_ALL: 'C', TZ: 'UTC' };
+  const env = { ...process.env, LD_LIBRARY_PATH: libsOf(bin), LC_ALL: 'C', TZ: 'UTC' };
   const [initProgram, initArgs] = command(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync', '--no-instructions']);
   const init = spawnSync(initProgram, initArgs, { encoding: 'utf8', env, timeout: 180_000 });
   if (init.status !== 0) {
