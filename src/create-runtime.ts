@@ -5,7 +5,8 @@
  */
 import { normalizeDefinition, parseDefinition } from './definition/index.js';
 import type { Definition } from './definition/types.js';
-import { DefinitionError } from './errors.js';
+import { DefinitionError, RuntimeError } from './errors.js';
+import { missingProtocolClients } from './operatorbox/external-protocols.js';
 import { listen } from './http/listen.js';
 import { createInspectionRouter } from './http/router.js';
 import { inspectionViewOf } from './http/view.js';
@@ -18,7 +19,8 @@ export type DefinitionInput = string | Definition | Readonly<Record<string, unkn
 
 /**
  * Creates a runtime for a definition. Throws a `DefinitionError` listing every problem of the definition, or a
- * `RuntimeError` for invalid options; starts nothing (call `start()`).
+ * `RuntimeError` for invalid options (an external call whose protocol has no client among them: `mongo` and
+ * `kafka` need the host's `externalProtocols`); starts nothing (call `start()`).
  *
  * A string is YAML text, never a file path: createRuntime reads no files (a Komposer's includes need async reads).
  * A one-line string that ends in `.yaml` or `.yml` is refused with a `DefinitionError` that says to use
@@ -28,6 +30,8 @@ export function createRuntime(definition: DefinitionInput, options: RuntimeOptio
   if (typeof definition === 'string') refuseFilePath(definition);
   const resolved = resolveOptions(options);
   const loaded = typeof definition === 'string' ? parseDefinition(definition, { source: '<yaml>' }) : normalizeDefinition(definition);
+  const missing = missingProtocolClients(loaded, resolved.externalProtocols, 'runtime', 'externalProtocols');
+  if (missing.length > 0) throw new RuntimeError('E_OPTIONS', `external calls without a protocol client:\n${missing.map((line) => `  - ${line}`).join('\n')}`);
   return new Runtime(loaded, resolved, (runtime): HttpSurface => {
     const router = createInspectionRouter(inspectionViewOf(runtime), {
       onError: (error, request) => resolved.logger.error('inspection API failed', { ...request, error }),

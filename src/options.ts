@@ -10,6 +10,8 @@ import { DEFAULT_MAX_CONCURRENT_RECONCILES } from './controller/reconcile-slots.
 import type { Logger } from './observe/logger.js';
 import { silentLogger } from './observe/logger.js';
 import type { ConstructorFactory, Hooks } from './operatorbox/types.js';
+import type { ExternalProtocolClient } from './operatorbox/external-protocol.js';
+import { ExternalProtocols } from './operatorbox/external-protocols.js';
 import { checkLeaderElection, type LeaderElectionOptions, type ResolvedLeaderElection } from './runtime/leader-options.js';
 import type { CrdSettingsInput } from './runtime/settings.js';
 import { shardProblems, type ShardOptions } from './runtime/sharding.js';
@@ -104,6 +106,13 @@ export interface RuntimeOptions {
    * names none or an environment reference, a sink of the host's own instead of Slack, queue size, deadline, retries.
    */
   readonly notifications?: NotificationOptions;
+  /**
+   * Clients of the external calls' stateful protocols, by protocol: `redis`, `postgres`, `mongo`, `kafka`
+   * (docs/orkestra-compatibility.md#external-protocol-clients). Each replaces katalog's built-in client of that
+   * protocol (`redis` has one); `mongo` and `kafka` have none, so a definition with such calls needs one here, or
+   * `createRuntime` throws naming the call. `runtime.stop()` calls each client's `close()`.
+   */
+  readonly externalProtocols?: Readonly<Record<string, ExternalProtocolClient>>;
   /** Watch tuning; the defaults suit real clusters. */
   readonly watch?: {
     /** Server-side time-out of each watch request; default 5m (randomised up to twice that). */
@@ -143,6 +152,8 @@ export interface ResolvedOptions {
   /** Every limit filled in. */
   readonly templateLimits: TemplateLimits;
   readonly notifications: ResolvedNotificationOptions;
+  /** The host's protocol clients over the built-ins (closed by the runtime's stop). */
+  readonly externalProtocols: ExternalProtocols;
 }
 
 /** Resolves defaults; throws a `RuntimeError` naming every invalid option at once. */
@@ -215,6 +226,8 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
   } catch (error) {
     problems.push(error instanceof RuntimeError ? error.message : String(error));
   }
+  const protocols = ExternalProtocols.of(options.externalProtocols, 'externalProtocols');
+  problems.push(...protocols.problems);
   if (problems.length > 0) throw new RuntimeError('E_OPTIONS', `invalid runtime options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return {
     kubeConfig: options.kubeConfig,
@@ -241,5 +254,6 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
     shard: options.shard,
     templateLimits,
     notifications,
+    externalProtocols: protocols.protocols,
   };
 }

@@ -37,7 +37,7 @@ const testingMayImport = new Set(['util', 'errors.ts', 'testing']);
 // runtime (a webhook server scales apart from the operator), so it never reaches into runtime/, controller/ or kube/.
 const admissionMayImport = new Set(['util', 'errors.ts', 'template', 'definition', 'rules', 'admission']);
 // Besides, the external-call client alone (validation.external / mutation.external): one HTTP client in katalog.
-const admissionMayImportFiles = new Set(['operatorbox/external-calls.ts', 'operatorbox/external-http.ts']);
+const admissionMayImportFiles = new Set(['operatorbox/external-calls.ts', 'operatorbox/external-http.ts', 'operatorbox/external-protocol.ts', 'operatorbox/external-protocols.ts']);
 // The command line stands on the public surface only, like an example: the package's two entry points.
 const cliMayImport = new Set(['index.ts', 'testing/index.ts', 'cli']);
 

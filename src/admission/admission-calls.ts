@@ -19,6 +19,8 @@ import type { AdmissionCall } from '../definition/types.js';
 import type { TemplateDialect, UserNote } from '../template/index.js';
 import { ExternalCallError, ExternalCalls, type ExternalResult, type SecretReader } from '../operatorbox/external-calls.js';
 import { ExternalHttpFailure, externalRequest, type ExternalHttpRequest, type ExternalHttpResponse } from '../operatorbox/external-http.js';
+import type { ExternalProtocolClient } from '../operatorbox/external-protocol.js';
+import type { ProtocolLookup } from '../operatorbox/external-protocols.js';
 
 /** Default budget of one list: the default webhook timeout (5 s) minus a margin of 1 s. */
 export const DEFAULT_ADMISSION_CALL_BUDGET_MS = 4000;
@@ -35,6 +37,8 @@ export interface AdmissionCallsOptions {
   readonly budgetMs: number;
   /** The HTTP client; default the external calls' own. */
   readonly request?: ((input: ExternalHttpRequest) => Promise<ExternalHttpResponse>) | undefined;
+  /** The clients of the calls' stateful protocols; their timeouts are cut to the budget as HTTP's are. */
+  readonly protocols?: ProtocolLookup | undefined;
 }
 
 /** What one run gives the rules: the results, and the calls that failed (`stopped`: without continueOnError). */
@@ -65,7 +69,21 @@ export class AdmissionCalls {
         if (left <= 0) return Promise.reject(new ExternalHttpFailure(`the admission budget of ${options.budgetMs} ms was spent before this call`));
         return send({ ...input, timeoutMs: Math.min(input.timeoutMs, Math.ceil(left)) });
       },
+      protocols: options.protocols === undefined ? undefined : { get: (protocol) => this.budgeted(options.protocols?.get(protocol)) },
     });
+  }
+
+  /** `client` with each call's timeout cut to what is left of its request's budget; a spent budget fails the call unmade. */
+  private budgeted(client: ExternalProtocolClient | undefined): ExternalProtocolClient | undefined {
+    if (client === undefined) return undefined;
+    const { now, budgetMs } = this.options;
+    return {
+      fetch: (request) => {
+        const left = (this.deadlines.get(request.signal) ?? now() + budgetMs) - now();
+        if (left <= 0) return Promise.resolve({ result: '', raw: {}, error: `the admission budget of ${budgetMs} ms was spent before this call`, called: 'true' });
+        return client.fetch({ ...request, timeoutMs: Math.min(request.timeoutMs, Math.ceil(left)) });
+      },
+    };
   }
 
   /** The calls that need a Secret reader (`auth.secretRef`), by name. */

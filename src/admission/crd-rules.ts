@@ -9,7 +9,7 @@ import type { GroupVersionResource } from './review.js';
 import { AdmissionCalls, DEFAULT_ADMISSION_CALL_BUDGET_MS as DEFAULT_BUDGET_MS, type AdmissionCallsOptions } from './admission-calls.js';
 
 /** How the rules' external calls are made (router options). */
-export type CallSettings = Pick<AdmissionCallsOptions, 'readSecret' | 'now' | 'budgetMs' | 'request'>;
+export type CallSettings = Pick<AdmissionCallsOptions, 'readSecret' | 'now' | 'budgetMs' | 'request' | 'protocols'>;
 
 /** Label that marks a custom resource protected from deletion (Orkestra's). */
 export const DELETION_PROTECTION_LABEL = 'orkestra.io/deletion-protection';

@@ -18,6 +18,8 @@ import { compileDefinitionRules, rulesFor } from './crd-rules.js';
 import { DEFAULT_ADMISSION_CALL_BUDGET_MS } from './admission-calls.js';
 import { externalStep, withWarnings, type ExternalFailurePolicy } from './admission-external.js';
 import type { SecretReader } from '../operatorbox/external-calls.js';
+import type { ExternalProtocolClient } from '../operatorbox/external-protocol.js';
+import { ExternalProtocols, missingProtocolClients } from '../operatorbox/external-protocols.js';
 import { decideMutation, decideValidation } from './decide.js';
 import { readReview, reviewOf, type AdmissionRequest, type AdmissionResponse } from './review.js';
 import { errorBody, finishWebhookRoutes, json, readJsonBody } from './webhook-http.js';
@@ -52,7 +54,19 @@ export interface AdmissionRouterOptions {
   readonly externalFailure?: ExternalFailurePolicy;
   /** The clock of the calls' `cacheFor` and budget (ms); default Date.now. */
   readonly now?: () => number;
+  /**
+   * Clients of the rules' calls with a stateful protocol (`redis`, `postgres`, `mongo`, `kafka`), as
+   * `createRuntime`'s option of the same name: each replaces the built-in one; a call whose protocol has none makes
+   * `createAdmissionRouter` throw. `router.close()` closes them.
+   */
+  readonly externalProtocols?: Readonly<Record<string, ExternalProtocolClient>>;
 }
+
+/** The admission router: a Hono app to mount, and `close()` for the protocol clients its calls opened. */
+export type AdmissionRouter = Hono & {
+  /** Closes the external calls' protocol clients (pooled connections); the router stays usable (they reopen). */
+  close(): Promise<void>;
+};
 
 export interface AdmissionDecision {
   readonly webhook: 'validate' | 'mutate';
@@ -74,10 +88,13 @@ export const ADMISSION_PATHS = Object.freeze(['/validate', '/mutate'] as const);
  * compile throws a TemplateError naming the rule, before anything is served; a `unique` rule without `peers`
  * throws too.
  */
-export function createAdmissionRouter(definition: Definition, options: AdmissionRouterOptions = {}): Hono {
+export function createAdmissionRouter(definition: Definition, options: AdmissionRouterOptions = {}): AdmissionRouter {
   const budgetMs = options.externalBudgetMs ?? DEFAULT_ADMISSION_CALL_BUDGET_MS;
   if (!Number.isFinite(budgetMs) || budgetMs <= 0) throw new Error(`createAdmissionRouter: externalBudgetMs must be a positive number of milliseconds, got ${String(options.externalBudgetMs)}`);
-  const rules = compileDefinitionRules(definition, options.peers, { readSecret: options.readSecret, now: options.now ?? (() => Date.now()), budgetMs });
+  const { protocols, problems } = ExternalProtocols.of(options.externalProtocols, 'externalProtocols');
+  const missing = [...problems, ...missingProtocolClients(definition, protocols, 'admission', 'externalProtocols')];
+  if (missing.length > 0) throw new Error(`createAdmissionRouter:\n${missing.map((line) => `  - ${line}`).join('\n')}`);
+  const rules = compileDefinitionRules(definition, options.peers, { readSecret: options.readSecret, now: options.now ?? (() => Date.now()), budgetMs, protocols });
   const app = new Hono();
 
   const serve = (webhook: 'validate' | 'mutate', decide: typeof decideValidation) => async (c: Context) => {
@@ -104,5 +121,5 @@ export function createAdmissionRouter(definition: Definition, options: Admission
   app.post('/validate', serve('validate', decideValidation));
   app.post('/mutate', serve('mutate', decideMutation));
   finishWebhookRoutes(app, ADMISSION_PATHS, 'admission', options.onError);
-  return app;
+  return Object.assign(app, { close: () => protocols.close() });
 }

@@ -3,8 +3,12 @@
  * the results it joins (`taken`: the box's calls, or a gate's shared and own calls), a literal URL is http(s),
  * header names are HTTP tokens, durations parse, templates compile. A `prometheus` call needs a `query` and is a
  * GET: `method` other than GET, `body` and `expectedStatus` are errors there, as `query` is on an `http` call.
+ * A client protocol's call (`redis`, `postgres`, `mongo`, `kafka`) needs a `query` (Orkestra's `ValidateCall`
+ * words) and has none of the HTTP fields; its `url` is a connection string, not checked here (the client reads it);
+ * `poolSize` belongs to those calls only.
  */
-import { DEFAULT_EXTERNAL_MAX_BYTES, DEFAULT_EXTERNAL_TIMEOUT_MS, type ExternalCall, type ExternalProtocol } from './external-types.js';
+import { DEFAULT_EXTERNAL_MAX_BYTES, DEFAULT_EXTERNAL_TIMEOUT_MS, isClientProtocol, type ExternalCall, type ExternalProtocol } from './external-types.js';
+import { checkClientProtocolFields } from './external-protocol-fields.js';
 import type { Loose } from './operator-box.js';
 import { formatPath, type Path } from './path.js';
 import type { Origin, ProblemList } from './problems.js';
@@ -48,7 +52,7 @@ export function normalizeExternalCalls(
     checkProtocolFields(input, protocol, origin, at, problems);
     if (taken.has(input.name)) problems.add(origin, [...at, 'name'], 'duplicate-name', `a call named "${input.name}" is already declared here; .external.${input.name} would hold two results`);
     taken.add(input.name);
-    if (!input.url.includes('{{') && !/^https?:\/\/[^/]/i.test(input.url)) problems.add(origin, [...at, 'url'], 'invalid-value', 'an external call URL must start with http:// or https://');
+    if (!isClientProtocol(protocol) && !input.url.includes('{{') && !/^https?:\/\/[^/]/i.test(input.url)) problems.add(origin, [...at, 'url'], 'invalid-value', 'an external call URL must start with http:// or https://');
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(input.headers ?? {})) {
       if (value === undefined) continue;
@@ -64,7 +68,8 @@ export function normalizeExternalCalls(
       name: input.name,
       protocol,
       url: input.url,
-      query: protocol === 'prometheus' ? input.query : undefined,
+      query: protocol === 'http' ? undefined : input.query,
+      ...(input.poolSize === undefined || !isClientProtocol(protocol) ? {} : { poolSize: input.poolSize }),
       method: input.method ?? 'GET',
       headers,
       body: input.body,
@@ -90,6 +95,11 @@ export function normalizeExternalCalls(
 
 /** The fields one protocol has and the other has not, each error at the field. */
 function checkProtocolFields(input: Loose<ExternalCallInput>, protocol: ExternalProtocol, origin: Origin, at: Path, problems: ProblemList): void {
+  if (isClientProtocol(protocol)) {
+    checkClientProtocolFields(input, protocol, origin, at, problems);
+    return;
+  }
+  if (input.poolSize !== undefined) problems.add(origin, [...at, 'poolSize'], 'invalid-value', 'poolSize is only meaningful for stateful protocols (redis, postgres, mongo, kafka)');
   if (protocol === 'http') {
     if (input.query !== undefined) problems.add(origin, [...at, 'query'], 'invalid-value', '`query` belongs to `protocol: prometheus` calls; an http call sends its URL and body');
     return;
@@ -109,6 +119,7 @@ export function externalCallToInput(call: ExternalCall): Record<string, unknown>
     ...(call.protocol === 'http' ? {} : { protocol: call.protocol }),
     url: call.url,
     ...(call.query === undefined ? {} : { query: call.query }),
+    ...(call.poolSize === undefined ? {} : { poolSize: call.poolSize }),
     ...(call.method === 'GET' ? {} : { method: call.method }),
     ...(Object.keys(call.headers).length === 0 ? {} : { headers: { ...call.headers } }),
     ...(call.body === undefined ? {} : { body: call.body }),

@@ -2,17 +2,34 @@
  * External calls in the normalised definition (Orkestra's `external:` blocks): HTTP requests made before a
  * reconcile (`operatorBox.external`, Orkestra's `hooks.external` too) or before the pre-reconcile gates
  * (`preReconcile.external` and each gate's own), whose results the templates and conditions read as
- * `.external.<name>.status` / `.body` / `.headers` / `.error` / `.called` (HTTP), or `.result` / `.raw` / `.error` /
- * `.called` (a Prometheus instant query). Re-exported by types.ts.
+ * `.external.<name>.status` / `.body` / `.headers` / `.error` / `.called` (HTTP), `.result` / `.raw` / `.error` /
+ * `.called` (a Prometheus instant query), or the map of a protocol client (`redis`, `postgres`, `mongo`, `kafka`:
+ * operatorbox/external-protocol.ts). Re-exported by types.ts.
  */
 import type { Condition } from './types.js';
 
 export const EXTERNAL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type ExternalMethod = (typeof EXTERNAL_METHODS)[number];
 
-/** `http` (the default): one request as written; `prometheus`: an instant query, `GET <url>/api/v1/query?query=…`. */
-export const EXTERNAL_PROTOCOLS = ['http', 'prometheus'] as const;
+/**
+ * `http` (the default): one request as written; `prometheus`: an instant query, `GET <url>/api/v1/query?query=…`;
+ * the others (Orkestra's stateful protocols) are made by a protocol client: a built-in one or the host's
+ * (`externalProtocols` option), with the call's rendered `url` and `query`.
+ */
+export const EXTERNAL_PROTOCOLS = ['http', 'prometheus', 'redis', 'postgres', 'mongo', 'kafka'] as const;
 export type ExternalProtocol = (typeof EXTERNAL_PROTOCOLS)[number];
+
+/** The protocols a protocol client makes (not katalog's HTTP client). */
+export const CLIENT_PROTOCOLS = ['redis', 'postgres', 'mongo', 'kafka'] as const;
+export type ClientProtocol = (typeof CLIENT_PROTOCOLS)[number];
+
+/** True for a protocol a protocol client makes. */
+export function isClientProtocol(protocol: ExternalProtocol): protocol is ClientProtocol {
+  return protocol !== 'http' && protocol !== 'prometheus';
+}
+
+/** The largest `poolSize` a call may ask for. */
+export const MAX_EXTERNAL_POOL_SIZE = 64;
 
 /** Default time a call may take, request to last byte (Orkestra's hooks.external default). */
 export const DEFAULT_EXTERNAL_TIMEOUT_MS = 5000;
@@ -64,16 +81,20 @@ export interface ExternalAuth {
 
 /**
  * One call. `url`, `body`, `query` and header values are templates over the custom resource and earlier results.
- * A `prometheus` call is a GET with no body and no `expectedStatus` (the loader refuses them).
+ * A `prometheus` call is a GET with no body and no `expectedStatus` (the loader refuses them); a client protocol's
+ * call has a `query` and none of the HTTP fields (`method`, `headers`, `body`, `expectedStatus`,
+ * `maxResponseBytes`, `auth.header`).
  */
 export interface ExternalCall {
   /** The key under `.external`. */
   readonly name: string;
   readonly protocol: ExternalProtocol;
-  /** `http`: the request URL; `prometheus`: the server's base URL (or its `/api/v1/query` endpoint). */
+  /** `http`: the request URL; `prometheus`: the server's base URL (or its `/api/v1/query` endpoint); others: the connection string. */
   readonly url: string;
-  /** The PromQL of a `prometheus` call; undefined for `http`. */
+  /** The PromQL of a `prometheus` call, the command / statement / topic of a client protocol's; undefined for `http`. */
   readonly query: string | undefined;
+  /** A client protocol's most connections per server (Orkestra's `poolSize`); undefined = the client's default. */
+  readonly poolSize?: number;
   readonly method: ExternalMethod;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;

@@ -4,10 +4,12 @@
  * templates, and the hooks run after the calls), `preReconcile.external` and each gate's `external` stay where
  * they are. Each list's `{include: path}` entries are replaced by the fragment's calls first
  * (include-external.ts). In each call: `or` becomes `anyOf`, the method is upper-cased, `protocol: http` and the
- * fields HTTP does not use (`query`, `poolSize`) go; `protocol: prometheus` stays with its `query`;
+ * fields HTTP does not use (`query`, `poolSize`) go; `protocol: prometheus` stays with its `query`; `redis`,
+ * `postgres`, `mongo` and `kafka` stay with `query` and `poolSize` (their protocol clients make them);
  * `retryBackoff: 3s` (Orkestra's shorthand) becomes `{initial: 3s}`; `fires` stays only as `{reconcile: false}`;
- * `sleep` stays as written. Refused by name: other protocols (redis, postgres, mongo, kafka, nats, mqtt, grpc) and
- * credentials in the document or the environment (`token`, `auth.env`). A constructor's calls
+ * `sleep` stays as written. Refused by name: the protocols Orkestra's own validation refuses (`nats`, `mqtt`,
+ * `grpc`: declared in its types, no client) and credentials in the document or the environment (`token`,
+ * `auth.env`). A constructor's calls
  * (`constructor.external`, a katalog extension) are lifted in place; admission rules' calls are lifted by
  * orkestra-lift-admission.ts.
  */
@@ -17,6 +19,7 @@ import { refuse, type Lift } from './orkestra-lift-steps.js';
 import type { Refusal } from './orkestra-features.js';
 import { isMap } from './schema-check.js';
 import { expandExternalIncludes } from './include-external.js';
+import { CLIENT_PROTOCOLS, EXTERNAL_PROTOCOLS } from './external-types.js';
 
 type Map = Record<string, unknown>;
 
@@ -42,16 +45,17 @@ function liftCall(lift: Lift, call: Map, path: Path): void {
   if (protocol === '' || protocol === 'http' || protocol === undefined) {
     delete call.protocol;
     delete call.query; // HTTP does not use it (Orkestra: "HTTP: unused")
-  } else if (protocol !== 'prometheus') {
+  } else if (!(EXTERNAL_PROTOCOLS as readonly unknown[]).includes(protocol)) {
     const name = typeof protocol === 'string' ? protocol : String(protocol);
     refuse(lift, call, 'protocol', path, {
       feature: `external protocol ${name}`,
-      reason: 'katalog makes HTTP calls and Prometheus queries only (no database or broker clients)',
+      // Orkestra's words (pkg/external/validate.go validateProtocol); nats, mqtt and grpc are "reserved for future support".
+      reason: `Orkestra refuses it too: unknown protocol "${name}" — valid values: http, prometheus, redis, postgres, mongo, kafka`,
       anchor: ANCHOR,
     });
     delete call.query;
   }
-  delete call.poolSize; // connection pools of the stateful protocols
+  if (!(CLIENT_PROTOCOLS as readonly unknown[]).includes(protocol)) delete call.poolSize; // HTTP keeps no pool
   for (const [key, refusal] of Object.entries(REFUSED_CALL_FIELDS)) if (Object.hasOwn(call, key)) refuse(lift, call, key, path, refusal);
   // Orkestra's FiresConfig has `reconcile` only; absent or true is the default (fires at reconcile).
   const fires = call.fires;

@@ -5,7 +5,7 @@
  * imports this module).
  */
 import Type from 'typebox';
-import { EXTERNAL_METHODS, EXTERNAL_PROTOCOLS, MAX_EXTERNAL_MAX_BYTES } from './external-types.js';
+import { EXTERNAL_METHODS, EXTERNAL_PROTOCOLS, MAX_EXTERNAL_MAX_BYTES, MAX_EXTERNAL_POOL_SIZE } from './external-types.js';
 
 /** A call's own retry within the cycle; the fields left out take Orkestra's defaults (500ms, 30s, 2, 3). */
 export const ExternalRetrySchema = Type.Object(
@@ -38,9 +38,14 @@ export function externalCallsSchema<C extends Type.TSchema>(conditions: C) {
   const call = Type.Object(
   {
     name: Type.String({ minLength: 1, pattern: '^[A-Za-z_][A-Za-z0-9_-]*$', description: 'The key of the result under .external.' }),
-    protocol: Type.Optional(Type.Enum([...EXTERNAL_PROTOCOLS], { description: 'http (default) or prometheus (an instant query: GET <url>/api/v1/query?query=<query>).' })),
-    url: Type.String({ minLength: 1, description: 'http:// or https:// URL (a template); for prometheus, the server\'s base URL.' }),
-    query: Type.Optional(Type.String({ minLength: 1, description: 'PromQL (a template); protocol: prometheus only.' })),
+    protocol: Type.Optional(
+      Type.Enum([...EXTERNAL_PROTOCOLS], {
+        description: 'http (default), prometheus (an instant query: GET <url>/api/v1/query?query=<query>), or redis, postgres, mongo, kafka (made by a protocol client: built in, or the host\'s externalProtocols option).',
+      }),
+    ),
+    url: Type.String({ minLength: 1, description: 'http:// or https:// URL (a template); for prometheus, the server\'s base URL; for the other protocols, the connection string.' }),
+    query: Type.Optional(Type.String({ minLength: 1, description: 'A template: PromQL (prometheus), a command line (redis), SQL (postgres), "db.collection [filter]" (mongo), "group/topic" or "@topic" (kafka); not for http.' })),
+    poolSize: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EXTERNAL_POOL_SIZE, description: 'Most connections per server (redis, postgres, mongo, kafka; default: the client\'s, 2 for redis).' })),
     method: Type.Optional(Type.Enum([...EXTERNAL_METHODS], { description: 'Default GET.' })),
     headers: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Request headers (values are templates).' })),
     body: Type.Optional(Type.String({ description: 'Request body (a template).' })),
@@ -60,5 +65,5 @@ export function externalCallsSchema<C extends Type.TSchema>(conditions: C) {
   },
   { additionalProperties: false },
   );
-  return Type.Array(call, { description: 'HTTP calls and Prometheus queries whose results templates and conditions read as .external.<name>.' });
+  return Type.Array(call, { description: 'HTTP calls, Prometheus queries and protocol clients\' calls whose results templates and conditions read as .external.<name>.' });
 }

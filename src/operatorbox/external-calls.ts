@@ -3,7 +3,8 @@
  * each call's conditions, URL, body and headers see the custom resource and the results of the calls before it
  * (`.external.<name>`). An HTTP result is `{status, body, headers, error, called}` (strings and a header map), as
  * Orkestra's HTTP results are; a `prometheus` call's is `{result, raw, error, called}` (prometheus-query.ts); a
- * skipped call has `called: "false"` and the rest empty.
+ * `redis`, `postgres`, `mongo` or `kafka` call's is its protocol client's map (external-protocol-call.ts), made with
+ * the rendered `url` and `query` and the credential; a skipped call has `called: "false"` and the rest empty.
  *
  * A call fails when it gets no complete response (network error, deadline, body over the limit) or a status
  * other than `expectedStatus` (any 2xx when not set). A failed call with `continueOnError` keeps its `.error`
@@ -16,9 +17,13 @@
  * aborts (stop() never waits on them). A call with `fires.reconcile: false` is not made (a skipped result).
  *
  * The credential of `auth.secretRef` is read from its Secret for each call (a rotated Secret is used at once)
- * and sent in a header; it is never part of a result, a cache key or a message.
+ * and sent in a header (a protocol client gets it as the password); it is never part of a result, a cache key or a
+ * message.
  */
 import type { ExternalCall } from '../definition/types.js';
+import { isClientProtocol } from '../definition/external-types.js';
+import { failedProtocol, protocolAttempt, SKIPPED_PROTOCOL, type ProtocolResult } from './external-protocol-call.js';
+import type { ProtocolLookup } from './external-protocols.js';
 import { KatalogError } from '../errors.js';
 import type { KubeObject } from '../kube/resource.js';
 import { compileConditions, compileTemplate, type CompiledConditions, type CompiledTemplate, type TemplateData, type TemplateDialect, type UserNote } from '../template/index.js';
@@ -28,6 +33,7 @@ import { attempts, waitFor } from './external-attempts.js';
 import { failedPrometheus, prometheusQueryUrl, prometheusResult, SKIPPED_PROMETHEUS, type PrometheusResult } from './prometheus-query.js';
 
 export type { PrometheusResult } from './prometheus-query.js';
+export type { ProtocolResult } from './external-protocol-call.js';
 
 /** What `.external.<name>` holds for an `http` call. */
 export interface HttpResult {
@@ -38,8 +44,8 @@ export interface HttpResult {
   readonly called: 'true' | 'false';
 }
 
-/** What `.external.<name>` holds: an `http` or a `prometheus` call's result. */
-export type ExternalResult = HttpResult | PrometheusResult;
+/** What `.external.<name>` holds: an `http`, a `prometheus` or a protocol client's call's result. */
+export type ExternalResult = HttpResult | PrometheusResult | ProtocolResult;
 
 /** A call failed and the cycle fails with it (retried with backoff). The message names the call only. */
 export class ExternalCallError extends KatalogError {
@@ -85,6 +91,8 @@ export interface ExternalCallsOptions {
   readonly clock?: Clock | undefined;
   /** Hears each retry of a call with its own retryBackoff (for the metric); the name only, never the URL. */
   readonly onRetry?: ((call: string) => void) | undefined;
+  /** The clients of `redis`, `postgres`, `mongo`, `kafka` calls (external-protocols.ts); a call without one fails. */
+  readonly protocols?: ProtocolLookup | undefined;
 }
 
 interface CompiledCall {
@@ -140,7 +148,7 @@ export class ExternalCalls {
       const view = { ...data, external: results };
       const verdict = call.firesAtReconcile === false ? { ok: false } : compiled.conditions.evaluate(view);
       if (!verdict.ok) {
-        results[call.name] = call.protocol === 'prometheus' ? SKIPPED_PROMETHEUS : SKIPPED;
+        results[call.name] = call.protocol === 'http' ? SKIPPED : call.protocol === 'prometheus' ? SKIPPED_PROMETHEUS : SKIPPED_PROTOCOL;
         continue;
       }
       const result = await attempts(call, signal, { clock: this.options.clock, onRetry: this.options.onRetry }, () => this.callOnce(compiled, object, view, signal));
@@ -155,6 +163,7 @@ export class ExternalCalls {
 
   private async callOnce(compiled: CompiledCall, object: KubeObject, view: TemplateData, signal: AbortSignal): Promise<ExternalResult> {
     const { call } = compiled;
+    if (isClientProtocol(call.protocol)) return this.protocolOnce(compiled, object, view, signal);
     const fail = call.protocol === 'prometheus' ? failedPrometheus : failed;
     const base = compiled.url.renderString(view);
     const url = compiled.query === undefined ? base : prometheusQueryUrl(base, compiled.query.renderString(view));
@@ -164,17 +173,11 @@ export class ExternalCalls {
     for (const [name, template] of compiled.headers) headers[name] = template.renderString(view);
     const key = call.cacheForMs === undefined ? undefined : JSON.stringify([call.name, call.method, url, body ?? null, headers]);
     const now = this.options.now();
-    if (key !== undefined) {
-      const hit = this.cache.get(key);
-      if (hit !== undefined && hit.until > now) return hit.result;
-      this.cache.delete(key);
-    }
+    const hit = this.cached(key, now);
+    if (hit !== undefined) return hit;
     if (call.auth !== undefined) {
-      const { name, key: dataKey } = call.auth.secretRef;
-      const namespace = call.auth.secretRef.namespace ?? object.metadata?.namespace;
-      if (namespace === undefined) return fail(`auth.secretRef of a cluster-scoped custom resource needs a namespace`);
-      const credential = await this.options.readSecret(name, namespace, dataKey, signal);
-      if (credential === undefined) return fail(`Secret ${namespace}/${name} has no key "${dataKey}"`);
+      const credential = await this.credential(call, object, signal);
+      if (typeof credential !== 'string') return fail(credential.failed);
       if (call.auth.header === undefined) headers['authorization'] = `Bearer ${credential}`;
       else headers[call.auth.header] = credential;
     }
@@ -190,6 +193,43 @@ export class ExternalCalls {
     // Only successes are kept: a failure is looked at again on the next attempt.
     if (key !== undefined && result.error === '' && call.cacheForMs !== undefined) this.remember(key, result, now + call.cacheForMs);
     return result;
+  }
+
+  /** A protocol client's call: the rendered url and query, the credential, one attempt (external-protocol-call.ts). */
+  private async protocolOnce(compiled: CompiledCall, object: KubeObject, view: TemplateData, signal: AbortSignal): Promise<ProtocolResult> {
+    const { call } = compiled;
+    const url = compiled.url.renderString(view);
+    const query = compiled.query?.renderString(view) ?? '';
+    const key = call.cacheForMs === undefined ? undefined : JSON.stringify([call.name, call.protocol, url, query]);
+    const now = this.options.now();
+    const hit = this.cached(key, now);
+    if (hit !== undefined) return hit as ProtocolResult;
+    const credential = call.auth === undefined ? undefined : await this.credential(call, object, signal);
+    if (typeof credential === 'object') return failedProtocol(credential.failed);
+    if (call.sleepMs !== undefined && !(await waitFor(call.sleepMs, signal, this.options.clock))) return failedProtocol('the reconcile was cancelled');
+    const request = { call: call.name, url, query, credential, timeoutMs: call.timeoutMs, poolSize: call.poolSize, signal };
+    const result = await protocolAttempt(call.protocol, this.options.protocols?.get(call.protocol), request);
+    if (key !== undefined && result.error === '' && call.cacheForMs !== undefined) this.remember(key, result, now + call.cacheForMs);
+    return result;
+  }
+
+  /** The credential of the call's `auth.secretRef`, or why it cannot be had (a safe reason). */
+  private async credential(call: ExternalCall, object: KubeObject, signal: AbortSignal): Promise<string | { readonly failed: string }> {
+    if (call.auth === undefined) return { failed: 'the call has no auth' };
+    const { name, key } = call.auth.secretRef;
+    const namespace = call.auth.secretRef.namespace ?? object.metadata?.namespace;
+    if (namespace === undefined) return { failed: `auth.secretRef of a cluster-scoped custom resource needs a namespace` };
+    const credential = await this.options.readSecret(name, namespace, key, signal);
+    return credential ?? { failed: `Secret ${namespace}/${name} has no key "${key}"` };
+  }
+
+  /** A cached result of `key` still fresh at `now`; an expired one is dropped. */
+  private cached(key: string | undefined, now: number): ExternalResult | undefined {
+    if (key === undefined) return undefined;
+    const hit = this.cache.get(key);
+    if (hit !== undefined && hit.until > now) return hit.result;
+    this.cache.delete(key);
+    return undefined;
   }
 
   private remember(key: string, result: ExternalResult, until: number): void {

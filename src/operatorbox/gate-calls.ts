@@ -31,6 +31,8 @@ export interface GateCallsOptions {
   /** The clock of `sleep` and retry waits, and who hears a retry (external-calls.ts). */
   readonly clock?: ExternalCallsOptions['clock'];
   readonly onRetry?: ExternalCallsOptions['onRetry'];
+  /** The clients of the calls' stateful protocols (external-protocols.ts). */
+  readonly protocols?: ExternalCallsOptions['protocols'];
 }
 
 /** One cycle's memo: the shared calls' results, once made. */
@@ -48,7 +50,7 @@ export class GateCalls {
     const { preReconcile: pre, crd } = options;
     const base = `spec.crds.${crd}.operatorBox.preReconcile`;
     const make = (name: string, calls: readonly ExternalCall[] | undefined): ExternalCalls | undefined =>
-      calls === undefined || calls.length === 0 ? undefined : new ExternalCalls({ name, calls, dialect: options.dialect, notes: options.notes, readSecret: options.readSecret, now: options.now, request: options.request, clock: options.clock, onRetry: options.onRetry });
+      calls === undefined || calls.length === 0 ? undefined : new ExternalCalls({ name, calls, dialect: options.dialect, notes: options.notes, readSecret: options.readSecret, now: options.now, request: options.request, clock: options.clock, onRetry: options.onRetry, protocols: options.protocols });
     this.shared = make(`${base}.external`, pre.external);
     for (const gate of ['enqueueGate', 'reconcileGate'] as const) {
       const calls = make(`${base}.${gate}.external`, pre[gate]?.external);

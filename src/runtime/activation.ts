@@ -247,7 +247,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
         });
   // Status fields see .cross (and .metrics, .health) too. When the cycle already failed (a selector that does not render),
   // the failed status is written without .cross: the same error must not also block the Ready=False that reports it.
-  const external = externalWiring(crd, client, options.clock, logger, metrics);
+  const external = externalWiring(crd, client, options.clock, logger, metrics, options.externalProtocols);
   const figuresFor = withStatusRoots(crd, () => created.autoscaler, input.health);
   const withCross = (given: TemplateData, object: KubeObject, failed: boolean): TemplateData => {
     const data = external.withResults(figuresFor(given), object);
@@ -346,6 +346,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
     now: () => options.clock.now(),
     data: (object, failed) => withCross(templateData(object, observedChildren(children, kinds, ownerOf(crd.name, object)), {}, crd.templateDialect), object, failed),
     gateCalls: external.gateCalls, notifier: input.notifier, peers: () => controller?.informer.values() ?? [], // peers: operator: unique
+    protocols: options.externalProtocols,
   });
   box = layered.box;
   const validation = layered.validation;

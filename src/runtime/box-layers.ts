@@ -18,6 +18,7 @@ import { ReconcileValidation, ValidatedBox } from '../operatorbox/validated-box.
 import type { Peers } from '../rules/validation.js';
 import { ExternalCalls } from '../operatorbox/external-calls.js';
 import { secretReader } from './external-wiring.js';
+import type { ProtocolLookup } from '../operatorbox/external-protocols.js';
 
 export interface BoxLayerInput {
   readonly crd: CrdDefinition;
@@ -33,6 +34,8 @@ export interface BoxLayerInput {
   readonly peers: Peers;
   /** The runtime's notifier (docs/notifications.md); absent when the definition declares no notifications. */
   readonly notifier?: NotificationSender | undefined;
+  /** The clients of the external calls' stateful protocols (external-protocols.ts). */
+  readonly protocols?: ProtocolLookup | undefined;
 }
 
 /** Wraps `box` in the declared layers; `validation` is kept for the status write (its conditions). */
@@ -63,6 +66,6 @@ function validationCalls(input: BoxLayerInput): ConstructorParameters<typeof Val
   const { crd } = input;
   const calls = (crd.admission?.validationExternal ?? []).filter((call) => call.atReconcile);
   if (calls.length === 0) return undefined;
-  const made = new ExternalCalls({ name: `spec.crds.${crd.name}.validation.external`, calls, dialect: crd.templateDialect, notes: crd.notes, readSecret: secretReader(input.client), now: input.now });
+  const made = new ExternalCalls({ name: `spec.crds.${crd.name}.validation.external`, calls, dialect: crd.templateDialect, notes: crd.notes, readSecret: secretReader(input.client), now: input.now, protocols: input.protocols });
   return { calls: made, logger: input.logger, crd };
 }

@@ -21,6 +21,7 @@ import { CrossSourceReads, sourceEntries } from '../operatorbox/cross-source.js'
 import { CrossSourceStage, withRemoteCross } from '../operatorbox/cross-source-box.js';
 import { RemoteFigures } from './remote-figures.js';
 import type { Clock } from '../util/clock.js';
+import type { ProtocolLookup } from '../operatorbox/external-protocols.js';
 
 const SECRETS: ResourceRef = { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true };
 
@@ -47,7 +48,7 @@ export function secretReader(client: KubeClient): SecretReader {
   };
 }
 
-export function externalWiring(crd: CrdDefinition, client: KubeClient, clock: Clock, logger: Logger, metrics?: Metrics): ExternalWiring {
+export function externalWiring(crd: CrdDefinition, client: KubeClient, clock: Clock, logger: Logger, metrics?: Metrics, protocols?: ProtocolLookup): ExternalWiring {
   const box = crd.operatorBox;
   const now = (): number => clock.now();
   // A call's own retryBackoff: counted per CRD (the call is not a label: names come from the document, unbounded).
@@ -77,7 +78,7 @@ export function externalWiring(crd: CrdDefinition, client: KubeClient, clock: Cl
       ? undefined
       : new ExternalStage({
           crd: crd.name,
-          calls: new ExternalCalls({ name: `spec.crds.${crd.name}.operatorBox.external`, calls: box.external, dialect, notes: crd.notes, readSecret, now, clock, onRetry }),
+          calls: new ExternalCalls({ name: `spec.crds.${crd.name}.operatorBox.external`, calls: box.external, dialect, notes: crd.notes, readSecret, now, clock, onRetry, protocols }),
           dialect,
           logger,
         });
@@ -87,12 +88,12 @@ export function externalWiring(crd: CrdDefinition, client: KubeClient, clock: Cl
       ? undefined
       : new ConstructorCalls({
           crd: crd.name,
-          calls: new ExternalCalls({ name: `spec.crds.${crd.name}.operatorBox.constructor.external`, calls: ctorCalls, dialect, notes: crd.notes, readSecret, now }),
+          calls: new ExternalCalls({ name: `spec.crds.${crd.name}.operatorBox.constructor.external`, calls: ctorCalls, dialect, notes: crd.notes, readSecret, now, protocols }),
           dialect,
           logger,
         });
   const pre = box.preReconcile;
-  const gateCalls = pre === undefined || !GateCalls.needed(pre) ? undefined : new GateCalls({ crd: crd.name, preReconcile: pre, dialect, notes: crd.notes, logger, readSecret, now, clock, onRetry });
+  const gateCalls = pre === undefined || !GateCalls.needed(pre) ? undefined : new GateCalls({ crd: crd.name, preReconcile: pre, dialect, notes: crd.notes, logger, readSecret, now, clock, onRetry, protocols });
   const stage =
     calls === undefined && remote === undefined
       ? undefined

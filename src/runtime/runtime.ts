@@ -364,6 +364,7 @@ export class Runtime {
     await Promise.all([...controllers.map((controller) => controller.stopInformers()), this.crdWatcher?.stop(), this.notifier?.stop()]); // drained: no notification comes
     // Last: the informers and the Lease are stopped, so nothing sends another request; this ends every connection.
     this.kube?.client.close();
+    await this.closeProtocols();
     for (const slot of [...active].reverse()) {
       this.metrics.shutdown(slot.crd.name);
       slot.activated = undefined;
@@ -374,6 +375,16 @@ export class Runtime {
     this.current = 'stopped';
     this.health.markStopped();
     if (!wasStarting) this.logger.info('runtime stopped', {});
+  }
+
+  /** Closes the external calls' protocol clients (drained: no call is out). A failure is logged: stop() still ends. */
+  private async closeProtocols(): Promise<void> {
+    try {
+      await this.options.externalProtocols.close();
+    } catch (error) {
+      // Logged and not thrown: stop() must finish stopping everything else; the client's own handles are its owner's.
+      this.logger.error('stop(): an external protocol client failed to close', { error: error instanceof Error ? error.message : String(error) });
+    }
   }
 
   private activeControllers(): Controller[] {

@@ -90,11 +90,11 @@ test('validation.external and mutation.external load with fires (reconcile: fals
   const found = problems(entry(`      validation:
         external:
           - { name: a, url: "ftp://x" }
-          - { name: b, url: "http://x", protocol: redis, query: "GET k" }
+          - { name: b, url: "http://x", protocol: grpc, query: "GET k" }
         rules:
           - { field: spec.name, message: taken }`));
   assert.ok(found.some((p) => p.includes('http:// or https://')), found.join('\n'));
-  assert.ok(found.some((p) => p.includes('external protocol redis')), found.join('\n'));
+  assert.ok(found.some((p) => p.includes('external protocol grpc')), found.join('\n'));
 });
 
 test('spec.security.deletionProtection protects every CRD unless protectCRs is false; without it the entry setting does nothing', () => {

@@ -86,13 +86,13 @@ describe('constructor.external in the definition', () => {
             external:
               - { name: a, url: "ftp://files" }
               - { name: b, url: "http://x", timeout: soon }
-              - { name: c, protocol: redis, url: "redis://r:6379", query: "GET k" }
+              - { name: c, protocol: mqtt, url: "mqtt://r:1883", query: "t" }
 `,
       ),
     );
     const at = (line: number): string => found.filter((p) => p.line === line).map((p) => p.message).join(' | ');
     assert.match(at(14), /scheme|http/i);
     assert.match(at(15), /duration|timeout/i);
-    assert.match(at(16), /external protocol redis.*docs\/orkestra-compatibility\.md#/);
+    assert.match(at(16), /external protocol mqtt.*docs\/orkestra-compatibility\.md#/);
   });
 });

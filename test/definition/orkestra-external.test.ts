@@ -92,14 +92,14 @@ describe('external calls in the definition', () => {
             function: NewSite
             external: [{ name: c, url: "http://c" }]
         external:
-          - { name: cache, protocol: redis, url: "redis://redis:6379", query: "LLEN jobs" }
+          - { name: cache, protocol: nats, url: "nats://nats:4222", query: "jobs" }
           - { name: tok, url: "http://t", token: "$API_TOKEN" }
           - { name: env, url: "http://e", auth: { env: API_TOKEN } }
 `),
     );
     const refused = found.filter((p) => p.code === 'orkestra-unsupported').map((p) => `${p.line}:${p.message}`);
     for (const [line, feature] of [
-      [15, 'external protocol redis'],
+      [15, 'external protocol nats'],
       [16, 'external token'],
       [17, 'auth.env'],
     ] as const) {

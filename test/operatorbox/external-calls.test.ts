@@ -51,7 +51,7 @@ ${yaml}`);
 /** The HTTP result (these calls are all http). */
 function http(result: ExternalResult | undefined): HttpResult | undefined {
   if (result !== undefined && !('body' in result)) assert.fail('not an HTTP result');
-  return result;
+  return result as HttpResult | undefined;
 }
 
 const object = { apiVersion: 'demo.io/v1', kind: 'Thing', metadata: { name: 'a', namespace: 'ns' }, spec: { on: 'yes' } };
