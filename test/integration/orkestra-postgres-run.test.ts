@@ -107,7 +107,7 @@ describe('Orkestra postgres calls, run', { skip: binaries.reason ?? false }, () 
 
   test('the query\'s result (SCRAM with the Secret\'s password) feeds a child and status fields', async () => {
     server.create(queue('builds'));
-    await waitFor('the pending ConfigMap', () => countOf('builds') === '2');
+    await waitFor('the pending ConfigMap', () => countOf('builds') === '2', 30_000);
     const status = await waitFor('the status of builds', () => (statusOf('builds')?.['pending'] === undefined ? undefined : statusOf('builds')));
     assert.equal(String(status['pending']), '2');
     assert.equal(String(status['rowCount']), '1');
@@ -118,12 +118,12 @@ describe('Orkestra postgres calls, run', { skip: binaries.reason ?? false }, () 
     await sql("INSERT INTO jobs VALUES (4, 'builds'), (5, 'builds')");
     const current = server.get(`${GROUP}/v1`, 'Queue', 'builds', 'default') as Obj;
     server.update({ ...current, spec: { rev: 2 } });
-    await waitFor('the ConfigMap to follow the rows', () => countOf('builds') === '4');
+    await waitFor('the ConfigMap to follow the rows', () => countOf('builds') === '4', 30_000);
   });
 
   test('a server error is Ready=False naming the call and the SQLSTATE, never the URL, the password or the query', async () => {
     server.create(queue('typo', { table: 'no_such_table' }));
-    const ready = await waitFor('Ready=False on typo', () => (readyOf('typo')?.['status'] === 'False' ? readyOf('typo') : undefined));
+    const ready = await waitFor('Ready=False on typo', () => (readyOf('typo')?.['status'] === 'False' ? readyOf('typo') : undefined), 30_000);
     assert.match(String(ready['message']), /external call "broken" failed: postgres: query: the server answered ERROR 42P01 \(undefined_table\)/);
     assert.doesNotMatch(JSON.stringify(statusOf('typo')), new RegExp(`${PG_USERS.scram.password}|127\\.0\\.0\\.1|${postgres.port}|no_such_table`));
   });
@@ -132,6 +132,6 @@ describe('Orkestra postgres calls, run', { skip: binaries.reason ?? false }, () 
     const sessions = async (): Promise<number> => Number((await sql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'katalog-run'")).result);
     assert.ok((await sessions()) > 0, 'the runtime keeps pooled sessions while it runs');
     await runtime.stop();
-    await waitFor('no session of the runtime left', async () => (await sessions()) === 0);
+    await waitFor('no session of the runtime left', async () => (await sessions()) === 0, 30_000);
   });
 });
