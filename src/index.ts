@@ -138,9 +138,10 @@ export { listen, type FetchApp, type ListeningServer } from './http/listen.js';
 export { createAdmissionRouter, ADMISSION_PATHS, type AdmissionRouter, type AdmissionRouterOptions, type AdmissionDecision } from './admission/router.js';
 export type { ExternalFailurePolicy } from './admission/admission-external.js';
 export type { SecretReader } from './operatorbox/external-calls.js';
-// External calls' protocol clients (redis built in; postgres, mongo, kafka of the host): the externalProtocols option
+// External calls' protocol clients (redis and postgres built in; mongo and kafka of the host): the externalProtocols option
 export type { ExternalProtocolClient, ExternalProtocolRequest } from './operatorbox/external-protocol.js';
 export { redisProtocol, type RedisProtocolOptions } from './operatorbox/protocol-redis.js';
+export { postgresProtocol, type PostgresProtocolOptions } from './operatorbox/protocol-postgres.js';
 export { cachedObjects } from './runtime/cached.js';
 export { webhookConfigurations, type WebhookConfigurationOptions, type WebhookConfigurations, type WebhookClient } from './admission/webhook-configuration.js';
 export { DELETION_PROTECTION_LABEL } from './admission/crd-rules.js';

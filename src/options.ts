@@ -109,7 +109,7 @@ export interface RuntimeOptions {
   /**
    * Clients of the external calls' stateful protocols, by protocol: `redis`, `postgres`, `mongo`, `kafka`
    * (docs/orkestra-compatibility.md#external-protocol-clients). Each replaces katalog's built-in client of that
-   * protocol (`redis` has one); `mongo` and `kafka` have none, so a definition with such calls needs one here, or
+   * protocol (`redis` and `postgres` have one); `mongo` and `kafka` have none, so a definition with such calls needs one here, or
    * `createRuntime` throws naming the call. `runtime.stop()` calls each client's `close()`.
    */
   readonly externalProtocols?: Readonly<Record<string, ExternalProtocolClient>>;

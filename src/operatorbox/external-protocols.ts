@@ -11,14 +11,15 @@ import { CLIENT_PROTOCOLS, type ExternalCall } from '../definition/external-type
 import type { CrdDefinition, Definition } from '../definition/types.js';
 import type { ExternalProtocolClient } from './external-protocol.js';
 import { redisProtocol } from './protocol-redis.js';
+import { postgresProtocol } from './protocol-postgres.js';
 import type { Logger } from '../observe/logger.js';
 
 /**
  * The protocols katalog has a client for, each made on first use. The host's `externalProtocols` replace them.
- * (`postgres` joins here when its client lands: src/operatorbox/protocol-postgres.ts.)
  */
 export const BUILT_IN_PROTOCOLS: Readonly<Record<string, () => ExternalProtocolClient>> = Object.freeze({
   redis: () => redisProtocol(),
+  postgres: () => postgresProtocol(),
 });
 
 /** What the external calls look a protocol's client up in. */

@@ -30,15 +30,15 @@ function failed(stage: 'connect' | 'query', reason: string): Record<string, unkn
 }
 
 /**
- * A Postgres protocol client: one pool per connection string and credential. `close()` ends every session and
- * leaves no socket or timer behind; calls made after it fail with `postgres: connect: the client is closed`.
+ * A Postgres protocol client: one pool per connection string and credential. `close()` ends every session (those
+ * in a call fail) and leaves no socket or timer behind; the client stays usable: a later call opens a new pool, as
+ * the protocol seam asks (a client shared by a runtime and an admission router is closed by each).
  */
 export function postgresProtocol(options: PostgresProtocolOptions = {}): ExternalProtocolClient {
   const idleMs = options.idleMs ?? 60_000;
   const maxResultBytes = options.maxResultBytes ?? 4 * 1024 * 1024;
   const limits: ConnectionLimits = { maxResultBytes, maxMessageBytes: maxResultBytes + 1024 };
   const pools = new Map<string, PostgresPool>();
-  let closed = false;
 
   const poolFor = (key: string, target: PostgresTarget, size: number): PostgresPool => {
     const existing = pools.get(key);
@@ -66,7 +66,6 @@ export function postgresProtocol(options: PostgresProtocolOptions = {}): Externa
     } catch (error) {
       return postgresErrorResult(`postgres: invalid url: ${error instanceof PostgresUrlError ? error.reason : 'it cannot be read'}`);
     }
-    if (closed) return failed('connect', 'the client is closed');
     const size = request.poolSize !== undefined && request.poolSize > 0 ? request.poolSize : DEFAULT_POSTGRES_POOL_SIZE;
     const pool = poolFor(`${request.url}\u0000${request.credential ?? ''}`, target, size);
     const deadline = new AbortController();
@@ -106,7 +105,6 @@ export function postgresProtocol(options: PostgresProtocolOptions = {}): Externa
   return {
     fetch: run,
     async close(): Promise<void> {
-      closed = true;
       const all = [...pools.values()];
       pools.clear();
       await Promise.all(all.map((pool) => pool.close()));

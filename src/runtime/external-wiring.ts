@@ -88,7 +88,7 @@ export function externalWiring(crd: CrdDefinition, client: KubeClient, clock: Cl
       ? undefined
       : new ConstructorCalls({
           crd: crd.name,
-          calls: new ExternalCalls({ name: `spec.crds.${crd.name}.operatorBox.constructor.external`, calls: ctorCalls, dialect, notes: crd.notes, readSecret, now, protocols }),
+          calls: new ExternalCalls({ name: `spec.crds.${crd.name}.operatorBox.constructor.external`, calls: ctorCalls, dialect, notes: crd.notes, readSecret, now, clock, onRetry, protocols }),
           dialect,
           logger,
         });

@@ -4,9 +4,11 @@
 // as ctx.external. A failed call (without continueOnError) fails the cycle before the constructor runs: Ready=False
 // names the call and nothing of the URL, the body or the custom resource; the retry with backoff succeeds once the
 // service answers. With continueOnError the constructor runs and reads .error. The delete path makes no calls.
+// A call's own retryBackoff retries it within the cycle, each retry counted in controller_external_call_retries_total.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Registry } from 'prom-client';
 import { createRuntime } from '../../src/create-runtime.js';
 import { parseDefinition } from '../../src/definition/index.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
@@ -38,6 +40,7 @@ spec:
               - name: quota
                 url: "http://127.0.0.1:${port}/quota/{{ .metadata.name }}"
                 timeout: 2s
+                retryBackoff: { initial: 10ms, maxAttempts: 3 }
               - name: flags
                 url: "http://127.0.0.1:${port}/flags/{{ .external.quota.body }}"
                 continueOnError: true
@@ -57,6 +60,8 @@ describe('Orkestra constructor.external, run', () => {
   const seen: Array<{ name: string; deleting: boolean; external: ReconcilerContext['external'] }> = [];
   let server: TestApiServer | undefined;
   let runtime: Runtime | undefined;
+  const registry = new Registry();
+  const retries = async (): Promise<number> => Number(/controller_external_call_retries_total\{crd="pipeline"\} (\d+)/.exec(await registry.metrics())?.[1] ?? 0);
   const api = (): TestApiServer => server ?? assert.fail('no test API server');
 
   before(async () => {
@@ -68,6 +73,7 @@ describe('Orkestra constructor.external, run', () => {
       kubeConfig: server.kubeConfig,
       watch: FAST_WATCH,
       rateLimiter: { baseDelay: 20, maxDelay: 200 },
+      registry,
       constructors: {
         NewPipeline: () => ({
           reconcile: (request, ctx) => {
@@ -104,6 +110,7 @@ describe('Orkestra constructor.external, run', () => {
 
   test('a failed call fails the cycle before the constructor (Ready=False names the call only); the retry succeeds', async () => {
     answers.set('/quota/beta', { status: 503, body: BODY_MARK });
+    const retriedBefore = await retries();
     api().create(pipeline('beta'));
     const failed = await waitFor('Ready=False', () => {
       const condition = ready('beta');
@@ -113,6 +120,8 @@ describe('Orkestra constructor.external, run', () => {
     assert.match(message, /external call "quota" failed: HTTP status 503 \(expected 2xx\)/);
     for (const leak of [BODY_MARK, 'owner-of-beta', '127.0.0.1', '/quota/beta']) assert.ok(!message.includes(leak), `the condition holds ${leak}: ${message}`);
     assert.ok(!seen.some((entry) => entry.name === 'beta'), 'the constructor did not run');
+    // maxAttempts 3: every failed cycle made three requests and counted two retries.
+    assert.ok((await retries()) - retriedBefore >= 2, 'the retries of the constructor call are counted');
     answers.set('/quota/beta', { status: 200, body: 'silver' });
     const call = await waitFor('the constructor after the retry', () => seen.find((entry) => entry.name === 'beta'), 15_000);
     assert.equal((call.external['quota'] as { body: string }).body, 'silver');

@@ -1,7 +1,7 @@
 // Orkestra's `protocol: postgres` external calls end to end against a real PostgreSQL 15 (Debian's, from
 // .tools/postgres, run as nobody; skipped with the reason when it cannot be fetched): the runtime reconciles
-// through the real client-node against the test API server, queries with the built-in client given as
-// `externalProtocols.postgres` (SCRAM, the password from a Secret through auth.secretRef), and a child and status
+// through the real client-node against the test API server, queries with the built-in client, no option given
+// (SCRAM, the password from a Secret through auth.secretRef), and a child and status
 // fields use the result. Changed rows are read at the next reconcile; a server error is Ready=False naming the call
 // and the SQLSTATE (no URL, no password); stop() closes the pooled sessions.
 import { after, before, describe, test } from 'node:test';
@@ -89,7 +89,6 @@ describe('Orkestra postgres calls, run', { skip: binaries.reason ?? false }, () 
       watch: FAST_WATCH,
       installCrds: true,
       rateLimiter: { baseDelay: 20, maxDelay: 200 },
-      externalProtocols: { postgres: postgresProtocol() },
     });
     await runtime.start();
   });

@@ -137,7 +137,7 @@ describe('postgres protocol client: pool, timeout, abort and close', { skip: bin
     }
   });
 
-  test('close() ends every session, idle or in a call, and later calls fail at connect', async () => {
+  test('close() ends every session, idle or in a call, and a later call opens a new one', async () => {
     const client = postgresProtocol();
     const url = server.url('trust', 'application_name=closing');
     await Promise.all([1, 2].map(() => client.fetch(request(url, 'SELECT pg_sleep(0.1)'))));
@@ -147,6 +147,9 @@ describe('postgres protocol client: pool, timeout, abort and close', { skip: bin
     await client.close?.();
     assert.match(String((await inCall).error), /^postgres: query: /);
     await eventually(async () => (await sessions('closing')) === 0, 'every session is closed');
-    assert.equal((await client.fetch(request(url, 'SELECT 1'))).error, 'postgres: connect: the client is closed');
+    assert.deepEqual((await client.fetch(request(url, 'SELECT 7 AS n'))).result, '7');
+    assert.equal(await sessions('closing'), 1);
+    await client.close?.();
+    await eventually(async () => (await sessions('closing')) === 0, 'the new session is closed too');
   });
 });
