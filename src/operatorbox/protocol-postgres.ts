@@ -17,6 +17,7 @@ import { PostgresUrlError, parsePostgresUrl, type PostgresTarget } from './proto
 /** Orkestra's default `poolSize` (pkg/types/external.go). */
 export const DEFAULT_POSTGRES_POOL_SIZE = 2;
 
+/** Options of the built-in Postgres client ({@link postgresProtocol}). */
 export interface PostgresProtocolOptions {
   /** How long an unused pooled session is kept, in ms. Default 60,000. */
   readonly idleMs?: number;
