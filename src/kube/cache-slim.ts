@@ -130,15 +130,17 @@ function pool(object: KubeObject, strings: StringPool): void {
 
 /**
  * Removes what the cache does not keep and returns the same object (its `metadata` replaced when anything went);
- * with `strings`, its repeated short strings are shared too.
+ * with `strings`, its repeated short strings are shared too. With `fingerprint` (the default), dropped managedFields
+ * leave their fingerprint behind; an informer whose readers never ask for it passes false and saves the hash (a JSON
+ * text of the field and a pass over it: about as much as parsing the object, measured in bench/peers).
  */
-export function slimForCache(object: KubeObject, strings?: StringPool): KubeObject {
-  const slimmed = slimMetadata(object);
+export function slimForCache(object: KubeObject, strings?: StringPool, fingerprint = true): KubeObject {
+  const slimmed = slimMetadata(object, fingerprint);
   if (strings !== undefined) pool(slimmed, strings);
   return slimmed;
 }
 
-function slimMetadata(object: KubeObject): KubeObject {
+function slimMetadata(object: KubeObject, fingerprint: boolean): KubeObject {
   const metadata = object.metadata;
   if (metadata === undefined) return object;
   const annotations = metadata.annotations;
@@ -150,7 +152,7 @@ function slimMetadata(object: KubeObject): KubeObject {
   for (const field in fields) {
     if (field === 'managedFields') {
       // Where the field was, so every slimmed metadata with managedFields keeps one hidden class.
-      slim[MANAGED_FIELDS] = hash53(JSON.stringify(fields[field]));
+      if (fingerprint) slim[MANAGED_FIELDS] = hash53(JSON.stringify(fields[field]));
       continue;
     }
     const value = fields[field];
