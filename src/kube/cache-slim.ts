@@ -9,9 +9,11 @@
  * same keys in the same order share one hidden class. With 100,000 cached objects that is the difference between
  * about 3.5 and 1.5 KB per custom resource and its child (docs/performance.md, "Scale").
  *
- * `managedFields` leaves a fingerprint behind: a 53-bit hash of its JSON, under a symbol key of the rebuilt
- * `metadata` (invisible to JSON, `for...in` and templates), so the `managedFieldsChanged` sentinel can tell whether
- * it changed without the cache keeping it ({@link managedFieldsFingerprint}). A number per object, not the entries.
+ * For informers that ask for it (a CRD whose gates read the `managedFieldsChanged` sentinel), `managedFields` leaves
+ * a fingerprint behind: a 53-bit hash of its JSON, under a symbol key of the rebuilt `metadata` (invisible to JSON,
+ * `for...in` and templates), so the sentinel can tell whether it changed without the cache keeping it
+ * ({@link managedFieldsFingerprint}). A number per object, not the entries. Other informers hash nothing, and their
+ * watch events arrive with the field already cut out of the text (managed-fields-cut.ts).
  *
  * Repeated short strings (apiVersion, kind, namespace, creation timestamps, label and annotation values, owner
  * references' apiVersion and kind, condition type, status, reason and time) are shared through a {@link StringPool}:
