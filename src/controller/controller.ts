@@ -58,7 +58,15 @@ export interface ControllerOptions {
   readonly reconcileTimeoutMs: number;
   readonly rateLimiter?: DefaultControllerRateLimiterOptions | undefined;
   /** Informer tuning (tests shorten these). */
-  readonly informer?: { readonly watchTimeoutSeconds?: number; readonly idleTimeoutMs?: number; readonly backoff?: { initialMs?: number; maxMs?: number } } | undefined;
+  readonly informer?:
+    | {
+        readonly watchTimeoutSeconds?: number;
+        readonly idleTimeoutMs?: number;
+        readonly backoff?: { initialMs?: number; maxMs?: number };
+        /** Keep the fingerprint of dropped managedFields (the `managedFieldsChanged` sentinel); default false. */
+        readonly managedFieldsFingerprint?: boolean;
+      }
+    | undefined;
   /** Keys this replica is responsible for (sharding); default all. */
   readonly accepts?: ((key: string) => boolean) | undefined;
   readonly reconcile: (key: string, signal: AbortSignal) => Promise<ReconcileOutcome>;

@@ -9,9 +9,11 @@
  * same keys in the same order share one hidden class. With 100,000 cached objects that is the difference between
  * about 3.5 and 1.5 KB per custom resource and its child (docs/performance.md, "Scale").
  *
- * `managedFields` leaves a fingerprint behind: a 53-bit hash of its JSON, under a symbol key of the rebuilt
- * `metadata` (invisible to JSON, `for...in` and templates), so the `managedFieldsChanged` sentinel can tell whether
- * it changed without the cache keeping it ({@link managedFieldsFingerprint}). A number per object, not the entries.
+ * For informers that ask for it (a CRD whose gates read the `managedFieldsChanged` sentinel), `managedFields` leaves
+ * a fingerprint behind: a 53-bit hash of its JSON, under a symbol key of the rebuilt `metadata` (invisible to JSON,
+ * `for...in` and templates), so the sentinel can tell whether it changed without the cache keeping it
+ * ({@link managedFieldsFingerprint}). A number per object, not the entries. Other informers hash nothing, and their
+ * watch events arrive with the field already cut out of the text (managed-fields-cut.ts).
  *
  * Repeated short strings (apiVersion, kind, namespace, creation timestamps, label and annotation values, owner
  * references' apiVersion and kind, condition type, status, reason and time) are shared through a {@link StringPool}:
@@ -130,15 +132,17 @@ function pool(object: KubeObject, strings: StringPool): void {
 
 /**
  * Removes what the cache does not keep and returns the same object (its `metadata` replaced when anything went);
- * with `strings`, its repeated short strings are shared too.
+ * with `strings`, its repeated short strings are shared too. With `fingerprint` (the default), dropped managedFields
+ * leave their fingerprint behind; an informer whose readers never ask for it passes false and saves the hash (a JSON
+ * text of the field and a pass over it: about as much as parsing the object, measured in bench/peers).
  */
-export function slimForCache(object: KubeObject, strings?: StringPool): KubeObject {
-  const slimmed = slimMetadata(object);
+export function slimForCache(object: KubeObject, strings?: StringPool, fingerprint = true): KubeObject {
+  const slimmed = slimMetadata(object, fingerprint);
   if (strings !== undefined) pool(slimmed, strings);
   return slimmed;
 }
 
-function slimMetadata(object: KubeObject): KubeObject {
+function slimMetadata(object: KubeObject, fingerprint: boolean): KubeObject {
   const metadata = object.metadata;
   if (metadata === undefined) return object;
   const annotations = metadata.annotations;
@@ -150,7 +154,7 @@ function slimMetadata(object: KubeObject): KubeObject {
   for (const field in fields) {
     if (field === 'managedFields') {
       // Where the field was, so every slimmed metadata with managedFields keeps one hidden class.
-      slim[MANAGED_FIELDS] = hash53(JSON.stringify(fields[field]));
+      if (fingerprint) slim[MANAGED_FIELDS] = hash53(JSON.stringify(fields[field]));
       continue;
     }
     const value = fields[field];

@@ -11,6 +11,7 @@ import { sleep, systemClock, type Clock } from '../util/clock.js';
 import { TokenBucket } from '../util/token-bucket.js';
 import { VERSION } from '../util/version.js';
 import { collectionPath, objectPath, type KubeObject, type ResourceRef } from './resource.js';
+import { withoutManagedFields } from './managed-fields-cut.js';
 import { Transport, type TransportOptions } from './transport.js';
 import { readWatchLines } from './watch-lines.js';
 
@@ -22,6 +23,8 @@ interface RequestOptions {
   readonly body?: unknown;
   readonly contentType?: string;
   readonly signal?: AbortSignal | undefined;
+  /** The answer is parsed without its `metadata.managedFields` where they can be cut safely (managed-fields-cut.ts). */
+  readonly withoutManagedFields?: boolean | undefined;
 }
 
 export interface ListOptions {
@@ -46,6 +49,12 @@ export interface WatchOptions {
   readonly fieldSelector?: string | undefined;
   readonly timeoutSeconds?: number;
   readonly allowWatchBookmarks?: boolean;
+  /**
+   * Events' objects arrive without `metadata.managedFields`, cut from each event's text before it is parsed
+   * (kube/managed-fields-cut.ts; where the cut is not certain, the event is parsed whole and keeps them). For caches
+   * that drop the field anyway: it is not built only to be dropped. Default false.
+   */
+  readonly withoutManagedFields?: boolean;
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -125,7 +134,7 @@ export class KubeClient {
     if (status < 200 || status > 299) throw statusError(method, path, status, text);
     if (text === '') return undefined as T;
     try {
-      return JSON.parse(text) as T;
+      return JSON.parse(options.withoutManagedFields === true ? withoutManagedFields(text, 'object') : text) as T;
     } catch (error) {
       throw new KubeError(`${method} ${path}: the answer is not JSON`, { status }, { cause: error });
     }
@@ -189,11 +198,14 @@ export class KubeClient {
     });
   }
 
-  /** Server-side apply (`application/apply-patch+yaml`; JSON is YAML). */
+  /**
+   * Server-side apply (`application/apply-patch+yaml`; JSON is YAML). With `withoutManagedFields`, the answer comes
+   * back without its `metadata.managedFields` (cut before parsing where that is safe; for callers that drop them).
+   */
   async apply(
     ref: ResourceRef,
     object: KubeObject,
-    options: { fieldManager: string; force?: boolean; subresource?: string; signal?: AbortSignal | undefined },
+    options: { fieldManager: string; force?: boolean; subresource?: string; signal?: AbortSignal | undefined; withoutManagedFields?: boolean },
   ): Promise<KubeObject> {
     const name = object.metadata?.name ?? '';
     return this.request<KubeObject>('PATCH', objectPath(ref, name, object.metadata?.namespace, options.subresource), {
@@ -201,21 +213,24 @@ export class KubeClient {
       contentType: 'application/apply-patch+yaml',
       query: { fieldManager: options.fieldManager, force: options.force },
       signal: options.signal,
+      withoutManagedFields: options.withoutManagedFields,
     });
   }
 
+  /** A patch (merge by default); `withoutManagedFields` as for {@link KubeClient.apply}. */
   async patch(
     ref: ResourceRef,
     name: string,
     namespace: string | undefined,
     patch: unknown,
-    options: { type?: PatchType; subresource?: string; fieldManager?: string; signal?: AbortSignal | undefined } = {},
+    options: { type?: PatchType; subresource?: string; fieldManager?: string; signal?: AbortSignal | undefined; withoutManagedFields?: boolean } = {},
   ): Promise<KubeObject> {
     return this.request<KubeObject>('PATCH', objectPath(ref, name, namespace, options.subresource), {
       body: patch,
       contentType: PATCH_CONTENT_TYPES[options.type ?? 'merge'],
       query: { fieldManager: options.fieldManager },
       signal: options.signal,
+      withoutManagedFields: options.withoutManagedFields,
     });
   }
 
@@ -287,10 +302,15 @@ export class KubeClient {
           finish(statusError('GET', path, status, text));
           return;
         }
-        readWatchLines(res, (event) => {
-          if (settled) return;
-          onEvent(event.type as WatchEventType, event.object as KubeObject);
-        }, finish);
+        readWatchLines(
+          res,
+          (event) => {
+            if (settled) return;
+            onEvent(event.type as WatchEventType, event.object as KubeObject);
+          },
+          finish,
+          options.withoutManagedFields === true,
+        );
       })
       .catch((error: unknown) => {
         if (!settled) finish(new KubeError(`watch ${path} on ${this.server} failed: ${toError(error).message}`, {}, { cause: error }));

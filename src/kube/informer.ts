@@ -39,6 +39,12 @@ export interface InformerOptions {
   readonly watchTimeoutSeconds?: number;
   /** A stream that delivers nothing (not even a bookmark) for this long is reopened. Default 2.5 × the watch time-out. */
   readonly idleTimeoutMs?: number;
+  /**
+   * Keep a fingerprint of each object's dropped `managedFields` (for the `managedFieldsChanged` sentinel,
+   * cache-slim.ts). Default false: the watch then cuts the field out of each event before parsing it and nothing is
+   * hashed, which is most of the cost of an event's parse (docs/performance.md, session 9).
+   */
+  readonly managedFieldsFingerprint?: boolean;
   /** Random numbers in [0, 1), for jitter; injectable for tests. */
   readonly random?: () => number;
   /** Called for every change to the cache. Exceptions are reported through `onError`, never thrown. */
@@ -251,6 +257,7 @@ export class Informer {
         fieldSelector,
         resourceVersion: this.resourceVersion,
         allowWatchBookmarks: true,
+        withoutManagedFields: this.options.managedFieldsFingerprint !== true,
         timeoutSeconds: Math.round(timeout * (1 + this.random())),
       },
       (type, object) => {
@@ -317,6 +324,6 @@ export class Informer {
     const { resource } = this.options;
     object.apiVersion ??= apiVersionOf(resource);
     object.kind ??= resource.kind;
-    return slimForCache(object, SHARED_STRINGS);
+    return slimForCache(object, SHARED_STRINGS, this.options.managedFieldsFingerprint === true);
   }
 }

@@ -23,6 +23,7 @@ import type { Logger } from '../observe/logger.js';
 import type { TemplateDialect, UserNote } from '../template/index.js';
 import { WatchGate } from './watch-gate.js';
 import { keysFor } from './watch-keys.js';
+import { readsManagedFieldsChanged } from './managed-fields-sentinel.js';
 
 const EVENT: Readonly<Record<InformerEventType, WatchEvent>> = { added: 'create', updated: 'update', deleted: 'delete' };
 
@@ -62,6 +63,7 @@ export class WatchTriggers {
           fieldSelector: entry.name === undefined ? undefined : `metadata.name=${entry.name}`,
           clock: options.clock,
           ...(options.tuning ?? {}),
+          managedFieldsFingerprint: readsManagedFieldsChanged(entry.enqueueGate),
           onEvent: (event) => this.onEvent(entry, event),
           ...(options.onRestart === undefined ? {} : { onRestart: options.onRestart }),
           ...(options.onError === undefined ? {} : { onError: options.onError }),

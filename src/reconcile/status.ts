@@ -110,7 +110,7 @@ function truncate(message: string): string {
  * Writes the status when it differs: a merge patch of the status subresource guarded by the resourceVersion of
  * `object` (so that conditions other writers added meanwhile are never overwritten); on 409 it re-reads the object
  * and recomputes. `compute` gets the freshest object and returns the wanted status fields. Resolves with the API
- * server's answer, or `'unchanged'` (no request) or `'gone'` (404); rejects on any other failure.
+ * server's answer (parsed without its `managedFields`, which the runtime only drops), or `'unchanged'` (no request) or `'gone'` (404); rejects on any other failure.
  *
  * Pass the latest object the runtime knows (see reconcile/own-writes.ts): then a 409 only happens when someone else
  * wrote in between, never because of the runtime's own earlier write.
@@ -129,7 +129,7 @@ export async function writeStatus(
     if (statusUnchanged(current['status'], wanted)) return 'unchanged';
     const meta = current.metadata ?? {};
     try {
-      return await client.patch(ref, meta.name ?? '', meta.namespace, { metadata: { resourceVersion: meta.resourceVersion }, status: wanted }, { type: 'merge', subresource: 'status', signal });
+      return await client.patch(ref, meta.name ?? '', meta.namespace, { metadata: { resourceVersion: meta.resourceVersion }, status: wanted }, { type: 'merge', subresource: 'status', signal, withoutManagedFields: true });
     } catch (error) {
       if (error instanceof KubeError && error.status === 404) return 'gone';
       if (!(error instanceof KubeError) || error.status !== 409 || attempt >= ATTEMPTS) throw error;

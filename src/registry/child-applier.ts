@@ -114,7 +114,7 @@ export class ChildApplier {
       }
       const difference = live === undefined ? '(missing)' : firstDifference(manifest, live);
       if (live !== undefined && difference === undefined) return { desired, action: 'unchanged', object: live };
-      const applied = await client.apply(desired.resource, manifest, { fieldManager, force, signal });
+      const applied = await client.apply(desired.resource, manifest, { fieldManager, force, signal, withoutManagedFields: true });
       this.remember(key, desired.resource, live, applied);
       if (live === undefined) return { desired, action: 'created', object: applied };
       const drifted = live.metadata?.annotations?.[TEMPLATE_HASH_ANNOTATION] === hash;

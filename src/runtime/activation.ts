@@ -57,6 +57,7 @@ import type { ResolvedSettings } from './settings.js';
 import { shardFilter } from './sharding.js';
 import { targetOf, type Target } from './crd-target.js';
 import type { CrdHealthSnapshot } from '../observe/health.js';
+import { readsManagedFieldsChanged } from '../operatorbox/managed-fields-sentinel.js';
 
 /** Read access to an informer's cache that hands out copies. */
 export function cacheReaderOf(informer: Informer): CacheReader {
@@ -273,7 +274,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
       maxDepth: settings.maxDepth.value,
       reconcileTimeoutMs: options.reconcileTimeoutMs,
       accepts: bothFilters(shardFilter(options.shard), namespaceGuardFilter(crd.namespaceGuard)),
-      informer: options.watch,
+      informer: { ...options.watch, managedFieldsFingerprint: readsManagedFieldsChanged(crd.operatorBox.preReconcile) },
       reconcile: (key, signal) => {
         if (box === undefined) return Promise.resolve({ result: 'error', error: new RuntimeError('E_STATE', 'controller not ready') });
         return reconcileKey(stages, key, signal);

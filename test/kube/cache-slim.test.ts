@@ -102,3 +102,46 @@ test('one string pool for the whole process stays within its bound however many 
   assert.equal(pool.share('default'), 'default');
   assert.ok(SHARED_STRINGS.size <= 16_384);
 });
+
+test('only an informer asked for it keeps the managedFields fingerprint; without it, listed and watched objects carry none', async () => {
+  const client = new KubeClient(server.kubeConfig);
+  const plain = new Informer({ client, resource: CONFIGMAPS, namespace: 'default', onEvent: () => undefined });
+  const fingerprinted = new Informer({ client, resource: CONFIGMAPS, namespace: 'default', managedFieldsFingerprint: true, onEvent: () => undefined });
+  await client.apply(CONFIGMAPS, kubectlApplied('fp-listed'), { fieldManager: 'kubectl' });
+  await Promise.all([plain.start(), fingerprinted.start()]);
+  try {
+    await client.apply(CONFIGMAPS, kubectlApplied('fp-watched'), { fieldManager: 'kubectl' });
+    await waitUntil(() => plain.get('default/fp-watched') !== undefined && fingerprinted.get('default/fp-watched') !== undefined);
+    for (const name of ['fp-listed', 'fp-watched']) {
+      const live = await client.get(CONFIGMAPS, name, 'default');
+      const expected = managedFieldsFingerprint(live?.metadata);
+      assert.equal(typeof expected, 'number');
+      assert.equal(managedFieldsFingerprint(fingerprinted.get(`default/${name}`)?.metadata), expected, `${name}: the fingerprint of what the server holds`);
+      // No fingerprint means no hash was computed: the watch cut the field out unparsed, the list dropped it unhashed.
+      assert.equal(managedFieldsFingerprint(plain.get(`default/${name}`)?.metadata), undefined, `${name}: nothing kept without the flag`);
+      // JSON does not see the symbol key the fingerprint is kept under.
+      assert.deepEqual(JSON.parse(JSON.stringify(plain.get(`default/${name}`))), JSON.parse(JSON.stringify(fingerprinted.get(`default/${name}`))), `${name}: the same object otherwise`);
+      assert.deepEqual(Object.keys(plain.get(`default/${name}`)?.metadata ?? {}), Object.keys(fingerprinted.get(`default/${name}`)?.metadata ?? {}));
+    }
+  } finally {
+    await Promise.all([plain.stop(), fingerprinted.stop()]);
+    client.close();
+  }
+});
+
+test('answers of applies and patches asked without managedFields come back without them, everything else as the server sent it', async () => {
+  const client = new KubeClient(server.kubeConfig);
+  try {
+    const whole = await client.apply(CONFIGMAPS, kubectlApplied('answer'), { fieldManager: 'kubectl' });
+    assert.ok(whole.metadata?.managedFields !== undefined);
+    const applied = await client.apply(CONFIGMAPS, kubectlApplied('answer'), { fieldManager: 'kubectl', withoutManagedFields: true });
+    const { managedFields: _dropped, ...metadata } = whole.metadata ?? {};
+    assert.deepEqual(applied, { ...whole, metadata });
+    const patched = await client.patch(CONFIGMAPS, 'answer', 'default', { data: { key: 'other' } }, { fieldManager: 'test', withoutManagedFields: true });
+    assert.equal(patched.metadata?.managedFields, undefined);
+    assert.deepEqual(patched['data'], { key: 'other' });
+    assert.notEqual(patched.metadata?.resourceVersion, applied.metadata?.resourceVersion);
+  } finally {
+    client.close();
+  }
+});
