@@ -8,23 +8,7 @@
 // the busy milliseconds there.
 import { readFileSync } from 'node:fs';
 
-interface CallFrame {
-  readonly functionName: string;
-  readonly url: string;
-  readonly lineNumber: number;
-}
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: CallFrame;
-  readonly children?: readonly number[];
-}
-interface Profile {
-  readonly nodes: readonly ProfileNode[];
-  readonly samples: readonly number[];
-  readonly timeDeltas?: readonly number[];
-  readonly endTime?: number;
-  readonly startTime?: number;
-}
+import type { CallFrame, Profile } from './cpu-profile.js';
 
 const [file, ...rest] = process.argv.slice(2);
 if (file === undefined) {

@@ -9,20 +9,7 @@
 // sum per write here is below the bench's CPU per write.
 import { readFileSync } from 'node:fs';
 
-interface CallFrame {
-  readonly functionName: string;
-  readonly url: string;
-}
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: CallFrame;
-  readonly children?: readonly number[];
-}
-interface Profile {
-  readonly nodes: readonly ProfileNode[];
-  readonly samples: readonly number[];
-  readonly timeDeltas?: readonly number[];
-}
+import type { CallFrame, Profile } from './cpu-profile.js';
 
 /** Stages in priority order: a sample belongs to the first whose test matches one of its frames. */
 const STAGES: ReadonlyArray<readonly [string, (frame: CallFrame) => boolean]> = [
