@@ -54,13 +54,19 @@ export function watchSuite(backend: () => Backend): void {
         (type, object) => void seen.push({ type, rv: object.metadata?.resourceVersion, name: object.metadata?.name }),
       );
       await client.create(CONFIG_MAPS, configMap(`${label}-x`, label));
+      // A write this watch does not select. kube-apiserver sends a bookmark only when its watch cache has moved past
+      // the last event the watch was sent (a bookmark at that same resourceVersion would tell the client nothing), so
+      // without a later write of the kind it may send none before the timeout. This write is what the bookmark is
+      // for: a resourceVersion the client never saw in an event.
+      const other = await client.create(CONFIG_MAPS, configMap(`${label}-other`, `${label}-other`));
       const { error } = await handle.done;
       assert.equal(error, undefined, 'the timeout ends the stream cleanly');
       assert.ok(Date.now() - started >= 4000, 'the stream lasted until about its timeout');
       assert.deepEqual(seen.filter((e) => e.type !== 'BOOKMARK').map((e) => `${e.type} ${String(e.name)}`), [`ADDED ${label}-x`]);
-      const bookmark = seen.find((e) => e.type === 'BOOKMARK');
+      const bookmark = seen.findLast((e) => e.type === 'BOOKMARK');
       assert.ok(bookmark !== undefined, `a BOOKMARK among ${JSON.stringify(seen.map((e) => e.type))}`);
       assert.match(bookmark.rv ?? '', /^\d+$/);
+      assert.ok(BigInt(bookmark.rv ?? '0') >= BigInt(other.metadata?.resourceVersion ?? ''), `the last bookmark (${String(bookmark.rv)}) is at or after the unselected write (${String(other.metadata?.resourceVersion)})`);
       assert.equal(bookmark.name, undefined, 'a bookmark carries only the resourceVersion');
     });
 
