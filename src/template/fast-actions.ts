@@ -39,6 +39,11 @@ export class FastActions {
     throw templateError('E_TEMPLATE_LIMIT', `more than ${state.limits.maxSteps} evaluation steps`, this.info, offset);
   }
 
+  /** Whether `default` is katalog's here: the `X | default Y` shortcuts use Go's truth, which Orkestra's `default` widens ("<no value>" is empty). */
+  protected get baseDefault(): boolean {
+    return lookupFunction('default', this.info.dialect) === lookupFunction('default');
+  }
+
   /** A command that calls a built-in function with operand arguments, or `undefined`. */
   private call(command: Command | undefined): FastCall | undefined {
     const head = command?.args[0];
@@ -128,7 +133,7 @@ export class FastActions {
       };
     }
     const piped = this.call(second);
-    if (pipe.commands.length === 2 && head !== undefined && piped?.name === 'default' && piped.args.length === 1) {
+    if (pipe.commands.length === 2 && head !== undefined && piped?.name === 'default' && piped.args.length === 1 && this.baseDefault) {
       return this.pipedDefault(operand(head, this.table), head.pos, piped);
     }
     return this.pipeline(pipe.commands);

@@ -63,7 +63,7 @@ class FastLinker extends FastActions {
   singleDefault(first: Command | undefined, second: Command | undefined): LeafRender | undefined {
     const given = operandOf(commandOperand(first), this.table);
     const head = second?.args[0];
-    if (given === undefined || head?.kind !== 'function' || head.name !== 'default' || second?.args.length !== 2) return undefined;
+    if (given === undefined || head?.kind !== 'function' || head.name !== 'default' || second?.args.length !== 2 || !this.baseDefault) return undefined;
     const fallback = operandOf(second.args[1], this.table);
     if (fallback === undefined) return undefined;
     const table = this.table;

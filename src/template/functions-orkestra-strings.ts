@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { FunctionFailure } from './failure.js';
 import { fixed, variadic, type FunctionContext, type TemplateFunction } from './function-type.js';
-import { getKey, isMap, kindOf, mapKeys, printValue, toJson } from './values.js';
+import { getKey, isMap, kindOf, mapKeys, printValue } from './values.js';
 
 export function noteText(value: unknown, context: FunctionContext): string {
   if (value === undefined || value === null) return '';
@@ -134,7 +134,6 @@ export const ORKESTRA_STRING_FUNCTIONS: Readonly<Record<string, TemplateFunction
   // data
   /** The first 8 hex characters of the SHA-256 of the text (katalog's own sha256sum gives all 64). */
   sha256sum: fixed(1, ([s], c) => createHash('sha256').update(noteText(s, c), 'utf8').digest('hex').slice(0, 8)),
-  toJSON: fixed(1, ([value], c) => toJson(value, c.maxLength, c.maxDepth)),
   repoSlug: fixed(1, ([s], c) => {
     const text = noteText(s, c).trim().replace(/\/+$/, '');
     const last = text.split(/[/:]/).pop() ?? '';
@@ -152,7 +151,6 @@ export const ORKESTRA_STRING_FUNCTIONS: Readonly<Record<string, TemplateFunction
   // collections
   asList: fixed(1, ([value]) => asList(value)),
   asMap: fixed(1, ([value]) => asMap(value)),
-  asString: fixed(1, ([value], c) => (Array.isArray(value) || isMap(value) ? toJson(value, c.maxLength, c.maxDepth) : noteText(value, c))),
   listGet: fixed(2, ([list, index]) => {
     const items = asList(list);
     const i = typeof index === 'number' ? index : Number(index);

@@ -21,6 +21,9 @@ import { ORKESTRA_PROM_FUNCTIONS } from './functions-orkestra-prom.js';
 import { ORKESTRA_STRING_FUNCTIONS } from './functions-orkestra-strings.js';
 import { ORKESTRA_TIME_FUNCTIONS } from './functions-orkestra-time.js';
 import { ORKESTRA_CLOCK_FUNCTIONS } from './functions-orkestra-clock.js';
+import { ORKESTRA_MATH_FUNCTIONS } from './functions-orkestra-math.js';
+import { ORKESTRA_JSON_FUNCTIONS } from './functions-orkestra-json.js';
+import { ORKESTRA_REGISTERED_FUNCTIONS } from './functions-orkestra-registered.js';
 import { getKey, isMap, kindOf, printValue } from './values.js';
 
 /** Orkestra's `empty`: missing, "", "<no value>", false, 0, an empty list or map. */
@@ -73,6 +76,9 @@ export const ORKESTRA_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
   ...ORKESTRA_POD_FUNCTIONS,
   ...ORKESTRA_ENRICHED_FUNCTIONS,
   ...ORKESTRA_PROM_FUNCTIONS,
+  ...ORKESTRA_MATH_FUNCTIONS,
+  ...ORKESTRA_JSON_FUNCTIONS,
+  ...ORKESTRA_REGISTERED_FUNCTIONS,
   /** `default FALLBACK VALUE`: VALUE unless Orkestra-empty (a pipe passes VALUE last, as in Sprig). */
   default: fixed(2, ([fallback, value]) => (orkestraEmpty(value) ? fallback : value)),
   coalesce: variadic(1, (args) => args.find((value) => !orkestraEmpty(value)) ?? null),

@@ -1,0 +1,40 @@
+// Every `Name:` of Orkestra's built-in note catalog, by its `Domain:`, as read from
+// orkspace/orkestra pkg/note/catalog_generated.go @ eacb2604bc775f58156f6f49907c4e5d494ebf30 (BuiltinNotes,
+// generated from pkg/note/docs/ by hack/generate-notes). 277 names in 32 domains. A fixture, not a test: the
+// coverage test (orkestra-catalog-coverage.test.ts) checks each name against the Orkestra dialect.
+export const CATALOG_COMMIT = 'eacb2604bc775f58156f6f49907c4e5d494ebf30';
+
+export const CATALOG_NAMES: Readonly<Record<string, readonly string[]>> = {
+  collections: ['asList', 'asMap', 'asString', 'listGet', 'listHas', 'listLen', 'mapGet', 'mapKeys', 'mapValues'],
+  conditional: ['boolDefault', 'boolTernary', 'coalesce', 'default', 'empty', 'eqTernary', 'notEmpty', 'ternary'],
+  container: ['containerEnv', 'containerImage', 'containerPort'],
+  cron: ['cronDescribe', 'cronDom', 'cronDow', 'cronExpr', 'cronField', 'cronFromAny', 'cronFromMap', 'cronHour', 'cronMinute', 'cronMonth', 'cronNormalize', 'cronToMap', 'cronValid'],
+  data: ['fromBase64', 'lookup', 'repoSlug', 'sha256sum', 'slugify', 'toBase64', 'toJSON', 'truncateName'],
+  domain: ['domainBare', 'domainHost'],
+  fields: ['creationTimestamp', 'resourceName', 'resourceNamespace', 'resourceUID', 'resourceVersion'],
+  hpa: ['hpaAbleToScale', 'hpaAtMax', 'hpaCurrentReplicas', 'hpaDesiredReplicas', 'hpaMaxReplicas', 'hpaMetricTypes', 'hpaMinReplicas', 'hpaScaleTargetKind', 'hpaScaleTargetName', 'hpaScaling', 'hpaScalingActive', 'hpaScalingLimited'],
+  ingress: ['ingressClassName', 'ingressHost', 'ingressIP', 'ingressLoadBalancerIPs', 'ingressReady', 'ingressRules', 'ingressTLSHosts', 'ingressTLSSecretCount'],
+  job: ['cronJobActiveCount', 'cronJobLastJobName', 'cronJobLastJobSucceeded', 'cronJobLastScheduleTime', 'cronJobLastSuccessTime', 'cronJobLastSuccessfulJobName', 'cronJobNextScheduleTime', 'jobActive', 'jobActivePodNames', 'jobFailed', 'jobFailedPodNames', 'jobFirstExitCode', 'jobSucceeded', 'jobSucceededPodNames'],
+  kubernetes: ['annotations', 'conditionMessage', 'conditionReason', 'generation', 'get', 'getAnnotation', 'getAnnotationInt', 'getLabel', 'getLabelInt', 'getStatus', 'hasAnnotation', 'hasCondition', 'hasLabel', 'hasStatus', 'isSynced', 'isTerminating', 'labelMatches', 'labels', 'meta', 'observedGeneration', 'ownerKind', 'ownerName', 'phase', 'resourceCPU', 'resourceExists', 'resourceMemory', 'spec', 'status'],
+  kubevalidation: ['isDNS1123Subdomain', 'isValidAnnotationKey', 'isValidLabelKey', 'isValidLabelValue'],
+  math: ['abs', 'add', 'clamp', 'div', 'max', 'min', 'mod', 'mul', 'sub'],
+  net: ['cidrContains', 'ipIsPrivate', 'ipValid'],
+  node: ['nodeAllocatableCPU', 'nodeAllocatableMemory', 'nodeCondition', 'nodeReady', 'nodeTaints', 'podNodeInstanceType', 'podNodeName', 'podNodeRegion', 'podNodeZone'],
+  pods: ['hasCrashingPod', 'podByOrdinal', 'podContainerReasons', 'podContainerState', 'podCount', 'podCrashLoopDetected', 'podCreateContainerErrorDetected', 'podErrImagePullDetected', 'podErrorDetected', 'podIPs', 'podImagePullBackOffDetected', 'podInvalidImageNameDetected', 'podMaxRestarts', 'podNames', 'podNodes', 'podOOMKilledDetected', 'podPhases', 'podPostStartHookErrorDetected', 'podPreStartHookErrorDetected', 'podRunContainerErrorDetected', 'readyPodCount'],
+  prometheus: ['promAboveThreshold', 'promBelowThreshold', 'promLabelValues', 'promMax', 'promSeriesCount', 'promSum', 'promValue'],
+  pvc: ['pvcAccessModes', 'pvcBound', 'pvcCapacity', 'pvcPhase', 'pvcProvisioner', 'pvcStorageClass', 'pvcStorageClassProvisioner', 'pvcStorageClassReclaimPolicy', 'pvcVolumeMode'],
+  quantity: ['formatQuantity', 'parseQuantity', 'subtractQuantity', 'sumQuantity'],
+  random: ['randomAlphanumeric', 'randomBase64', 'randomHex', 'uuidv4'],
+  replica: ['allReplicasReady', 'availableReplicas', 'desiredReplicas', 'readyReplicas', 'rolloutComplete', 'updatedReplicas'],
+  replicaset: ['deploymentReplicaSetCount', 'deploymentReplicaSets', 'oldDeploymentReplicaSets', 'replicaSetOwnerKind', 'replicaSetOwnerName'],
+  safeaccess: ['getBoolOr', 'getIntOr', 'getOr', 'getStringOr'],
+  semver: ['semverBump', 'semverCompare', 'semverConstraint', 'semverMajor', 'semverMinor', 'semverPatch', 'semverValid'],
+  serve: ['getServeAlias', 'getServeSource', 'getServeTarget', 'hasServeAlias', 'hasServeSource', 'hasServeTarget', 'isDirectApply'],
+  service: ['backingPodCount', 'backingPodNames', 'endpointsReady', 'hasEndpoints', 'serviceClusterIP', 'serviceEndpointCount', 'serviceEndpoints', 'serviceFirstEndpoint', 'serviceLoadBalancerHost', 'serviceLoadBalancerIP', 'serviceNodePort'],
+  statefulset: ['statefulSetCurrentRevision', 'statefulSetPVCCount', 'statefulSetUpdateRevision'],
+  strings: ['camelToKebab', 'concat', 'contains', 'hasPrefix', 'hasSuffix', 'join', 'repeat', 'replace', 'split', 'toLower', 'toUpper', 'trim', 'trimPrefix', 'trimSpace', 'trimSuffix', 'truncate'],
+  time: ['durationAdd', 'durationSeconds', 'durationValid', 'isExpired', 'nextCron', 'timeAgo', 'timeFormat', 'timeInWindow', 'timeNotInWindow', 'timeSince', 'timeUntil', 'weekday', 'weekend'],
+  types: ['len', 'toBool', 'toFloat', 'toInt', 'toJson', 'toList', 'toString', 'typeBool', 'typeList', 'typeMap', 'typeNull', 'typeNumber', 'typeOf', 'typeString'],
+  validation: ['isValidEmail', 'isValidGitRepository', 'isValidImageRef', 'isValidJSON', 'isValidPort', 'isValidURL'],
+  warnings: ['firstWarning', 'hasWarnings', 'warningCount', 'warningMessages', 'warningReasons'],
+};
