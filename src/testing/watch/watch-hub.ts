@@ -1,6 +1,6 @@
 /** The open watches, by resource key; every committed change is offered to the watches of its resource. */
 import type { ChangeEvent } from '../store/history.js';
-import type { Watcher } from './watcher.js';
+import type { SharedLine, Watcher } from './watcher.js';
 
 /** Which watches a fault or a lifecycle action applies to. */
 export interface WatchFilter {
@@ -28,10 +28,16 @@ export class WatchHub {
     if (set?.size === 0) this.byKey.delete(watcher.target.key);
   }
 
+  /**
+   * Offers a committed change to the watches of its resource. Its wire line is built at most once and shared by
+   * them, for this change only: nothing keeps it once the watches have written it (the history holds the record,
+   * not a second copy of its JSON).
+   */
   publish(event: ChangeEvent): void {
     const set = this.byKey.get(event.key);
     if (set === undefined) return;
-    for (const watcher of set) watcher.offer(event);
+    const shared: SharedLine = { line: undefined };
+    for (const watcher of set) watcher.offer(event, shared);
   }
 
   /** Number of open watches (matching the filter). */
