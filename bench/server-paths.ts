@@ -1,5 +1,5 @@
 // The test API server's request handler alone, without sockets, on the writes of bench/peers' job:
-//   node --import tsx bench/server-paths.ts [count=5000 batch=100 warmup=1000 watches=2 against=DIR]
+//   node --expose-gc --import tsx bench/server-paths.ts [count=5000 batch=100 warmup=1000 watches=2 against=DIR alloc=1]
 // Runs a server's own dispatcher (routing, faults, request log, the operation, the answer's text) in this process
 // with requests and responses that are plain objects: no HTTP parser, no socket write. For each of `count` seeded
 // Widgets it sends what katalog writes for one (the child ConfigMap's server-side apply, then the status merge
@@ -9,8 +9,11 @@
 // lines are built and dropped). `against=DIR` loads another checkout's server too and sends both the same batches
 // in alternating order: the before/after of a change to the write path in one command, without the per-request costs (node:http's
 // parser, the socket write) that a raw write pays as much as the job's. CPU of this process (`process.cpuUsage`):
-// read ratios under load.
+// read ratios under load. With --expose-gc each server's batch starts on a collected heap, so that the other
+// server's garbage is not charged to it. `alloc=1` measures instead the bytes each kind of write allocates (V8's
+// sampling heap profiler, collected objects kept): a figure the machine's load does not change.
 import { EventEmitter } from 'node:events';
+import { Session } from 'node:inspector/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -20,6 +23,7 @@ const BATCH = Number(args['batch'] ?? 100);
 const WARMUP = Number(args['warmup'] ?? 1000);
 const WATCHES = Number(args['watches'] ?? 2);
 const AGAINST = args['against'];
+const ALLOC = args['alloc'] === '1';
 const OWNER_LABEL = 'katalog.dev/owner';
 
 type Handler = (req: unknown, res: unknown) => void;
@@ -149,26 +153,48 @@ async function prepare(target: Target): Promise<State> {
 }
 
 /** Sends the writes of resources `from` to `from + n`: their child applies, their status patches, as many raw applies. */
+const session = ALLOC ? new Session() : undefined;
+session?.connect();
+
+interface SampledNode {
+  selfSize: number;
+  children: SampledNode[];
+}
+const totalSize = (node: SampledNode): number => node.children.reduce((sum, child) => sum + totalSize(child), node.selfSize);
+
+/** CPU µs (or, with `alloc=1`, bytes allocated) of `work`. */
+async function measure(work: () => Promise<void>): Promise<number> {
+  if (session === undefined) {
+    const started = cpuUs();
+    await work();
+    return cpuUs() - started;
+  }
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as never);
+  await work();
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: SampledNode } };
+  return totalSize(profile.head);
+}
+
 async function batch(target: Target, state: State, from: number, n: number): Promise<void> {
   const widgets = state.widgets.slice(from, from + n);
   // Each server's batch starts on a collected heap: the other server's garbage is not charged to it.
   collect?.();
-  let started = cpuUs();
-  for (const { name, uid } of widgets) {
-    await send(target, 'PATCH', `/api/v1/namespaces/default/configmaps/${name}?fieldManager=katalog&force=true`, 'application/apply-patch+yaml', childBody(name, uid));
-  }
-  const apply = cpuUs() - started;
-  started = cpuUs();
-  for (const { name } of widgets) {
-    await send(target, 'PATCH', `/apis/example.io/v1/namespaces/default/widgets/${name}/status?fieldManager=katalog`, 'application/merge-patch+json', statusBody(1));
-  }
-  const status = cpuUs() - started;
-  started = cpuUs();
-  for (let i = from; i < from + n; i++) {
-    const name = `raw-${i}`;
-    await send(target, 'PATCH', `/api/v1/namespaces/default/configmaps/${name}?fieldManager=raw&force=true`, 'application/apply-patch+yaml', rawBody(name));
-  }
-  const raw = cpuUs() - started;
+  const apply = await measure(async () => {
+    for (const { name, uid } of widgets) {
+      await send(target, 'PATCH', `/api/v1/namespaces/default/configmaps/${name}?fieldManager=katalog&force=true`, 'application/apply-patch+yaml', childBody(name, uid));
+    }
+  });
+  const status = await measure(async () => {
+    for (const { name } of widgets) {
+      await send(target, 'PATCH', `/apis/example.io/v1/namespaces/default/widgets/${name}/status?fieldManager=katalog`, 'application/merge-patch+json', statusBody(1));
+    }
+  });
+  const raw = await measure(async () => {
+    for (let i = from; i < from + n; i++) {
+      const name = `raw-${i}`;
+      await send(target, 'PATCH', `/api/v1/namespaces/default/configmaps/${name}?fieldManager=raw&force=true`, 'application/apply-patch+yaml', rawBody(name));
+    }
+  });
   state.totals.apply += apply;
   state.totals.status += status;
   state.totals.raw += raw;
@@ -195,8 +221,9 @@ try {
   };
   for (const target of targets) {
     const { apply, status, raw } = per(target);
+    const [unit, scale] = ALLOC ? ['KB allocated', 1024] : ['µs', 1];
     console.log(
-      `${target.name}: µs per child apply ${apply.toFixed(1)} (${(apply / raw).toFixed(2)}× raw), per status patch ${status.toFixed(1)} (${(status / raw).toFixed(2)}× raw), per raw apply ${raw.toFixed(1)}; job write ÷ raw write ${((apply + status) / 2 / raw).toFixed(2)}×`,
+      `${target.name}: ${unit} per child apply ${(apply / scale).toFixed(1)} (${(apply / raw).toFixed(2)}× raw), per status patch ${(status / scale).toFixed(1)} (${(status / raw).toFixed(2)}× raw), per raw apply ${(raw / scale).toFixed(1)}; job write ÷ raw write ${((apply + status) / 2 / raw).toFixed(2)}×`,
     );
   }
   const [mine, other] = targets;
