@@ -22,6 +22,22 @@ export function emptySet(): FieldSet {
   return { member: false, children: new Map() };
 }
 
+/** The children of every {@link leafSet}: always empty; changing it throws instead of changing every leaf. */
+class NoChildren extends Map<string, FieldSet> {
+  override set(): this {
+    throw new Error('katalog/testing: a leaf of a field set was changed in place');
+  }
+}
+const NO_CHILDREN: ReadonlyMap<string, FieldSet> = new NoChildren();
+
+/**
+ * A member without children, for a set that is built once and never changed in place (sets are replaced, never
+ * changed, once built): the leaves of an object's set share one empty map instead of one each.
+ */
+export function leafSet(): FieldSet {
+  return { member: true, children: NO_CHILDREN as Map<string, FieldSet> };
+}
+
 export function isEmptySet(set: FieldSet): boolean {
   return !set.member && set.children.size === 0;
 }

@@ -1,7 +1,7 @@
 /**
  * Walks JSON objects in terms of field paths: the field set an object sets, the value at a path, removing a path.
  */
-import { emptySet, insertPath, isEmptySet, parseJson, stableJson, type FieldPath, type FieldSet } from './field-set.js';
+import { emptySet, insertPath, isEmptySet, leafSet, parseJson, stableJson, type FieldPath, type FieldSet } from './field-set.js';
 import { deleteOwn, getOwn, hasOwn, isJsonObject, jsonEqual, setOwn, type JsonObject } from './json-value.js';
 import type { ListKeyLookup } from './managed-fields.js';
 import { PatchError } from './patch-error.js';
@@ -65,9 +65,14 @@ function childNode(node: FieldSet, element: string): FieldSet {
 
 /** Adds field `key` of a map (its value `value`) under `node`; drops the node again when nothing under it is a member. */
 function visitField(ctx: Collecting, node: FieldSet, key: string, value: unknown, depth: number, inMetadata: boolean): void {
-  ctx.fields.push(key);
   const element = `f:${key}`;
   const before = node.children.get(element);
+  if (before === undefined && (typeof value !== 'object' || value === null)) {
+    // A scalar (or null): a leaf, with no map of children of its own.
+    node.children.set(element, leafSet());
+    return;
+  }
+  ctx.fields.push(key);
   const next = before ?? childNode(node, element);
   visitValue(ctx, value, next, depth, inMetadata);
   if (before === undefined && isEmptySet(next)) node.children.delete(element);
