@@ -1,7 +1,7 @@
 /**
  * Walks JSON objects in terms of field paths: the field set an object sets, the value at a path, removing a path.
  */
-import { emptySet, insertPath, isEmptySet, leafSet, parseJson, stableJson, type FieldPath, type FieldSet } from './field-set.js';
+import { emptySet, isEmptySet, leafSet, parseJson, stableJson, type FieldPath, type FieldSet } from './field-set.js';
 import { deleteOwn, getOwn, hasOwn, isJsonObject, jsonEqual, setOwn, type JsonObject } from './json-value.js';
 import type { ListKeyLookup } from './managed-fields.js';
 import { PatchError } from './patch-error.js';
@@ -185,28 +185,33 @@ const MISSING: Found = { found: false, value: undefined };
  * One walk over both values, guided by the set (lists are indexed once per level, not searched per path).
  */
 export function changedMembers(set: FieldSet, before: unknown, after: unknown): FieldSet {
-  const out = emptySet();
-  walkChanged(out, [], set, true, before, true, after);
-  return out;
+  return changedUnder(set, '', true, before, true, after) ?? emptySet();
 }
 
-/** One level of {@link changedMembers}: `path` is the stack of elements down to `node` (copied only when inserted). */
-function walkChanged(out: FieldSet, path: string[], node: FieldSet, foundA: boolean, a: unknown, foundB: boolean, b: unknown): void {
+/**
+ * The changed members at or under `node` (reached by path element `element`), as a new set built bottom-up: no
+ * path is copied or inserted from the root, and a changed member without changed children is a leaf (the result
+ * is never changed in place). `undefined` when nothing changed there.
+ */
+function changedUnder(node: FieldSet, element: string, foundA: boolean, a: unknown, foundB: boolean, b: unknown): FieldSet | undefined {
+  let member = false;
   if (node.member) {
-    const last = path.length === 0 ? '' : (path[path.length - 1] ?? '');
-    const identity = last.startsWith('k:') || last.startsWith('v:');
-    if (foundA !== foundB || (!identity && !jsonEqual(a, b))) insertPath(out, path);
+    const identity = element.startsWith('k:') || element.startsWith('v:');
+    member = foundA !== foundB || (!identity && !jsonEqual(a, b));
   }
-  if (node.children.size === 0) return;
-  const childrenA = foundA ? new ChildLookup(a) : undefined;
-  const childrenB = foundB ? new ChildLookup(b) : undefined;
-  for (const [element, child] of node.children) {
-    const inA = childrenA?.find(element) ?? MISSING;
-    const inB = childrenB?.find(element) ?? MISSING;
-    path.push(element);
-    walkChanged(out, path, child, inA.found, inA.value, inB.found, inB.value);
-    path.pop();
+  let children: Map<string, FieldSet> | undefined;
+  if (node.children.size > 0) {
+    const childrenA = foundA ? new ChildLookup(a) : undefined;
+    const childrenB = foundB ? new ChildLookup(b) : undefined;
+    for (const [childElement, child] of node.children) {
+      const inA = childrenA?.find(childElement) ?? MISSING;
+      const inB = childrenB?.find(childElement) ?? MISSING;
+      const changed = changedUnder(child, childElement, inA.found, inA.value, inB.found, inB.value);
+      if (changed !== undefined) (children ??= new Map()).set(childElement, changed);
+    }
   }
+  if (children !== undefined) return { member, children };
+  return member ? leafSet() : undefined;
 }
 
 /** Looks up children of one value by path element; a list is indexed on first use. */
