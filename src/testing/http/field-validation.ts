@@ -37,72 +37,95 @@ function isScalarEnd(c: number): boolean {
  * when `root` is given, `unknown field "a.c"`. Nothing below an unknown field is looked at.
  */
 export function scanFields(text: string, root: FieldNode, checkUnknown: boolean): string[] {
-  const problems: string[] = [];
-  let i = 0;
-  const skipSpace = (): void => {
+  const scanner = new FieldScanner(text, checkUnknown);
+  scanner.value(root, '', true);
+  return scanner.problems;
+}
+
+/** {@link scanFields}' walk over the text: methods of one object per scan, not closures made per call. */
+class FieldScanner {
+  readonly problems: string[] = [];
+  private i = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly checkUnknown: boolean,
+  ) {}
+
+  private skipSpace(): void {
+    const text = this.text;
+    let i = this.i;
     for (let c = text.charCodeAt(i); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(i)) i++;
-  };
-  const readString = (): string => {
-    const start = i;
+    this.i = i;
+  }
+
+  private readString(): string {
+    const text = this.text;
+    const start = this.i;
+    let i = start + 1;
     let escaped = false;
-    i++;
     for (let c = text.charCodeAt(i); i < text.length && c !== 34; c = text.charCodeAt(i)) {
       if (c === 92) escaped = true;
       i += c === 92 ? 2 : 1;
     }
     i++;
+    this.i = i;
     // Only a string with an escape needs decoding; the others are their own text between the quotes.
     return escaped ? (JSON.parse(text.slice(start, i)) as string) : text.slice(start + 1, i - 1);
-  };
-  const value = (node: FieldNode, path: string, check: boolean): void => {
-    skipSpace();
-    const c = text.charAt(i);
-    if (c === '{') {
-      i++;
+  }
+
+  value(node: FieldNode, path: string, check: boolean): void {
+    const text = this.text;
+    this.skipSpace();
+    const c = text.charCodeAt(this.i);
+    if (c === 123) {
+      // {
+      this.i++;
       const seen = new Set<string>();
-      skipSpace();
-      if (text.charAt(i) === '}') {
-        i++;
+      this.skipSpace();
+      if (text.charCodeAt(this.i) === 125) {
+        this.i++;
         return;
       }
       for (;;) {
-        skipSpace();
-        const key = readString();
-        skipSpace();
-        i++; // the colon
+        this.skipSpace();
+        const key = this.readString();
+        this.skipSpace();
+        this.i++; // the colon
         const path2 = join(path, key);
         const child = childOf(node, key);
-        if (check && seen.has(key)) problems.push(`duplicate field "${path2}"`);
+        if (check && seen.has(key)) this.problems.push(`duplicate field "${path2}"`);
         seen.add(key);
-        if (check && checkUnknown && !child.known) problems.push(`unknown field "${path2}"`);
-        value(child.node, path2, check && child.known);
-        skipSpace();
-        if (text.charAt(i++) === ',') continue;
+        if (check && this.checkUnknown && !child.known) this.problems.push(`unknown field "${path2}"`);
+        this.value(child.node, path2, check && child.known);
+        this.skipSpace();
+        if (text.charCodeAt(this.i++) === 44) continue;
         return;
       }
     }
-    if (c === '[') {
-      i++;
-      skipSpace();
-      if (text.charAt(i) === ']') {
-        i++;
+    if (c === 91) {
+      // [
+      this.i++;
+      this.skipSpace();
+      if (text.charCodeAt(this.i) === 93) {
+        this.i++;
         return;
       }
       for (let index = 0; ; index++) {
-        value(itemsOf(node), `${path}[${index}]`, check);
-        skipSpace();
-        if (text.charAt(i++) === ',') continue;
+        this.value(itemsOf(node), `${path}[${index}]`, check);
+        this.skipSpace();
+        if (text.charCodeAt(this.i++) === 44) continue;
         return;
       }
     }
-    if (c === '"') {
-      readString();
+    if (c === 34) {
+      this.readString();
       return;
     }
-    for (let c = text.charCodeAt(i); i < text.length && !isScalarEnd(c); c = text.charCodeAt(i)) i++;
-  };
-  value(root, '', true);
-  return problems;
+    let i = this.i;
+    for (let d = text.charCodeAt(i); i < text.length && !isScalarEnd(d); d = text.charCodeAt(i)) i++;
+    this.i = i;
+  }
 }
 
 /**
@@ -183,37 +206,64 @@ function sortedJson(value: unknown): string {
   return JSON.stringify(sort(value));
 }
 
+/** Object keys sorted (the order kube-apiserver re-encodes a patched object in). */
+function sortedKeys(keys: string[]): string[] {
+  return [...keys].sort();
+}
+
+/** What {@link patchChecker} answers: the check the patch operation calls, and the warnings for the response. */
+export interface PatchFieldCheck {
+  readonly check: (object: KubeObject) => KubeObject;
+  headers(): Record<string, string | string[]>;
+}
+
+/** {@link patchChecker}'s state: a class, so that a request makes one object and one bound function, not closures. */
+class PatchFields implements PatchFieldCheck {
+  readonly check: (object: KubeObject) => KubeObject;
+  private problems: string[] = [];
+
+  constructor(
+    private readonly root: FieldNode,
+    private readonly mode: FieldValidation,
+    private readonly patchText: string | undefined,
+  ) {
+    this.check = this.checkObject.bind(this);
+  }
+
+  headers(): Record<string, string | string[]> {
+    return warningHeader(this.problems);
+  }
+
+  private checkObject(object: KubeObject): KubeObject {
+    const { mode, root, patchText } = this;
+    const duplicates = mode === 'Ignore' || patchText === undefined ? [] : scanFields(patchText, undefined, false);
+    const before = mode === 'Strict' ? sortedJson(object) : '';
+    // Most patched objects have nothing unknown: ask that first, and build the ordered problems only when needed.
+    const unknown = hasUnknown(object, root) ? pruneUnknown(object, root, '', sortedKeys, false) : [];
+    const pruned = unknown.length === 0 ? object : structuredClone(object);
+    if (pruned !== object) pruneUnknown(pruned, root);
+    this.problems = mode === 'Ignore' ? [] : [...duplicates, ...unknown];
+    if (mode !== 'Strict' || this.problems.length === 0) return pruned;
+    const message = `Invalid value: ${JSON.stringify(before)}: strict decoding error: ${this.problems.join(', ')}`;
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: ` "" is invalid: patch: ${message}`,
+      reason: 'Invalid',
+      details: { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] },
+      code: 422,
+    });
+  }
+}
+
 /**
  * A patch: the duplicates of a merge or strategic patch's text, and the unknown fields of the patched object (in
  * key order, as kube-apiserver re-encodes it). Returns the checker the patch operation calls on the patched object
  * (it answers a pruned copy when there is anything to prune, since the patched object may share parts with the
  * stored one; and throws kube-apiserver's 422 in Strict mode), and the warnings it collected for the response.
  */
-export function patchChecker(view: ResourceView, mode: FieldValidation, patchText: string | undefined): { check: (object: KubeObject) => KubeObject; headers: () => Record<string, string | string[]> } {
-  const root = rootNode(view);
-  let problems: string[] = [];
-  return {
-    check: (object) => {
-      const duplicates = mode === 'Ignore' || patchText === undefined ? [] : scanFields(patchText, undefined, false);
-      const before = mode === 'Strict' ? sortedJson(object) : '';
-      // Most patched objects have nothing unknown: ask that first, and build the ordered problems only when needed.
-      const unknown = hasUnknown(object, root) ? pruneUnknown(object, root, '', (keys) => [...keys].sort(), false) : [];
-      const pruned = unknown.length === 0 ? object : structuredClone(object);
-      if (pruned !== object) pruneUnknown(pruned, root);
-      problems = mode === 'Ignore' ? [] : [...duplicates, ...unknown];
-      if (mode !== 'Strict' || problems.length === 0) return pruned;
-      const message = `Invalid value: ${JSON.stringify(before)}: strict decoding error: ${problems.join(', ')}`;
-      throw new StatusError({
-        kind: 'Status',
-        apiVersion: 'v1',
-        metadata: {},
-        status: 'Failure',
-        message: ` "" is invalid: patch: ${message}`,
-        reason: 'Invalid',
-        details: { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] },
-        code: 422,
-      });
-    },
-    headers: () => warningHeader(problems),
-  };
+export function patchChecker(view: ResourceView, mode: FieldValidation, patchText: string | undefined): PatchFieldCheck {
+  return new PatchFields(rootNode(view), mode, patchText);
 }

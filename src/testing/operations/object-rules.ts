@@ -98,23 +98,50 @@ export function isDeleting(object: KubeObject): boolean {
 
 /** Whether anything outside metadata (and outside status when status is a subresource) differs. */
 export function specChanged(prev: KubeObject, next: KubeObject, statusIsSubresource: boolean): boolean {
-  const skip = (key: string): boolean => key === 'metadata' || key === 'apiVersion' || key === 'kind' || (statusIsSubresource && key === 'status');
-  const keys = new Set([...Object.keys(prev), ...Object.keys(next)]);
-  for (const key of keys) {
-    if (skip(key)) continue;
+  for (const key of Object.keys(prev)) {
+    if (!isSpecKey(key, statusIsSubresource)) continue;
     if (!jsonEqual(prev[key], next[key])) return true;
+  }
+  // Keys of `next` that `prev` lacks (those both have were compared above).
+  for (const key of Object.keys(next)) {
+    if (isSpecKey(key, statusIsSubresource) && !Object.prototype.hasOwnProperty.call(prev, key) && !jsonEqual(prev[key], next[key])) return true;
   }
   return false;
 }
 
-function withoutTimes(entries: unknown): unknown {
-  if (!Array.isArray(entries)) return entries;
-  return entries.map((entry: unknown) => {
-    if (typeof entry !== 'object' || entry === null) return entry;
-    const { time: _time, ...rest } = entry as Record<string, unknown>;
-    void _time;
-    return rest;
-  });
+function isSpecKey(key: string, statusIsSubresource: boolean): boolean {
+  return !(key === 'metadata' || key === 'apiVersion' || key === 'kind' || (statusIsSubresource && key === 'status'));
+}
+
+/** Whether two managedFields values are equal but for their entries' `time`. */
+function managedFieldsEqual(a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b)) return jsonEqual(a, b);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x: unknown = a[i];
+    const y: unknown = b[i];
+    if (x === y) continue;
+    if (typeof x !== 'object' || x === null || typeof y !== 'object' || y === null) {
+      if (!jsonEqual(x, y)) return false;
+      continue;
+    }
+    const left = x as Record<string, unknown>;
+    const right = y as Record<string, unknown>;
+    if (!equalKeysBut(left, right, 'time')) return false;
+  }
+  return true;
+}
+
+/** Whether the own keys of `a` and `b` but `ignored` have equal values (as copies of them without it would be). */
+function equalKeysBut(a: Record<string, unknown>, b: Record<string, unknown>, ignored: string): boolean {
+  let count = 0;
+  for (const key of Object.keys(a)) {
+    if (key === ignored) continue;
+    count++;
+    if (!Object.prototype.hasOwnProperty.call(b, key) || !jsonEqual(a[key], b[key])) return false;
+  }
+  for (const key of Object.keys(b)) if (key !== ignored) count--;
+  return count === 0;
 }
 
 /**
@@ -122,20 +149,21 @@ function withoutTimes(entries: unknown): unknown {
  * fields equal but for their timestamps. Such a write is a no-op: same resourceVersion, no event.
  */
 export function sameContent(prev: KubeObject, next: KubeObject): boolean {
-  const keys = new Set([...Object.keys(prev), ...Object.keys(next)]);
-  for (const key of keys) {
-    if (key === 'metadata' || key === 'apiVersion') continue;
-    if (!jsonEqual(prev[key], next[key])) return false;
-  }
+  if (!equalBut(prev, next, 'metadata', 'apiVersion')) return false;
   const a = metadataOf(prev);
   const b = metadataOf(next);
-  const metaKeys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const key of metaKeys) {
-    if (key === 'resourceVersion') continue;
-    if (key === 'managedFields') {
-      if (!jsonEqual(withoutTimes(a[key]), withoutTimes(b[key]))) return false;
-      continue;
-    }
+  if (!equalBut(a, b, 'resourceVersion', 'managedFields')) return false;
+  return managedFieldsEqual(a['managedFields'], b['managedFields']);
+}
+
+/** Whether every own key of `a` or `b` but `skipA` and `skipB` has equal values in both. */
+function equalBut(a: Record<string, unknown>, b: Record<string, unknown>, skipA: string, skipB: string): boolean {
+  for (const key of Object.keys(a)) {
+    if (key === skipA || key === skipB) continue;
+    if (!jsonEqual(a[key], b[key])) return false;
+  }
+  for (const key of Object.keys(b)) {
+    if (key === skipA || key === skipB || Object.prototype.hasOwnProperty.call(a, key)) continue;
     if (!jsonEqual(a[key], b[key])) return false;
   }
   return true;

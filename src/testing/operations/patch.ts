@@ -106,7 +106,10 @@ export function patchObject(cluster: Cluster, view: ResourceView, type: PatchTyp
   // The engines never modify their inputs: the stored object is patched without a copy of its own.
   const base: KubeObject = { ...prev.object, apiVersion: view.apiVersion };
   let patched: unknown;
-  if (type === 'merge') patched = runEngine(() => applyMergePatch(base, patch));
+  // A status patch keeps only the patched `status` (finishUpdate takes the rest from the stored object), and
+  // neither `checkFields` nor admission changes the patched object in place: what the patch does not reach is shared.
+  const shareUntouched = target.subresource === 'status';
+  if (type === 'merge') patched = runEngine(() => applyMergePatch(base, patch, { shareUntouched }));
   else if (type === 'json') patched = runEngine(() => applyJsonPatch(base, patch));
   else if (schema !== undefined) {
     const strategic = schema;

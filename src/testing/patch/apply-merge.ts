@@ -41,34 +41,37 @@ export function mergeApplied(live: JsonObject, applied: JsonObject, listKeys: Li
   return live;
 }
 
-function mergeField(target: JsonObject, key: string, value: unknown, fields: readonly string[], listKeys: ListKeyLookup): void {
+// `fields` is the stack of field names down to the value merged (list items add none), for the list-key lookup:
+// one array per merge, pushed and popped, not a copy per field.
+
+function mergeField(target: JsonObject, key: string, value: unknown, fields: string[], listKeys: ListKeyLookup): void {
   if (value === null) deleteOwn(target, key);
   else setOwn(target, key, mergeValue(getOwn(target, key), value, fields, listKeys));
 }
 
-function mergeMap(target: JsonObject, applied: JsonObject, fields: readonly string[], listKeys: ListKeyLookup): JsonObject {
-  for (const key of Object.keys(applied)) mergeField(target, key, applied[key], [...fields, key], listKeys);
+function mergeMap(target: JsonObject, applied: JsonObject, fields: string[], listKeys: ListKeyLookup): JsonObject {
+  for (const key of Object.keys(applied)) {
+    fields.push(key);
+    mergeField(target, key, applied[key], fields, listKeys);
+    fields.pop();
+  }
   return target;
 }
 
-function mergeValue(live: unknown, applied: unknown, fields: readonly string[], listKeys: ListKeyLookup): unknown {
+function mergeValue(live: unknown, applied: unknown, fields: string[], listKeys: ListKeyLookup): unknown {
   if (isJsonObject(applied)) return mergeMap(isJsonObject(live) ? live : {}, applied, fields, listKeys);
   if (!Array.isArray(applied)) return applied;
-  const keys = listKeys(fields);
+  const keys = listKeys(fields.slice());
   if (keys === undefined) return cloneJson(applied);
   const result = Array.isArray(live) ? [...(live as unknown[])] : [];
   // Items are found through an index of their identities (key fields, or the value of a set item).
-  const identity = (item: unknown): string | undefined => {
-    if (keys.length === 0) return stableJson(item);
-    return isJsonObject(item) && keys.every((name) => hasOwn(item, name)) ? stableJson(keyOf(item, keys)) : undefined;
-  };
   const positions = new Map<string, number>();
-  result.forEach((existing, position) => {
-    const id = identity(existing);
+  for (let position = 0; position < result.length; position++) {
+    const id = identityOf(result[position], keys);
     if (id !== undefined && !positions.has(id)) positions.set(id, position);
-  });
+  }
   for (const item of applied as unknown[]) {
-    const id = identity(item);
+    const id = identityOf(item, keys);
     const position = id === undefined ? undefined : positions.get(id);
     const existing = position === undefined ? undefined : result[position];
     if (position !== undefined && keys.length === 0) continue;
@@ -80,6 +83,14 @@ function mergeValue(live: unknown, applied: unknown, fields: readonly string[], 
     }
   }
   return result;
+}
+
+/** The identity of a list item: its key fields (`keys`), or its value for a set (no keys); undefined when unkeyed. */
+function identityOf(item: unknown, keys: readonly string[]): string | undefined {
+  if (keys.length === 0) return stableJson(item);
+  if (!isJsonObject(item)) return undefined;
+  for (const name of keys) if (!hasOwn(item, name)) return undefined;
+  return stableJson(keyOf(item, keys));
 }
 
 function keyOf(item: JsonObject, keys: readonly string[]): JsonObject {

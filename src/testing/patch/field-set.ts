@@ -8,6 +8,7 @@
  * is in the set".
  */
 import { isJsonObject } from './json-value.js';
+import { sortSmall } from './small-sort.js';
 
 /** One node of a field set. */
 export interface FieldSet {
@@ -19,6 +20,22 @@ export type FieldPath = readonly string[];
 
 export function emptySet(): FieldSet {
   return { member: false, children: new Map() };
+}
+
+/** The children of every {@link leafSet}: always empty; changing it throws instead of changing every leaf. */
+class NoChildren extends Map<string, FieldSet> {
+  override set(): this {
+    throw new Error('katalog/testing: a leaf of a field set was changed in place');
+  }
+}
+const NO_CHILDREN: ReadonlyMap<string, FieldSet> = new NoChildren();
+
+/**
+ * A member without children, for a set that is built once and never changed in place (sets are replaced, never
+ * changed, once built): the leaves of an object's set share one empty map instead of one each.
+ */
+export function leafSet(): FieldSet {
+  return { member: true, children: NO_CHILDREN as Map<string, FieldSet> };
 }
 
 export function isEmptySet(set: FieldSet): boolean {
@@ -91,8 +108,12 @@ export function withoutPath(set: FieldSet, path: FieldPath): FieldSet {
 
 /** A new set holding the members of `a` and of `b`. */
 export function union(a: FieldSet, b: FieldSet): FieldSet {
-  const out = copySet(a);
-  for (const path of memberPaths(b)) insertPath(out, path);
+  const out: FieldSet = { member: a.member || b.member, children: new Map() };
+  for (const [element, child] of a.children) {
+    const other = b.children.get(element);
+    out.children.set(element, other === undefined ? copySet(child) : union(child, other));
+  }
+  for (const [element, child] of b.children) if (!a.children.has(element)) out.children.set(element, copySet(child));
   return out;
 }
 
@@ -113,7 +134,7 @@ export function setsEqual(a: FieldSet, b: FieldSet): boolean {
 export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((item: unknown) => stableJson(item)).join(',')}]`;
   if (isJsonObject(value)) {
-    const keys = Object.keys(value).sort(compareText);
+    const keys = sortSmall(Object.keys(value), compareText);
     return `{${keys.map((key) => `${JSON.stringify(key)}:${stableJson(value[key])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -151,16 +172,24 @@ function compareElements(a: string, b: string): number {
 export function toFieldsV1(set: FieldSet): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (set.member && set.children.size > 0) out['.'] = {};
-  const elements = [...set.children.keys()];
-  if (elements.length > 1) elements.sort(compareElements);
+  const { children } = set;
+  if (children.size === 0) return out;
+  if (children.size === 1) {
+    for (const [element, child] of children) putField(out, element, toFieldsV1(child));
+    return out;
+  }
+  const elements = sortSmall([...children.keys()], compareElements);
   for (const element of elements) {
-    const child = set.children.get(element);
-    if (child === undefined) continue;
-    // A plain assignment, except for the one key that would set the prototype instead (a hand-edited entry).
-    if (element === '__proto__') Object.defineProperty(out, element, { value: toFieldsV1(child), writable: true, enumerable: true, configurable: true });
-    else out[element] = toFieldsV1(child);
+    const child = children.get(element);
+    if (child !== undefined) putField(out, element, toFieldsV1(child));
   }
   return out;
+}
+
+/** A plain assignment, except for the one key that would set the prototype instead (a hand-edited entry). */
+function putField(out: Record<string, unknown>, element: string, value: unknown): void {
+  if (element === '__proto__') Object.defineProperty(out, element, { value, writable: true, enumerable: true, configurable: true });
+  else out[element] = value;
 }
 
 /** Parses FieldsV1 JSON; anything that is not an object is skipped rather than trusted. */

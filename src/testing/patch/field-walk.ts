@@ -1,7 +1,7 @@
 /**
  * Walks JSON objects in terms of field paths: the field set an object sets, the value at a path, removing a path.
  */
-import { emptySet, insertPath, isEmptySet, parseJson, stableJson, type FieldPath, type FieldSet } from './field-set.js';
+import { emptySet, isEmptySet, leafSet, parseJson, stableJson, type FieldPath, type FieldSet } from './field-set.js';
 import { deleteOwn, getOwn, hasOwn, isJsonObject, jsonEqual, setOwn, type JsonObject } from './json-value.js';
 import type { ListKeyLookup } from './managed-fields.js';
 import { PatchError } from './patch-error.js';
@@ -42,56 +42,70 @@ export function collectFields(object: JsonObject, listKeys: ListKeyLookup, mode:
   const set = emptySet();
   // The set is built while the object is walked: each value adds to the node of its own path (no path is copied
   // or looked up from the root per leaf). `fields` is the stack of field names above, for the list-key lookup.
-  const fields: string[] = [];
-  const child = (node: FieldSet, element: string): FieldSet => {
-    let next = node.children.get(element);
-    if (next === undefined) {
-      next = emptySet();
-      node.children.set(element, next);
-    }
-    return next;
-  };
-  const visit = (value: unknown, node: FieldSet, depth: number, inMetadata: boolean): void => {
-    if (isJsonObject(value)) {
-      // A map adds nothing itself: a node is kept only when something at or under it is a member.
-      for (const key of Object.keys(value)) {
-        if (depth === 0 ? UNTRACKED_ROOT.has(key) || (scope !== undefined && key !== scope) : inMetadata && UNTRACKED_METADATA.has(key)) continue;
-        fields.push(key);
-        const before = node.children.get(`f:${key}`);
-        const next = child(node, `f:${key}`);
-        visit(value[key], next, depth + 1, depth === 0 && key === 'metadata');
-        if (before === undefined && isEmptySet(next)) node.children.delete(`f:${key}`);
-        fields.pop();
-      }
-      return;
-    }
-    if (!Array.isArray(value)) {
-      node.member = true;
-      return;
-    }
-    const elements = listElements(value, listKeys(fields.slice()), fields, mode);
-    if (elements === undefined) {
-      node.member = true;
-      return;
-    }
-    value.forEach((item: unknown, index) => {
-      const element = elements[index] ?? '';
-      const itemNode = child(node, element);
-      itemNode.member = true;
-      if (element.startsWith('k:') && isJsonObject(item)) {
-        for (const key of Object.keys(item)) {
-          fields.push(key);
-          const before = itemNode.children.get(`f:${key}`);
-          const next = child(itemNode, `f:${key}`);
-          visit(item[key], next, depth + 2, false);
-          if (before === undefined && isEmptySet(next)) itemNode.children.delete(`f:${key}`);
-          fields.pop();
-        }
-      }
-    });
-  };
-  visit(object, set, 0, false);
+  // Module-level functions with a context, not closures made per call.
+  visitValue({ listKeys, mode, scope, fields: [] }, object, set, 0, false);
   return set;
+}
+
+interface Collecting {
+  readonly listKeys: ListKeyLookup;
+  readonly mode: KeyingMode;
+  readonly scope: string | undefined;
+  readonly fields: string[];
+}
+
+function childNode(node: FieldSet, element: string): FieldSet {
+  let next = node.children.get(element);
+  if (next === undefined) {
+    next = emptySet();
+    node.children.set(element, next);
+  }
+  return next;
+}
+
+/** Adds field `key` of a map (its value `value`) under `node`; drops the node again when nothing under it is a member. */
+function visitField(ctx: Collecting, node: FieldSet, key: string, value: unknown, depth: number, inMetadata: boolean): void {
+  const element = `f:${key}`;
+  const before = node.children.get(element);
+  if (before === undefined && (typeof value !== 'object' || value === null)) {
+    // A scalar (or null): a leaf, with no map of children of its own.
+    node.children.set(element, leafSet());
+    return;
+  }
+  ctx.fields.push(key);
+  const next = before ?? childNode(node, element);
+  visitValue(ctx, value, next, depth, inMetadata);
+  if (before === undefined && isEmptySet(next)) node.children.delete(element);
+  ctx.fields.pop();
+}
+
+function visitValue(ctx: Collecting, value: unknown, node: FieldSet, depth: number, inMetadata: boolean): void {
+  if (isJsonObject(value)) {
+    // A map adds nothing itself: a node is kept only when something at or under it is a member.
+    for (const key of Object.keys(value)) {
+      if (depth === 0 ? UNTRACKED_ROOT.has(key) || (ctx.scope !== undefined && key !== ctx.scope) : inMetadata && UNTRACKED_METADATA.has(key)) continue;
+      visitField(ctx, node, key, value[key], depth + 1, depth === 0 && key === 'metadata');
+    }
+    return;
+  }
+  if (!Array.isArray(value)) {
+    node.member = true;
+    return;
+  }
+  const elements = listElements(value, ctx.listKeys(ctx.fields.slice()), ctx.fields, ctx.mode);
+  if (elements === undefined) {
+    node.member = true;
+    return;
+  }
+  for (let index = 0; index < value.length; index++) {
+    const item: unknown = value[index];
+    const element = elements[index] ?? '';
+    const itemNode = childNode(node, element);
+    itemNode.member = true;
+    if (element.startsWith('k:') && isJsonObject(item)) {
+      for (const key of Object.keys(item)) visitField(ctx, itemNode, key, item[key], depth + 2, false);
+    }
+  }
 }
 
 /**
@@ -171,28 +185,43 @@ const MISSING: Found = { found: false, value: undefined };
  * One walk over both values, guided by the set (lists are indexed once per level, not searched per path).
  */
 export function changedMembers(set: FieldSet, before: unknown, after: unknown): FieldSet {
-  const out = emptySet();
-  const walk = (node: FieldSet, a: Found, b: Found, path: readonly string[]): void => {
-    if (node.member) {
-      const last = path.at(-1) ?? '';
-      const identity = last.startsWith('k:') || last.startsWith('v:');
-      if (a.found !== b.found || (!identity && !jsonEqual(a.value, b.value))) insertPath(out, path);
+  return changedUnder(set, '', true, before, true, after) ?? emptySet();
+}
+
+/**
+ * The changed members at or under `node` (reached by path element `element`), as a new set built bottom-up: no
+ * path is copied or inserted from the root, and a changed member without changed children is a leaf (the result
+ * is never changed in place). `undefined` when nothing changed there.
+ */
+function changedUnder(node: FieldSet, element: string, foundA: boolean, a: unknown, foundB: boolean, b: unknown): FieldSet | undefined {
+  let member = false;
+  if (node.member) {
+    const identity = element.startsWith('k:') || element.startsWith('v:');
+    member = foundA !== foundB || (!identity && !jsonEqual(a, b));
+  }
+  let children: Map<string, FieldSet> | undefined;
+  if (node.children.size > 0) {
+    const childrenA = foundA ? new ChildLookup(a) : undefined;
+    const childrenB = foundB ? new ChildLookup(b) : undefined;
+    for (const [childElement, child] of node.children) {
+      const inA = childrenA?.find(childElement) ?? MISSING;
+      const inB = childrenB?.find(childElement) ?? MISSING;
+      const changed = changedUnder(child, childElement, inA.found, inA.value, inB.found, inB.value);
+      if (changed !== undefined) (children ??= new Map()).set(childElement, changed);
     }
-    if (node.children.size === 0) return;
-    const childOfA = childResolver(a);
-    const childOfB = childResolver(b);
-    for (const [element, child] of node.children) walk(child, childOfA(element), childOfB(element), [...path, element]);
-  };
-  walk(set, { found: true, value: before }, { found: true, value: after }, []);
-  return out;
+  }
+  if (children !== undefined) return { member, children };
+  return member ? leafSet() : undefined;
 }
 
 /** Looks up children of one value by path element; a list is indexed on first use. */
-function childResolver(parent: Found): (element: string) => Found {
-  if (!parent.found) return () => MISSING;
-  const value = parent.value;
-  const indexes = new Map<string, Map<string, unknown>>();
-  return (element) => {
+class ChildLookup {
+  private indexes: Map<string, Map<string, unknown>> | undefined;
+
+  constructor(private readonly value: unknown) {}
+
+  find(element: string): Found {
+    const value = this.value;
     if (element.startsWith('f:')) {
       const field = element.slice(2);
       return isJsonObject(value) && hasOwn(value, field) ? { found: true, value: value[field] } : MISSING;
@@ -204,13 +233,14 @@ function childResolver(parent: Found): (element: string) => Found {
     }
     // All key elements of one list name the same key fields, so one index per kind of element serves them all.
     const kind = element.slice(0, 2);
-    let index = indexes.get(kind);
+    this.indexes ??= new Map();
+    let index = this.indexes.get(kind);
     if (index === undefined) {
       index = indexList(value as unknown[], element);
-      indexes.set(kind, index);
+      this.indexes.set(kind, index);
     }
     return index.has(element) ? { found: true, value: index.get(element) } : MISSING;
-  };
+  }
 }
 
 /**

@@ -5,6 +5,7 @@
 import { difference, emptySet, fromFieldsV1, isEmptySet, sharesMember, toFieldsV1, union, type FieldSet } from './field-set.js';
 import { changedMembers, collectFields } from './field-walk.js';
 import { getOwn, isJsonObject } from './json-value.js';
+import { sortSmall } from './small-sort.js';
 
 /**
  * The merge keys of the associative list at `path` (field names from the root; list items add no segment):
@@ -90,31 +91,36 @@ export function isSlot(entry: TrackedEntry, manager: string, operation: 'Apply' 
 
 /** Encodes entries: drops those whose set is empty and sorts as Kubernetes does (operation, time, manager). */
 export function writeManagedFields(entries: readonly TrackedEntry[]): ManagedFieldsEntry[] {
-  return entries
-    .filter((entry) => !isEmptySet(entry.set))
-    .map((entry): ManagedFieldsEntry => {
-      const source = entry.source;
-      if (source !== undefined && encodedSets.get(source) === entry.set && source.apiVersion === entry.apiVersion && source.time === entry.time) return source;
-      const out: ManagedFieldsEntry = {
-        manager: entry.manager,
-        operation: entry.operation,
-        apiVersion: entry.apiVersion,
-        time: entry.time,
-        fieldsType: 'FieldsV1',
-        fieldsV1: toFieldsV1(entry.set),
-      };
-      if (entry.subresource !== undefined) out.subresource = entry.subresource;
-      encodedSets.set(out, entry.set);
-      return out;
-    })
-    .sort(
-      (a, b) =>
-        compare(a.operation, b.operation) ||
-        compare(a.time, b.time) ||
-        compare(a.manager, b.manager) ||
-        compare(a.apiVersion, b.apiVersion) ||
-        compare(a.subresource ?? '', b.subresource ?? ''),
-    );
+  const out: ManagedFieldsEntry[] = [];
+  for (const entry of entries) if (!isEmptySet(entry.set)) out.push(encodeEntry(entry));
+  if (out.length > 1) sortSmall(out, compareEntries);
+  return out;
+}
+
+function encodeEntry(entry: TrackedEntry): ManagedFieldsEntry {
+  const source = entry.source;
+  if (source !== undefined && encodedSets.get(source) === entry.set && source.apiVersion === entry.apiVersion && source.time === entry.time) return source;
+  const out: ManagedFieldsEntry = {
+    manager: entry.manager,
+    operation: entry.operation,
+    apiVersion: entry.apiVersion,
+    time: entry.time,
+    fieldsType: 'FieldsV1',
+    fieldsV1: toFieldsV1(entry.set),
+  };
+  if (entry.subresource !== undefined) out.subresource = entry.subresource;
+  encodedSets.set(out, entry.set);
+  return out;
+}
+
+function compareEntries(a: ManagedFieldsEntry, b: ManagedFieldsEntry): number {
+  return (
+    compare(a.operation, b.operation) ||
+    compare(a.time, b.time) ||
+    compare(a.manager, b.manager) ||
+    compare(a.apiVersion, b.apiVersion) ||
+    compare(a.subresource ?? '', b.subresource ?? '')
+  );
 }
 
 function compare(a: string, b: string): number {
@@ -156,7 +162,8 @@ export function recordUpdate(
     entries.push(own);
   }
   for (const entry of entries) {
-    if (entry === own) entry.set = difference(union(entry.set, changed), removed);
+    // Sets are replaced, never changed in place: a new entry takes the changed set itself.
+    if (entry === own) entry.set = isEmptySet(entry.set) && isEmptySet(removed) ? changed : difference(union(entry.set, changed), removed);
     // An entry that owns none of the changed or removed fields keeps its set (and so its encoding).
     else if (sharesMember(entry.set, changed) || sharesMember(entry.set, removed)) entry.set = difference(difference(entry.set, changed), removed);
   }

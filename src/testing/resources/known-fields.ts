@@ -45,8 +45,15 @@ function asNode(value: unknown): FieldNode {
  * A schema extension, under its JSON name or the name client-node's models give it: a CRD object passed to
  * `applyCrd` straight from `loadYaml<V1CustomResourceDefinition>` carries `x_kubernetes_preserve_unknown_fields`.
  */
+/** The two spellings of each extension a schema may use (the key names, built once). */
+const EXTENSIONS = {
+  'preserve-unknown-fields': ['x-kubernetes-preserve-unknown-fields', 'x_kubernetes_preserve_unknown_fields'],
+  'embedded-resource': ['x-kubernetes-embedded-resource', 'x_kubernetes_embedded_resource'],
+} as const;
+
 function extension(node: Readonly<Record<string, unknown>>, name: 'preserve-unknown-fields' | 'embedded-resource'): boolean {
-  return node[`x-kubernetes-${name}`] === true || node[`x_kubernetes_${name.replace(/-/g, '_')}`] === true;
+  const [dashed, underscored] = EXTENSIONS[name];
+  return node[dashed] === true || node[underscored] === true;
 }
 
 /** Root nodes built, per resource type and version, with the schema each was built from. */
@@ -82,19 +89,23 @@ function buildRootNode(view: ResourceView): FieldNode {
 }
 
 /** Whether `key` is declared under `node`, and the node of its value. */
+/** What {@link childOf} answers for a field nothing is known about below, and for an unknown field (shared). */
+const KNOWN_UNCHECKED = { known: true, node: undefined } as const;
+const UNKNOWN = { known: false, node: undefined } as const;
+
 export function childOf(node: FieldNode, key: string): { readonly known: boolean; readonly node: FieldNode } {
-  if (node === undefined) return { known: true, node: undefined };
+  if (node === undefined) return KNOWN_UNCHECKED;
   const properties = asNode(node['properties']);
   const additional = node['additionalProperties'];
   // Not an object schema (a scalar, int-or-string, or an empty schema): nothing to say about its fields.
-  if (node['type'] !== 'object' && properties === undefined && additional === undefined) return { known: true, node: undefined };
+  if (node['type'] !== 'object' && properties === undefined && additional === undefined) return KNOWN_UNCHECKED;
   const declared = properties?.[key];
   if (declared !== undefined) return { known: true, node: asNode(declared) ?? ANY };
-  if (additional === true) return { known: true, node: undefined };
+  if (additional === true) return KNOWN_UNCHECKED;
   if (asNode(additional) !== undefined) return { known: true, node: asNode(additional) };
-  if (extension(node, 'preserve-unknown-fields')) return { known: true, node: undefined };
-  if (extension(node, 'embedded-resource') && (key === 'apiVersion' || key === 'kind' || key === 'metadata')) return { known: true, node: undefined };
-  return { known: false, node: undefined };
+  if (extension(node, 'preserve-unknown-fields')) return KNOWN_UNCHECKED;
+  if (extension(node, 'embedded-resource') && (key === 'apiVersion' || key === 'kind' || key === 'metadata')) return KNOWN_UNCHECKED;
+  return UNKNOWN;
 }
 
 /** The node of an array's items. */

@@ -14,6 +14,8 @@ type Requirement =
 export interface LabelSelector {
   readonly empty: boolean;
   matches(labels: Readonly<Record<string, string>>): boolean;
+  /** A `key=value` (or `key==value`) requirement of the selector, when it has one: nothing else can match. */
+  readonly equality?: { readonly key: string; readonly value: string };
 }
 
 const KEY = /^(?:[a-z0-9A-Z]([-a-z0-9A-Z.]*[a-z0-9A-Z])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
@@ -100,5 +102,10 @@ const EVERYTHING: LabelSelector = { empty: true, matches: () => true };
 export function parseLabelSelector(text: string | undefined): LabelSelector {
   if (text === undefined || text.trim() === '') return EVERYTHING;
   const requirements = splitTopLevel(text).filter((p) => p !== '').map(parseRequirement);
-  return { empty: false, matches: (labels) => requirements.every((r) => matchOne(r, labels)) };
+  const equality = requirements.find((r) => r.op === 'eq');
+  return {
+    empty: false,
+    matches: (labels) => requirements.every((r) => matchOne(r, labels)),
+    ...(equality?.op === 'eq' ? { equality: { key: equality.key, value: equality.value } } : {}),
+  };
 }

@@ -16,8 +16,6 @@ export interface ChangeEvent {
   readonly record: StoredRecord;
   /** The state before the change (MODIFIED only). */
   readonly prev: StoredRecord | undefined;
-  /** The wire line for this event at the storage version, built on first use and shared by every watcher. */
-  line: string | undefined;
 }
 
 export class History {

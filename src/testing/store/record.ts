@@ -43,16 +43,35 @@ function labelsOf(metadata: Record<string, unknown>): Record<string, string> {
 function bodyJson(object: KubeObject): string {
   const apiVersion = object['apiVersion'];
   const kind = object['kind'];
-  if (typeof apiVersion === 'string' && typeof kind === 'string') {
-    const prefix = `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)},`;
+  if (typeof apiVersion === 'string' && typeof kind === 'string' && plainJsonString(apiVersion) && plainJsonString(kind)) {
+    // `{"apiVersion":"<apiVersion>","kind":"<kind>",` compared in place: no prefix string is built.
     const json = JSON.stringify(object);
-    if (json.startsWith(prefix)) return json.slice(prefix.length);
+    const kindAt = 15 + apiVersion.length + 10; // after `{"apiVersion":"`, the version, `","kind":"`
+    const bodyAt = kindAt + kind.length + 2; // after the kind, `",`
+    if (
+      json.startsWith('{"apiVersion":"') &&
+      json.startsWith(apiVersion, 15) &&
+      json.startsWith('","kind":"', kindAt - 10) &&
+      json.startsWith(kind, kindAt) &&
+      json.startsWith('",', bodyAt - 2)
+    ) {
+      return json.slice(bodyAt);
+    }
   }
   const rest: KubeObject = {};
   for (const key of Object.keys(object)) {
     if (key !== 'apiVersion' && key !== 'kind') rest[key] = object[key];
   }
   return JSON.stringify(rest).slice(1);
+}
+
+/** True when JSON spells `text` as itself between quotes: printable ASCII without `"` and `\\`. */
+function plainJsonString(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 32 || c > 126 || c === 34 || c === 92) return false;
+  }
+  return true;
 }
 
 /** Serialises `object` (already complete: metadata set, resourceVersion assigned) into a record. */

@@ -46,6 +46,11 @@ export interface WatcherOptions {
   readonly onClose: (watcher: Watcher) => void;
 }
 
+/** The wire line of one change at the storage version, built by the first watch that needs it and shared by the others. */
+export interface SharedLine {
+  line: string | undefined;
+}
+
 function eventLine(type: string, objectText: string): string {
   return `{"type":"${type}","object":${objectText}}\n`;
 }
@@ -98,16 +103,19 @@ export class Watcher {
     return t.fields.empty || t.fields.matches(record.object);
   }
 
-  /** Queues the event if it concerns this watch (label transitions become ADDED/DELETED as on a real server). */
-  offer(event: ChangeEvent): void {
+  /**
+   * Queues the event if it concerns this watch (label transitions become ADDED/DELETED as on a real server);
+   * `shared` is where the watches offered the same change share its line.
+   */
+  offer(event: ChangeEvent, shared?: SharedLine): void {
     if (this.closed) return;
     const now = this.selects(event.record);
     if (event.type !== 'MODIFIED' || event.prev === undefined) {
-      if (now) this.push(this.lineFor(event, event.type));
+      if (now) this.push(this.lineFor(event, event.type, shared));
       return;
     }
     const before = this.selects(event.prev);
-    if (now) this.push(this.lineFor(event, before ? 'MODIFIED' : 'ADDED'));
+    if (now) this.push(this.lineFor(event, before ? 'MODIFIED' : 'ADDED', shared));
     else if (before) this.push(this.vanishedLine(event.prev, event.record.rv));
   }
 
@@ -156,11 +164,11 @@ export class Watcher {
     if (this.sink.buffered() > this.options.maxBufferedBytes) this.end();
   }
 
-  private lineFor(event: ChangeEvent, type: ChangeType): string {
+  private lineFor(event: ChangeEvent, type: ChangeType, shared: SharedLine | undefined): string {
     const { apiVersion, kind } = this.target;
-    if (type === event.type && event.record.object['apiVersion'] === apiVersion) {
-      event.line ??= eventLine(type, objectJson(event.record, apiVersion, kind));
-      return event.line;
+    if (shared !== undefined && type === event.type && event.record.object['apiVersion'] === apiVersion) {
+      shared.line ??= eventLine(type, objectJson(event.record, apiVersion, kind));
+      return shared.line;
     }
     return eventLine(type, objectJson(event.record, apiVersion, kind));
   }
