@@ -8,6 +8,8 @@
 //   - convergence throughput (resources/s until every resource has its child and a Ready status) with `crds` CRDs,
 //     and with 1 CRD holding the same total (the baseline), as a ratio;
 //   - requests and writes per resource, counted by the server.
+// `container=512` runs the operator in a memory cgroup of 512 MiB, as a pod's container with that limit would (Node
+// then sizes its heap from the limit); it also prints the cgroup's own peak and how often the limit was hit.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
+import { createMemoryCgroup, type MemoryCgroup } from './support/memory-cgroup.js';
 import { START_CONCURRENCY } from '../src/runtime/crd-lifecycle.js';
 import { kubeconfigYaml } from '../src/testing/kubeconfig.js';
 import { SCALE_GROUP, scaleCrdManifest, scaleKind, scalePlural } from './support/scale-definition.js';
@@ -26,6 +29,7 @@ const CRDS = Number(args['crds'] ?? 100);
 const PER = Number(args['per'] ?? 1000);
 const TOTAL = CRDS * PER;
 const only = args['only']; // 'many' or 'one': skip the other phase (development)
+const CONTAINER_MIB = args['container'] === undefined ? undefined : Number(args['container']);
 const MIB = 1024 * 1024;
 const BOUND_RSS = 512 * MIB;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -40,6 +44,8 @@ interface Memory {
   heap: number;
   heapTotal: number;
   external: number;
+  /** V8's heap limit (Node sizes it from a container's memory limit). */
+  heapLimit: number;
   cpuMs: number;
 }
 interface Phase {
@@ -58,6 +64,8 @@ interface Phase {
   serverRss: number;
   cpuMs: number;
   memory: Memory;
+  /** With `container=`: the cgroup's peak (bytes) and how often its limit was hit. */
+  cgroup?: { peak: number | undefined; limitHits: number } | undefined;
   /** Resources Ready when the RSS peak happened. */
   readyAtPeak: number;
 }
@@ -179,9 +187,10 @@ async function runPhase(crds: number, dir: string): Promise<Phase> {
     const kubeconfig = join(dir, `scale-${crds}.yaml`);
     writeFileSync(kubeconfig, kubeconfigYaml(server.url, undefined));
     await server.call({ resetRequests: true });
-    const child = spawn(process.execPath, [...(process.env['SCALE_NODE_FLAGS']?.split(' ').filter(Boolean) ?? []), '--expose-gc', OPERATOR, kubeconfig, String(crds), String(TOTAL + 1000)], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    const argv = [process.execPath, ...(process.env['SCALE_NODE_FLAGS']?.split(' ').filter(Boolean) ?? []), '--expose-gc', OPERATOR, kubeconfig, String(crds), String(TOTAL + 1000)];
+    const cgroup: MemoryCgroup | undefined = CONTAINER_MIB === undefined ? undefined : createMemoryCgroup(`katalog-scale-${process.pid}-${crds}`, CONTAINER_MIB * MIB);
+    const [command, rest] = cgroup === undefined ? [argv[0] ?? process.execPath, argv.slice(1)] : cgroup.wrap(argv);
+    const child = spawn(command, rest, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const operator = new Operator(child);
     try {
       const baseline = await operator.ready;
@@ -210,9 +219,11 @@ async function runPhase(crds: number, dir: string): Promise<Phase> {
         cpuMs: memory.cpuMs,
         memory,
         readyAtPeak: memory.peakAtMs < 0 ? 0 : (timeline.findLast((point) => point.ms <= memory.peakAtMs)?.ready ?? 0),
+        cgroup: cgroup === undefined ? undefined : { peak: cgroup.peak(), limitHits: cgroup.limitHits() },
       };
     } finally {
       await operator.stop();
+      cgroup?.remove();
     }
   } finally {
     await server.stop();
@@ -239,7 +250,11 @@ try {
     };
     const when = phase.memory.peakAtMs < 0 ? 'before start()' : phase.memory.peakAtMs <= phase.startMs ? `${(phase.memory.peakAtMs / 1000).toFixed(1)} s after start() began, during start()` : `${(phase.memory.peakAtMs / 1000).toFixed(1)} s after start() began, ${phase.readyAtPeak} of ${TOTAL} Ready`;
     console.log(`    RSS peak at ${when}; V8 then (used/committed): ${['old', 'new', 'large_object', 'code'].map(space).join(', ')}`);
-    console.log(`    settled: heap used ${mib(phase.memory.heap)} of ${mib(phase.memory.heapTotal)}, external and buffers ${mib(phase.memory.external)}`);
+    if (phase.cgroup !== undefined) {
+      const peak = phase.cgroup.peak === undefined ? 'not reported' : mib(phase.cgroup.peak);
+      console.log(`    in a ${CONTAINER_MIB} MiB memory cgroup: the cgroup's peak ${peak} (its processes' memory and page cache), limit hit ${phase.cgroup.limitHits} times`);
+    }
+    console.log(`    settled: heap used ${mib(phase.memory.heap)} of ${mib(phase.memory.heapTotal)} (V8's limit ${mib(phase.memory.heapLimit)}), external and buffers ${mib(phase.memory.external)}`);
     console.log(`    heap per resource (its object and its child cached): ${(phase.heapPerResource / 1024).toFixed(2)} KB`);
     console.log(`    operator CPU: ${(phase.cpuMs / (TOTAL / 1000) / 1000).toFixed(2)} s per 1,000 resources (from process start)`);
     console.log(`    server-side per resource: ${phase.requests.toFixed(2)} requests, ${phase.writes.toFixed(2)} writes; ${phase.conflicts} 409s in all (server RSS ${mib(phase.serverRss)})`);

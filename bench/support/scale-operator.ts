@@ -7,7 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
-import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { createRuntime } from '../../src/create-runtime.js';
 import { scaleCrd } from './scale-definition.js';
 
@@ -108,7 +108,7 @@ process.on('message', async (raw: unknown) => {
     if (process.env['SCALE_HEAP_SNAPSHOT'] !== undefined) writeHeapSnapshot(process.env['SCALE_HEAP_SNAPSHOT']);
     const cpu = process.cpuUsage();
     const usage = process.memoryUsage();
-    send(message.id, { rss, peakRss, peakAtMs, peakSpaces, heap: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external + usage.arrayBuffers, cpuMs: (cpu.user + cpu.system) / 1000 });
+    send(message.id, { rss, peakRss, peakAtMs, peakSpaces, heap: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external + usage.arrayBuffers, heapLimit: getHeapStatistics().heap_size_limit, cpuMs: (cpu.user + cpu.system) / 1000 });
   } else if (message.exit === true) {
     void runtime.stop().then(() => {
       clearInterval(sampler);
