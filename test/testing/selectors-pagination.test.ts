@@ -91,6 +91,34 @@ describe('selectors and pagination', () => {
     await expectStatus(() => core.listConfigMapForAllNamespaces({ limit: 2, _continue: 'garbage' }), 400);
   });
 
+  test('pages of a selective list, in every namespace, join into the whole list, also when the last key of a page was deleted', async () => {
+    for (let i = 0; i < 30; i++) {
+      const namespace = i % 3 === 0 ? 'kube-system' : 'default';
+      server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `page-${String(i).padStart(2, '0')}`, namespace, labels: { paged: i % 2 === 0 ? 'even' : 'odd' } } });
+    }
+    const key = (item: { metadata?: { namespace?: string; name?: string } }): string => `${item.metadata?.namespace}/${item.metadata?.name}`;
+    const whole = (await core.listConfigMapForAllNamespaces({ labelSelector: 'paged=even' })).items.map(key);
+    assert.equal(whole.length, 15);
+    const paged: string[] = [];
+    let token: string | undefined;
+    let pages = 0;
+    do {
+      const page = await core.listConfigMapForAllNamespaces({ labelSelector: 'paged=even', limit: 4, ...(token === undefined ? {} : { _continue: token }) });
+      paged.push(...page.items.map(key));
+      token = page.metadata?._continue;
+      pages += 1;
+      // The key a token points at is gone before the next page: that page starts at the key after it.
+      if (pages === 1) await core.deleteNamespacedConfigMap({ name: page.items[3]?.metadata?.name ?? '', namespace: page.items[3]?.metadata?.namespace ?? '' });
+    } while (token !== undefined);
+    assert.deepEqual(paged, whole);
+    assert.equal(pages, 4);
+    const unfiltered = await core.listNamespacedConfigMap({ namespace: 'kube-system', limit: 3 });
+    const all = (await core.listNamespacedConfigMap({ namespace: 'kube-system' })).items.length;
+    assert.equal(unfiltered.metadata?.remainingItemCount, all - 3);
+    const rest = await core.listNamespacedConfigMap({ namespace: 'kube-system', limit: 3, _continue: unfiltered.metadata?._continue ?? '' });
+    assert.equal(rest.metadata?.remainingItemCount, all - 6);
+  });
+
   test('a selector with a limit has no remainingItemCount', async () => {
     const page = await core.listNamespacedConfigMap({ namespace: 'default', labelSelector: 'app', limit: 1 });
     assert.equal(page.items.length, 1);

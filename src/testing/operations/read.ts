@@ -48,11 +48,6 @@ function decodeContinue(token: string): ContinueState {
   throw badRequest(`continue key is not valid: ${token.slice(0, 64)}`);
 }
 
-function after(record: StoredRecord, state: ContinueState): boolean {
-  if (record.namespace !== state.namespace) return record.namespace > state.namespace;
-  return record.name > state.name;
-}
-
 /** The stored object, or 404. */
 export function getObject(cluster: Cluster, view: ResourceView, namespace: string, name: string): StoredRecord {
   const record = cluster.store.get(view.type.key, namespace, name);
@@ -60,25 +55,28 @@ export function getObject(cluster: Cluster, view: ResourceView, namespace: strin
   return record;
 }
 
-/** One page of a list. */
+/**
+ * One page of a list. A page starts after the continue key (the store finds it by binary search) and stops at the
+ * first record past its limit, so paging through a large kind costs each page its own records, not a pass over the
+ * whole kind (a selective selector still reads the records it skips).
+ */
 export function listObjects(cluster: Cluster, view: ResourceView, query: ListQuery): ListPage {
   const state = query.continueToken === undefined || query.continueToken === '' ? undefined : decodeContinue(query.continueToken);
-  const all = cluster.store.list(view.type.key, query.namespace);
-  const selected: StoredRecord[] = [];
-  for (const record of all) {
-    if (state !== undefined && !after(record, state)) continue;
-    if (!query.labels.empty && !query.labels.matches(record.labels)) continue;
-    if (!query.fields.empty && !query.fields.matches(record.object)) continue;
-    selected.push(record);
-  }
+  const after = cluster.store.listAfter(view.type.key, query.namespace, state);
   const resourceVersion = state?.rv ?? cluster.store.currentRevision;
-  const limit = query.limit;
-  if (limit === undefined || limit <= 0 || selected.length <= limit) {
+  const limit = query.limit !== undefined && query.limit > 0 ? query.limit : undefined;
+  const filtered = !query.labels.empty || !query.fields.empty;
+  const selected: StoredRecord[] = [];
+  for (const record of after.records) {
+    if (filtered && !(query.labels.matches(record.labels) && query.fields.matches(record.object))) continue;
+    selected.push(record);
+    if (limit !== undefined && selected.length > limit) break; // one past the page: there is a next one
+  }
+  if (limit === undefined || selected.length <= limit) {
     return { records: selected, resourceVersion, continueToken: undefined, remainingItemCount: undefined };
   }
   const records = selected.slice(0, limit);
   const last = records[records.length - 1];
   const continueToken = last === undefined ? undefined : encodeContinue({ rv: resourceVersion, namespace: last.namespace, name: last.name });
-  const filtered = !query.labels.empty || !query.fields.empty;
-  return { records, resourceVersion, continueToken, remainingItemCount: filtered ? undefined : selected.length - limit };
+  return { records, resourceVersion, continueToken, remainingItemCount: filtered ? undefined : after.count - limit };
 }

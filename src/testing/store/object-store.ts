@@ -93,6 +93,15 @@ export class ObjectStore {
     this.reindexOwners(undefined, record);
   }
 
+  private sortedKeys(bucket: Bucket): readonly { namespace: string; name: string }[] {
+    if (bucket.sortedKeys === undefined) {
+      const keys: { namespace: string; name: string }[] = [];
+      for (const [ns, names] of bucket.byNamespace) for (const name of names.keys()) keys.push({ namespace: ns, name });
+      bucket.sortedKeys = keys.sort(compareKeys);
+    }
+    return bucket.sortedKeys;
+  }
+
   /** The records of a resource, sorted by namespace then name; only one namespace when given. */
   list(key: string, namespace?: string): StoredRecord[] {
     const bucket = this.buckets.get(key);
@@ -102,17 +111,43 @@ export class ObjectStore {
       if (names === undefined) return [];
       return [...names.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     }
-    if (bucket.sortedKeys === undefined) {
-      const keys: { namespace: string; name: string }[] = [];
-      for (const [ns, names] of bucket.byNamespace) for (const name of names.keys()) keys.push({ namespace: ns, name });
-      bucket.sortedKeys = keys.sort(compareKeys);
-    }
     const out: StoredRecord[] = [];
-    for (const k of bucket.sortedKeys) {
+    for (const k of this.sortedKeys(bucket)) {
       const record = bucket.byNamespace.get(k.namespace)?.get(k.name);
       if (record !== undefined) out.push(record);
     }
     return out;
+  }
+
+  /**
+   * The records of a resource after `from` (exclusive; from the first when absent) in the order of `list`, read
+   * lazily, and how many there are: a page of a list costs its own records, not a copy of the whole kind.
+   */
+  listAfter(key: string, namespace: string | undefined, from: { namespace: string; name: string } | undefined): { readonly count: number; readonly records: Iterable<StoredRecord> } {
+    const bucket = this.buckets.get(key);
+    if (bucket === undefined) return { count: 0, records: [] };
+    const byNamespace = bucket.byNamespace;
+    const keys =
+      namespace === undefined
+        ? this.sortedKeys(bucket)
+        : [...(byNamespace.get(namespace)?.keys() ?? [])].sort().map((name) => ({ namespace, name }));
+    let start = 0;
+    if (from !== undefined) {
+      let high = keys.length;
+      while (start < high) {
+        const middle = (start + high) >>> 1;
+        if (compareKeys(keys[middle] as { namespace: string; name: string }, from) > 0) high = middle;
+        else start = middle + 1;
+      }
+    }
+    function* records(): Generator<StoredRecord> {
+      for (let i = start; i < keys.length; i++) {
+        const k = keys[i] as { namespace: string; name: string };
+        const record = byNamespace.get(k.namespace)?.get(k.name);
+        if (record !== undefined) yield record;
+      }
+    }
+    return { count: keys.length - start, records: records() };
   }
 
   /** Number of objects of a resource (in one namespace when given). */
