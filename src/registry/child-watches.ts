@@ -1,14 +1,17 @@
 /**
- * The watches on the children of one CRD: one informer per child kind, across all namespaces, selecting only
- * objects labelled `app.kubernetes.io/managed-by=katalog,katalog.dev/crd=<crd>`. Their caches are what the
- * registry compares rendered manifests with (no GET per child per reconcile), what `.children` shows, and their
- * events are how a manual edit of a child reaches its parent within a second (drift correction, SPEC §3.4).
+ * The watches on the children of one CRD: its view of the runtime's shared child informers (child-informers.ts,
+ * one per child kind for every CRD of the runtime). `start()` subscribes the CRD to the informer of each of its child
+ * kinds and resolves once each is listed; from then on the CRD hears the changes of its own children only (those
+ * labelled `katalog.dev/crd=<crd>`, or that were until this change). The caches are what the registry compares
+ * rendered manifests with (no GET per child per reconcile), what `.children` shows, and the changes are how a manual
+ * edit of a child reaches its parent within a second (drift correction, SPEC §3.4).
  */
 import type { Clock } from '../util/clock.js';
 import type { KubeClient } from '../kube/client.js';
-import { Informer, type InformerEvent } from '../kube/informer.js';
 import { keyOf, type KubeObject, type ResourceRef } from '../kube/resource.js';
-import { childSelector, isOwnedBy, OWNER_LABEL, type Owner } from './ownership.js';
+import type { SharedInformerSubscriber } from '../kube/shared-informer.js';
+import { ChildInformers, crdOfChild, type ChildInformer } from './child-informers.js';
+import { isOwnedBy, type Owner } from './ownership.js';
 
 /** A live child and the resource it was read from. */
 export interface ObservedChild {
@@ -34,7 +37,12 @@ export interface ChildWatchesOptions {
   readonly crd: string;
   readonly resources: readonly ResourceRef[];
   readonly tuning?: { readonly watchTimeoutSeconds?: number; readonly idleTimeoutMs?: number; readonly backoff?: { initialMs?: number; maxMs?: number } };
-  /** Called for every change of a child (added, updated, deleted). */
+  /** The runtime's shared child informers; default: a table of this CRD's own. */
+  readonly informers?: ChildInformers | undefined;
+  /**
+   * Called for every change of a child after `start()` resolved (added, updated, deleted). A child whose
+   * `katalog.dev/crd` label moved to another CRD is passed as it was (for this CRD it left, as a deletion would).
+   */
   readonly onChange: (child: KubeObject) => void;
   readonly onRestart?: (reason: string) => void;
   readonly onError?: (error: Error) => void;
@@ -45,98 +53,63 @@ export function resourceKey(resource: Pick<ResourceRef, 'group' | 'kind'>): stri
   return `${resource.group}/${resource.kind}`;
 }
 
-/**
- * Cache keys by owner label, kept in step with one informer, so that finding a parent's children costs no scan.
- * Most parents have one child of a kind: its key is kept as a plain string, and a Set only for two or more. The
- * previous label of a child is read from the event's previous object, so nothing maps keys back to owners.
- */
-class OwnerIndex {
-  private readonly byOwner = new Map<string, string | Set<string>>();
-
-  update(event: InformerEvent): void {
-    const previous = event.type === 'added' ? undefined : (event.type === 'deleted' ? event.object : event.old)?.metadata?.labels?.[OWNER_LABEL];
-    const next = event.type === 'deleted' ? undefined : event.object.metadata?.labels?.[OWNER_LABEL];
-    if (previous === next && event.type === 'updated') return;
-    if (previous !== undefined) this.remove(previous, event.key);
-    if (next !== undefined) this.add(next, event.key);
-  }
-
-  keys(label: string): Iterable<string> {
-    const keys = this.byOwner.get(label);
-    return keys === undefined ? EMPTY : typeof keys === 'string' ? [keys] : keys;
-  }
-
-  private add(label: string, key: string): void {
-    const keys = this.byOwner.get(label);
-    if (keys === undefined || keys === key) this.byOwner.set(label, key);
-    else if (typeof keys === 'string') this.byOwner.set(label, new Set([keys, key]));
-    else keys.add(key);
-  }
-
-  private remove(label: string, key: string): void {
-    const keys = this.byOwner.get(label);
-    if (keys === key) this.byOwner.delete(label);
-    else if (typeof keys === 'object') {
-      keys.delete(key);
-      if (keys.size === 1) this.byOwner.set(label, keys.values().next().value ?? '');
-    }
-  }
-}
-
-const EMPTY: ReadonlySet<string> = new Set();
-
 interface Watched {
   readonly resource: ResourceRef;
-  readonly informer: Informer;
-  readonly index: OwnerIndex;
+  readonly informer: ChildInformer;
 }
 
 export class ChildWatches implements ChildLookup {
+  private readonly crd: string;
   private readonly informers = new Map<string, Watched>();
+  private readonly subscriber: SharedInformerSubscriber;
+  private started = false;
 
   constructor(options: ChildWatchesOptions) {
+    const { crd, onChange } = options;
+    this.crd = crd;
+    const table = options.informers ?? new ChildInformers([crd]);
     for (const resource of options.resources) {
       const key = resourceKey(resource);
       if (this.informers.has(key)) continue;
-      const index = new OwnerIndex();
-      const informer = new Informer({
-        client: options.client,
-        resource,
-        labelSelector: childSelector(options.crd),
-        clock: options.clock,
-        ...(options.tuning ?? {}),
-        onEvent: (event) => {
-          index.update(event);
-          options.onChange(event.object);
-        },
-        ...(options.onRestart === undefined ? {} : { onRestart: options.onRestart }),
-        ...(options.onError === undefined ? {} : { onError: options.onError }),
-      });
-      this.informers.set(key, { resource, informer, index });
+      this.informers.set(key, { resource, informer: table.of(resource, options) });
     }
+    this.subscriber = {
+      route: crd,
+      // Routed here by the object's label or by its previous one: when the label moved, the previous state is ours.
+      onEvent: (event) => onChange(event.old === undefined || crdOfChild(event.object) === crd ? event.object : event.old),
+      onRestart: options.onRestart,
+      onError: options.onError,
+    };
   }
 
   get resources(): ResourceRef[] {
     return [...this.informers.values()].map((entry) => entry.resource);
   }
 
+  /** True while started and every child kind's informer has listed. */
   get synced(): boolean {
-    return [...this.informers.values()].every((entry) => entry.informer.synced);
+    return this.started && [...this.informers.values()].every((entry) => entry.informer.synced);
   }
 
-  /** Lists and watches every child kind; rejects (with every watch stopped) when a first list fails. */
+  /**
+   * Subscribes to the informer of every child kind (opening those no other CRD holds open); resolves once each has
+   * listed. Rejects, unsubscribed from all, when a first list fails (the next start tries again).
+   */
   async start(): Promise<void> {
     const entries = [...this.informers.values()];
-    const results = await Promise.allSettled(entries.map((entry) => entry.informer.start()));
+    const results = await Promise.allSettled(entries.map((entry) => entry.informer.subscribe(this.subscriber)));
     const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed !== undefined) {
       await this.stop();
       throw failed.reason;
     }
+    this.started = true;
   }
 
+  /** Unsubscribes from every kind's informer (the last CRD out stops it). Idempotent. */
   async stop(): Promise<void> {
-    await Promise.all([...this.informers.values()].map((entry) => entry.informer.stop()));
+    this.started = false;
+    await Promise.all([...this.informers.values()].map((entry) => entry.informer.unsubscribe(this.subscriber)));
   }
 
   watches(resource: ResourceRef): boolean {
@@ -146,12 +119,16 @@ export class ChildWatches implements ChildLookup {
   get(resource: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined {
     const entry = this.informers.get(resourceKey(resource));
     if (entry === undefined) return undefined;
-    return entry.informer.get(keyOf({ metadata: { name, ...(namespace === undefined ? {} : { namespace }) } }));
+    const object = entry.informer.get(keyOf({ metadata: { name, ...(namespace === undefined ? {} : { namespace }) } }));
+    // The cache holds every CRD's children: another CRD's child of the same name is not ours.
+    return object === undefined || crdOfChild(object) !== this.crd ? undefined : object;
   }
 
   ownedBy(owner: Owner): ObservedChild[] {
     const out: ObservedChild[] = [];
-    for (const { resource, informer, index } of this.informers.values()) {
+    for (const { resource, informer } of this.informers.values()) {
+      const index = informer.index;
+      if (index === undefined) continue;
       for (const key of index.keys(owner.label)) {
         const object = informer.get(key);
         if (object !== undefined && isOwnedBy(object, owner)) out.push({ resource, object });

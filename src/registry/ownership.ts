@@ -1,6 +1,7 @@
 /**
  * How a child says who owns it. Every child carries:
- * - `app.kubernetes.io/managed-by: katalog` and `katalog.dev/crd: <crd>` (what the child watches select on);
+ * - `app.kubernetes.io/managed-by: katalog` and `katalog.dev/crd: <crd>` (what the child informers select on and
+ *   route by);
  * - `katalog.dev/owner: <crd>.<namespace>.<name>` (`<crd>.<name>` for a cluster-scoped parent). Label values are
  *   limited to 63 characters: a longer value is cut and ended with `-` and 10 hex digits of its SHA-256, and the
  *   full value is kept in the annotation `katalog.dev/owner`;
@@ -46,9 +47,21 @@ export function ownerLabelValue(full: string): string {
   return `${head}-${hash}`;
 }
 
-/** The label selector of every child of one CRD. */
-export function childSelector(crd: string): string {
-  return `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE},${CRD_LABEL}=${crd}`;
+/** The longest label selector the runtime's child informers send (see `childrenSelector`). */
+export const CHILDREN_SELECTOR_LIMIT = 4096;
+
+/**
+ * The label selector of the children of every CRD in `crds` (one runtime's):
+ * `app.kubernetes.io/managed-by=katalog,katalog.dev/crd in (a,b)`, names sorted and deduplicated. Past
+ * CHILDREN_SELECTOR_LIMIT characters (a few hundred CRDs with long names), or without names, it selects every child
+ * of katalog (`katalog.dev/crd` only has to exist) and the caller keeps only its own CRDs' children: the selector
+ * stays short enough for the URL limit of any API server or proxy.
+ */
+export function childrenSelector(crds: Iterable<string>): string {
+  const names = [...new Set(crds)].sort();
+  const managed = `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}`;
+  const listed = `${managed},${CRD_LABEL} in (${names.join(',')})`;
+  return names.length > 0 && listed.length <= CHILDREN_SELECTOR_LIMIT ? listed : `${managed},${CRD_LABEL}`;
 }
 
 /** The owner of one family of children: what is stamped on them and how they are recognised. */

@@ -47,6 +47,7 @@ import { reconcileKey, type PipelineStages, type RegistryStage } from '../reconc
 import { OwnWrites } from '../reconcile/own-writes.js';
 import { desiredStatus, writeStatus } from '../reconcile/status.js';
 import { ChildApplier } from '../registry/child-applier.js';
+import type { ChildInformers } from '../registry/child-informers.js';
 import { ChildWatches } from '../registry/child-watches.js';
 import { KindTable } from '../registry/kind-table.js';
 import { ownerOf, parentKeyOf } from '../registry/ownership.js';
@@ -106,6 +107,8 @@ export interface ActivationInput extends SharedInformersInput {
   readonly slots?: ReconcileSlots | undefined;
   /** The runtime's load figures of its running CRDs (autoscale rules read another CRD's); default: none shared. */
   readonly figures?: FiguresBoard | undefined;
+  /** The runtime's informers on children, one per child kind for every CRD (child-informers.ts); default: this CRD's own. */
+  readonly childInformers?: ChildInformers | undefined;
   readonly health?: (() => CrdHealthSnapshot) | undefined; // the CRD's own health, for `.health` (status-roots.ts)
   readonly notifier?: BoxLayerInput['notifier']; // the runtime's notifier (docs/notifications.md)
 }
@@ -200,6 +203,7 @@ export async function buildController(input: ActivationInput): Promise<Activated
     crd: crd.name,
     resources: await childResources(set, resolver, logger),
     tuning: options.watch,
+    informers: input.childInformers,
     onChange: (child) => {
       // The echo of the runtime's own write carries nothing its reconcile did not know (child-echoes.ts); the prune
       // sees children written whose event is still on its way (registry/write-memos.ts), so no reconcile waits on it.

@@ -14,6 +14,7 @@ import type { ResolvedOptions } from '../options.js';
 import { buildController, type ActivationInput } from './activation.js';
 import { FiguresBoard } from './autoscale-wiring.js';
 import { SharedInformers } from '../kube/shared-informer.js';
+import { ChildInformers } from '../registry/child-informers.js';
 import type { CrdSlot } from './crd-slot.js';
 
 export interface CrdLifecycleDeps {
@@ -29,7 +30,7 @@ export interface CrdLifecycleDeps {
   /** The installed CustomResourceDefinition of that name, if established. */
   installed(crdObjectName: string): InstalledCrd | undefined;
   /** Everything an activation of the slot needs but the observer and the installed CRD. */
-  activationInput(slot: CrdSlot): Omit<ActivationInput, 'observer' | 'installed' | 'figures' | 'sharedInformers'>;
+  activationInput(slot: CrdSlot): Omit<ActivationInput, 'observer' | 'installed' | 'figures' | 'sharedInformers' | 'childInformers'>;
 }
 
 /**
@@ -49,8 +50,15 @@ export class CrdLifecycle {
   private readonly figures = new FiguresBoard();
   /** Informers several CRDs share (the Events informer of `observe.events`), open while some CRD needs them. */
   private readonly sharedInformers = new SharedInformers();
+  /**
+   * The informers on children, one per child kind for every CRD of the runtime; their selector names every CRD of
+   * `slots`, fixed from here on, so a CRD activated late finds its children already cached (child-informers.ts).
+   */
+  private readonly childInformers: ChildInformers;
 
-  constructor(private readonly deps: CrdLifecycleDeps) {}
+  constructor(private readonly deps: CrdLifecycleDeps) {
+    this.childInformers = new ChildInformers(deps.slots.keys());
+  }
 
   /** Resolves when no activation or deactivation is under way. */
   async settled(): Promise<void> {
@@ -182,6 +190,7 @@ export class CrdLifecycle {
         observer: this.observerFor(slot),
         figures: this.figures,
         sharedInformers: this.sharedInformers,
+        childInformers: this.childInformers,
         health: () => slot.health.snapshot(),
       });
       // The first pass starts the workers of all its CRDs at its end (initialActivation).

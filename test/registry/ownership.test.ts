@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  childSelector,
+  childrenSelector,
   collectedWithOwner,
   isOwnedBy,
   ownerLabelValue,
@@ -76,7 +76,9 @@ describe('ownership', () => {
     assert.equal(parentKeyOf({ metadata: {} }, 'website', true), undefined);
   });
 
-  test('childSelector selects the children of one CRD', () => {
-    assert.equal(childSelector('website'), 'app.kubernetes.io/managed-by=katalog,katalog.dev/crd=website');
+  test('childrenSelector selects the children of every CRD named, sorted and without repeats', () => {
+    assert.equal(childrenSelector(['website']), 'app.kubernetes.io/managed-by=katalog,katalog.dev/crd in (website)');
+    assert.equal(childrenSelector(['website', 'database', 'website']), 'app.kubernetes.io/managed-by=katalog,katalog.dev/crd in (database,website)');
+    assert.equal(childrenSelector([]), 'app.kubernetes.io/managed-by=katalog,katalog.dev/crd', 'no names: every child of katalog');
   });
 });
