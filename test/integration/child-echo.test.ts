@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRuntime } from '../../src/create-runtime.js';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
-import { FAST_WATCH, crdManifest, customResource, katalog, katalogEntry, waitFor, type CrdSpec } from '../support/cluster.js';
+import { FAST_WATCH, crdManifest, customResource, katalog, katalogEntry, quietFor, waitFor, type CrdSpec } from '../support/cluster.js';
 
 const GIZMO: CrdSpec = { kind: 'Gizmo', plural: 'gizmos' };
 /** The child's name follows the spec: changing `spec.size` renames it, so the old one must be pruned. */
@@ -14,16 +14,6 @@ const operatorBox = { onCreate: { configMaps: [{ name: '{{ .metadata.name }}-{{ 
 const SLOW_IDLE_WATCH = { ...FAST_WATCH, idleTimeout: '120s' };
 
 type Status = { status?: { observedGeneration?: number } };
-
-/** Resolves once `count()` has not changed for `quietMs`. */
-async function quiet(count: () => number, quietMs = 400): Promise<void> {
-  let last = count();
-  let since = Date.now();
-  await waitFor('the runtime to go quiet', () => {
-    if (count() !== last) [last, since] = [count(), Date.now()];
-    return Date.now() - since >= quietMs;
-  });
-}
 
 describe("the echo of the runtime's own child write", () => {
   let server: TestApiServer;
@@ -70,7 +60,7 @@ describe("the echo of the runtime's own child write", () => {
       // once the edit is corrected, the echo has been handled too, and it must not have reconciled the parent.
       server.patch('v1', 'ConfigMap', 'e-3', { data: { size: 'edited' } });
       await waitFor('the edit corrected', () => (server.get('v1', 'ConfigMap', 'e-3', 'default') as { data?: { size?: string } } | undefined)?.data?.size === '3' && reconciles.length >= 2);
-      await quiet(() => reconciles.length);
+      await quietFor(() => reconciles.length);
       assert.deepEqual(reconciles, ['default/e', 'default/e'], 'one reconcile for the create, one for the edit; none for the echoes of the two applies');
     } finally {
       await runtime.stop();

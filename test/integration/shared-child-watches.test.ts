@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRuntime } from '../../src/create-runtime.js';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
-import { FAST_WATCH, crdManifest, customResource, katalog, katalogEntry, waitFor, type CrdSpec } from '../support/cluster.js';
+import { FAST_WATCH, crdManifest, customResource, katalog, katalogEntry, quietFor, waitFor, type CrdSpec } from '../support/cluster.js';
 
 const NAMES = ['alpha', 'beta', 'gamma'] as const;
 const spec = (name: string): CrdSpec => ({ kind: `${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`, plural: `${name}s` });
@@ -16,16 +16,6 @@ const entry = (name: string): Record<string, unknown> =>
   katalogEntry(spec(name), { resync: '0s', operatorBox: { onCreate: { configMaps: [{ name: `{{ .metadata.name }}-${name}`, reconcile: true, data: { owner: name } }] } } });
 
 type ConfigMap = { metadata?: { labels?: Record<string, string> }; data?: Record<string, string> };
-
-/** Resolves once `count()` has not changed for `quietMs`. */
-async function quiet(count: () => number, quietMs = 400): Promise<void> {
-  let last = count();
-  let since = Date.now();
-  await waitFor('the runtime to go quiet', () => {
-    if (count() !== last) [last, since] = [count(), Date.now()];
-    return Date.now() - since >= quietMs;
-  });
-}
 
 describe('one child informer per kind for the whole runtime', () => {
   let server: TestApiServer;
@@ -58,12 +48,12 @@ describe('one child informer per kind for the whole runtime', () => {
         assert.equal(child.metadata?.labels?.['katalog.dev/crd'], name);
         assert.equal(child.data?.['owner'], name);
       }
-      await quiet(() => reconciles.length);
+      await quietFor(() => reconciles.length);
 
       const mark = reconciles.length;
       server.patch('v1', 'ConfigMap', 'shop-beta', { data: { owner: 'edited' } }, { namespace: 'default' });
       await waitFor('the edit corrected', () => configMap('shop-beta')?.data?.['owner'] === 'beta', 2000);
-      await quiet(() => reconciles.length);
+      await quietFor(() => reconciles.length);
       const after = reconciles.slice(mark);
       assert.ok(after.length > 0, 'the edit reconciled');
       assert.deepEqual([...new Set(after)], ['beta default/shop'], `only the edited child's parent reconciled: ${after.join(', ')}`);

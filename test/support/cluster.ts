@@ -49,6 +49,16 @@ export async function waitFor<T>(what: string, check: () => T | undefined | fals
   }
 }
 
+/** Resolves once `count()` has not changed for `quietMs` (a runtime that has stopped writing, say). */
+export async function quietFor(count: () => number, quietMs = 400): Promise<void> {
+  let last = count();
+  let since = Date.now();
+  await waitFor('the runtime to go quiet', () => {
+    if (count() !== last) [last, since] = [count(), Date.now()];
+    return Date.now() - since >= quietMs;
+  });
+}
+
 /** Watch tuning that keeps integration tests quick. */
 export const FAST_WATCH = { backoff: { initial: 20, max: 200 } } as const;
 
