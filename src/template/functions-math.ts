@@ -34,13 +34,25 @@ function toNumber(value: unknown, name: string): number {
   }
 }
 
+/**
+ * `add mul sub min max` over the operands as `convert` reads them: katalog's reading here, Orkestra's (a boolean is
+ * 1 or 0) in functions-orkestra-math.ts. The arithmetic itself is the same for both dialects.
+ */
+export function arithmeticFunctions(convert: (args: readonly unknown[], name: string) => number[]): Readonly<Record<string, TemplateFunction>> {
+  return {
+    add: variadic(1, (args) => finite(convert(args, 'add').reduce((s, n) => s + n, 0), 'add')),
+    mul: variadic(1, (args) => finite(convert(args, 'mul').reduce((s, n) => s * n, 1), 'mul')),
+    sub: fixed(2, (args) => {
+      const [a = 0, b = 0] = convert(args, 'sub');
+      return finite(a - b, 'sub');
+    }),
+    min: variadic(1, (args) => Math.min(...convert(args, 'min'))),
+    max: variadic(1, (args) => Math.max(...convert(args, 'max'))),
+  };
+}
+
 export const MATH_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
-  add: variadic(1, (args) => finite(numbers(args, 'add').reduce((s, n) => s + n, 0), 'add')),
-  mul: variadic(1, (args) => finite(numbers(args, 'mul').reduce((s, n) => s * n, 1), 'mul')),
-  sub: fixed(2, (args) => {
-    const [a = 0, b = 0] = numbers(args, 'sub');
-    return finite(a - b, 'sub');
-  }),
+  ...arithmeticFunctions(numbers),
   div: fixed(2, (args) => {
     const [a = 0, b = 0] = numbers(args, 'div');
     if (b === 0) throw new FunctionFailure('div: division by zero');
@@ -52,8 +64,6 @@ export const MATH_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
     if (b === 0) throw new FunctionFailure('mod: division by zero');
     return finite(a % b, 'mod');
   }),
-  min: variadic(1, (args) => Math.min(...numbers(args, 'min'))),
-  max: variadic(1, (args) => Math.max(...numbers(args, 'max'))),
   toInt: fixed(1, ([value]) => Math.trunc(toNumber(value, 'toInt')) || 0),
   toFloat: fixed(1, ([value]) => toNumber(value, 'toFloat')),
   toBool: fixed(1, ([value]) => {

@@ -11,7 +11,8 @@
  * Pure: no I/O, no clock.
  */
 import { FunctionFailure } from './failure.js';
-import { fixed, variadic, type TemplateFunction } from './function-type.js';
+import { fixed, type TemplateFunction } from './function-type.js';
+import { arithmeticFunctions } from './functions-math.js';
 import { finite, toArithmetic } from './numbers.js';
 import { isForbiddenKey, isMap, utf8Length } from './values.js';
 
@@ -31,14 +32,7 @@ function whole(value: number): number {
 }
 
 export const ORKESTRA_MATH_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
-  add: variadic(1, (args) => finite(operands(args, 'add').reduce((sum, n) => sum + n, 0), 'add')),
-  mul: variadic(1, (args) => finite(operands(args, 'mul').reduce((product, n) => product * n, 1), 'mul')),
-  sub: fixed(2, (args) => {
-    const [a = 0, b = 0] = operands(args, 'sub');
-    return finite(a - b, 'sub');
-  }),
-  min: variadic(1, (args) => Math.min(...operands(args, 'min'))),
-  max: variadic(1, (args) => Math.max(...operands(args, 'max'))),
+  ...arithmeticFunctions(operands),
   mod: fixed(2, (args) => {
     const [a = 0, b = 0] = operands(args, 'mod').map((n) => finite(n, 'mod'));
     const divisor = whole(b);
