@@ -1,6 +1,6 @@
 // bench/peers: katalog against the operators one would write by hand or with the other libraries on npm, each in
 // its own process against its own fresh test API server (in a process of its own), same job, same data.
-//   npm run bench:peers [-- count=2000 creates=50 reps=3 idle=10 only=katalog,handwritten bookmarks=60000 prof=DIR profus=US serverprof=DIR opflags=--trace-gc idlesteps=N waitspin=1|alt resync=MS]
+//   npm run bench:peers [-- count=2000 creates=50 reps=3 idle=10 only=katalog,handwritten bookmarks=60000 prof=DIR profus=US serverprof=DIR opflags=--trace-gc idlesteps=N waitspin=1|alt resync=MS latencies=FILE]
 //   (positional arguments are read as count, creates, reps, idle: `npm run bench:peers -- 2000 50 3 10`)
 // `against=DIR` adds katalog built from another checkout (DIR, e.g. `git archive main | tar -x -C DIR`) as one more
 // peer, "katalog@DIR": with `only=katalog`, an A/B of two versions of katalog interleaved in one command.
@@ -20,7 +20,7 @@
 // by `npm run bench:peers`; they are never dependencies of katalog.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -52,6 +52,8 @@ const IDLE_STEPS = Math.max(2, Math.round(Number(args['idlesteps'] ?? 2)));
 const WAIT_SPIN = args['waitspin'] === '1';
 const WAIT_ALTERNATE = args['waitspin'] === 'alt';
 const RESYNC_MS = args['resync'];
+/** `latencies=FILE`: every single create's latency (ms), one line per peer and repetition, appended to FILE. */
+const LATENCIES_FILE = args['latencies'];
 
 const KATALOG_BUNDLE = 'node_modules/.cache/katalog-bench/katalog.mjs';
 await esbuild.build({ entryPoints: ['bench/peers/katalog.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: KATALOG_BUNDLE, logLevel: 'warning' });
@@ -211,6 +213,7 @@ async function runOnce(peer: Peer, dir: string): Promise<Run> {
         latencies.push(await server.call<number>({ createAndWait: { object: widget(`c${i}`), childKind: 'ConfigMap', spin: WAIT_SPIN || (WAIT_ALTERNATE && i % 2 === 0) } }));
         await waitFor(server, 1, 1, `${peer.name} single create c${i}`, `c${i}`);
       }
+      if (LATENCIES_FILE !== undefined) appendFileSync(LATENCIES_FILE, `${peer.name}\t${latencies.map((ms) => ms.toFixed(2)).join(' ')}\n`);
       const gcs = await operator.ask<{ count: number; totalMs: number; maxMs: number }>({ gcs: true });
       await sleep(1000);
       const creates = await server.call<{ total: number; writes: number; conflicts: number }>({ requests: true });

@@ -41,22 +41,52 @@ export function copyView(view: ChildrenView): ChildrenView {
   return structuredClone(view);
 }
 
-/** The data root of the templates of one custom resource; `dialect` decides how `.children` is keyed. */
+/**
+ * The data root of the templates of one custom resource; `dialect` decides how `.children` is keyed. The root's own
+ * keys come first (`apiVersion`, `kind`, `metadata`, `spec`, `status` from the object, `{}` for a missing one of the
+ * last three; `inputs`, `children`), then the object's other top-level fields, then `extra`, which wins over both.
+ *
+ * Built as one literal and filled key by key rather than as `{ ...object, inputs, children, ...extra }`: on Node 20
+ * (V8 11.3) a spread that goes on to add keys its source lacks builds a dictionary-mode object, 425 bytes and about
+ * 1.4 µs per call against 136 bytes and 50 ns for this shape, and it is built two or three times per reconcile
+ * (docs/performance.md, "The template data root"). Node 24 builds either in about 50 ns.
+ */
 export function templateData(
   object: KubeObject,
   children: ChildrenView,
-  extra: Readonly<Record<string, unknown>> = {},
+  extra: Readonly<Record<string, unknown>> = NO_EXTRA,
   dialect: TemplateDialect = 'katalog',
 ): TemplateData {
-  return {
-    ...object,
+  const data: Record<string, unknown> = {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
     metadata: object.metadata ?? {},
     spec: object['spec'] ?? {},
     status: object['status'] ?? {},
     inputs: {},
     children: dialect === 'orkestra' ? orkestraChildren(children) : children,
-    ...extra,
   };
+  for (const key in object) if (!isRootKey(key)) data[key] = object[key];
+  for (const key in extra) data[key] = extra[key];
+  return data as TemplateData;
+}
+
+const NO_EXTRA: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** The keys {@link templateData} sets itself (a switch: faster than a Set lookup in this loop). */
+function isRootKey(key: string): boolean {
+  switch (key) {
+    case 'apiVersion':
+    case 'kind':
+    case 'metadata':
+    case 'spec':
+    case 'status':
+    case 'inputs':
+    case 'children':
+      return true;
+    default:
+      return false;
+  }
 }
 
 /**
