@@ -119,6 +119,24 @@ describe('selectors and pagination', () => {
     assert.equal(rest.metadata?.remainingItemCount, all - 6);
   });
 
+  test('the list of one namespace, and its pages, see objects added to and removed from it since the last list, and only its own', async () => {
+    const namespace = 'paging-ns';
+    const inNamespace = async (): Promise<string[]> => (await core.listNamespacedConfigMap({ namespace })).items.map((i) => i.metadata?.name ?? '');
+    for (const name of [namespace, 'other-ns']) server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    for (const name of ['m', 'c', 'x']) server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } });
+    assert.deepEqual(await inNamespace(), ['c', 'm', 'x']);
+    server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace } });
+    server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'other-ns' } });
+    assert.deepEqual(await inNamespace(), ['a', 'c', 'm', 'x']);
+    await core.deleteNamespacedConfigMap({ name: 'm', namespace });
+    assert.deepEqual(await inNamespace(), ['a', 'c', 'x']);
+    const first = await core.listNamespacedConfigMap({ namespace, limit: 2 });
+    assert.deepEqual(first.items.map((i) => i.metadata?.name), ['a', 'c']);
+    server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'd', namespace } });
+    const second = await core.listNamespacedConfigMap({ namespace, limit: 2, _continue: first.metadata?._continue ?? '' });
+    assert.deepEqual(second.items.map((i) => i.metadata?.name), ['d', 'x']);
+  });
+
   test('a selector with a limit has no remainingItemCount', async () => {
     const page = await core.listNamespacedConfigMap({ namespace: 'default', labelSelector: 'app', limit: 1 });
     assert.equal(page.items.length, 1);

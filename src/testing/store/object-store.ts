@@ -15,6 +15,14 @@ class Bucket {
   size = 0;
   /** All records sorted by namespace then name; dropped when an object is added or removed. */
   sortedKeys: { namespace: string; name: string }[] | undefined;
+  /** One namespace's records sorted by name; a namespace's entry is dropped when an object is added to it or removed. */
+  readonly sortedInNamespace = new Map<string, { namespace: string; name: string }[]>();
+
+  /** Forgets the sorted orders that an object added to or removed from `namespace` changes. */
+  reordered(namespace: string): void {
+    this.sortedKeys = undefined;
+    this.sortedInNamespace.delete(namespace);
+  }
 }
 
 /** The owner uids listed in `record`'s ownerReferences. */
@@ -73,7 +81,7 @@ export class ObjectStore {
     }
     if (!names.has(record.name)) {
       bucket.size += 1;
-      bucket.sortedKeys = undefined;
+      bucket.reordered(record.namespace);
     }
     names.set(record.name, record);
     if (prev !== undefined && prev.uid !== record.uid) this.uids.delete(prev.uid);
@@ -87,7 +95,7 @@ export class ObjectStore {
     const names = bucket?.byNamespace.get(record.namespace);
     if (bucket === undefined || names === undefined || !names.delete(record.name)) return;
     bucket.size -= 1;
-    bucket.sortedKeys = undefined;
+    bucket.reordered(record.namespace);
     if (names.size === 0) bucket.byNamespace.delete(record.namespace);
     this.uids.delete(record.uid);
     this.reindexOwners(undefined, record);
@@ -102,17 +110,24 @@ export class ObjectStore {
     return bucket.sortedKeys;
   }
 
+  /** The keys of one namespace sorted by name, kept until an object is added to it or removed. */
+  private sortedInNamespace(bucket: Bucket, namespace: string): readonly { namespace: string; name: string }[] {
+    let keys = bucket.sortedInNamespace.get(namespace);
+    if (keys === undefined) {
+      const names = bucket.byNamespace.get(namespace);
+      if (names === undefined) return [];
+      keys = [...names.keys()].sort().map((name) => ({ namespace, name }));
+      bucket.sortedInNamespace.set(namespace, keys);
+    }
+    return keys;
+  }
+
   /** The records of a resource, sorted by namespace then name; only one namespace when given. */
   list(key: string, namespace?: string): StoredRecord[] {
     const bucket = this.buckets.get(key);
     if (bucket === undefined) return [];
-    if (namespace !== undefined) {
-      const names = bucket.byNamespace.get(namespace);
-      if (names === undefined) return [];
-      return [...names.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    }
     const out: StoredRecord[] = [];
-    for (const k of this.sortedKeys(bucket)) {
+    for (const k of namespace === undefined ? this.sortedKeys(bucket) : this.sortedInNamespace(bucket, namespace)) {
       const record = bucket.byNamespace.get(k.namespace)?.get(k.name);
       if (record !== undefined) out.push(record);
     }
@@ -127,10 +142,7 @@ export class ObjectStore {
     const bucket = this.buckets.get(key);
     if (bucket === undefined) return { count: 0, records: [] };
     const byNamespace = bucket.byNamespace;
-    const keys =
-      namespace === undefined
-        ? this.sortedKeys(bucket)
-        : [...(byNamespace.get(namespace)?.keys() ?? [])].sort().map((name) => ({ namespace, name }));
+    const keys = namespace === undefined ? this.sortedKeys(bucket) : this.sortedInNamespace(bucket, namespace);
     let start = 0;
     if (from !== undefined) {
       let high = keys.length;
