@@ -49,7 +49,7 @@ export function copyView(view: ChildrenView): ChildrenView {
  * Built as one literal and filled key by key rather than as `{ ...object, inputs, children, ...extra }`: on Node 20
  * (V8 11.3) a spread that goes on to add keys its source lacks builds a dictionary-mode object, 425 bytes and about
  * 1.4 µs per call against 136 bytes and 50 ns for this shape, and it is built two or three times per reconcile
- * (docs/performance.md, "The template data root"). Node 24 builds either in about 50 ns.
+ * (docs/performance.md, "Scale, session 12"). Node 24 builds either in about 50 ns.
  */
 export function templateData(
   object: KubeObject,

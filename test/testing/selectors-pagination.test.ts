@@ -130,9 +130,11 @@ describe('selectors and pagination', () => {
     assert.deepEqual(await inNamespace(), ['a', 'c', 'm', 'x']);
     await core.deleteNamespacedConfigMap({ name: 'm', namespace });
     assert.deepEqual(await inNamespace(), ['a', 'c', 'x']);
+    // Pages read the same order: nothing changes between the two pages (a change between pages is the case of the
+    // test above), but 'd' arrives after the last list.
+    server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'd', namespace } });
     const first = await core.listNamespacedConfigMap({ namespace, limit: 2 });
     assert.deepEqual(first.items.map((i) => i.metadata?.name), ['a', 'c']);
-    server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'd', namespace } });
     const second = await core.listNamespacedConfigMap({ namespace, limit: 2, _continue: first.metadata?._continue ?? '' });
     assert.deepEqual(second.items.map((i) => i.metadata?.name), ['d', 'x']);
   });
