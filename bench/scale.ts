@@ -8,6 +8,8 @@
 //   - convergence throughput (resources/s until every resource has its child and a Ready status) with `crds` CRDs,
 //     and with 1 CRD holding the same total (the baseline), as a ratio;
 //   - requests and writes per resource, counted by the server.
+// `idle=SECONDS` also prints the operator's RSS after SECONDS with nothing to do once converged, before any forced
+// collection: what V8 gives back by itself (its memory reducer), the figure a long-running operator shows.
 // `container=512` runs the operator in a memory cgroup of 512 MiB, as a pod's container with that limit would (Node
 // then sizes its heap from the limit); it also prints the cgroup's own peak and how often the limit was hit.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -30,6 +32,7 @@ const PER = Number(args['per'] ?? 1000);
 const TOTAL = CRDS * PER;
 const only = args['only']; // 'many' or 'one': skip the other phase (development)
 const CONTAINER_MIB = args['container'] === undefined ? undefined : Number(args['container']);
+const IDLE_S = Number(args['idle'] ?? 0);
 const MIB = 1024 * 1024;
 const BOUND_RSS = 512 * MIB;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -68,6 +71,8 @@ interface Phase {
   cgroup?: { peak: number | undefined; limitHits: number } | undefined;
   /** Resources Ready when the RSS peak happened. */
   readyAtPeak: number;
+  /** With `idle=`: RSS and V8's committed heap after that long idle, no collection forced. */
+  idle?: { rss: number; heapTotal: number } | undefined;
 }
 
 // The operator runs as katalog's users run it: compiled JavaScript. Under tsx, TypeScript compiled on the fly adds
@@ -199,6 +204,11 @@ async function runPhase(crds: number, dir: string): Promise<Phase> {
       const timeline: Timeline = [];
       const t1 = await converged(server, plurals, t0, timeline);
       const counts = await server.call<{ total: number; writes: number; conflicts: number }>({ requests: true });
+      let idle: Phase['idle'];
+      if (IDLE_S > 0) {
+        await sleep(IDLE_S * 1000);
+        idle = await operator.ask<{ rss: number; heapTotal: number }>({ rss: true });
+      }
       await sleep(2000);
       const memory = await operator.ask<Memory>({ memory: true });
       const serverMemory = await server.call<{ rss: number }>({ memory: true });
@@ -220,6 +230,7 @@ async function runPhase(crds: number, dir: string): Promise<Phase> {
         memory,
         readyAtPeak: memory.peakAtMs < 0 ? 0 : (timeline.findLast((point) => point.ms <= memory.peakAtMs)?.ready ?? 0),
         cgroup: cgroup === undefined ? undefined : { peak: cgroup.peak(), limitHits: cgroup.limitHits() },
+        idle,
       };
     } finally {
       await operator.stop();
@@ -254,6 +265,7 @@ try {
       const peak = phase.cgroup.peak === undefined ? 'not reported' : mib(phase.cgroup.peak);
       console.log(`    in a ${CONTAINER_MIB} MiB memory cgroup: the cgroup's peak ${peak} (its processes' memory and page cache), limit hit ${phase.cgroup.limitHits} times`);
     }
+    if (phase.idle !== undefined) console.log(`    after ${IDLE_S} s idle (no collection forced): RSS ${mib(phase.idle.rss)}, V8's heap committed ${mib(phase.idle.heapTotal)}`);
     console.log(`    settled: heap used ${mib(phase.memory.heap)} of ${mib(phase.memory.heapTotal)} (V8's limit ${mib(phase.memory.heapLimit)}), external and buffers ${mib(phase.memory.external)}`);
     console.log(`    heap per resource (its object and its child cached): ${(phase.heapPerResource / 1024).toFixed(2)} KB`);
     console.log(`    operator CPU: ${(phase.cpuMs / (TOTAL / 1000) / 1000).toFixed(2)} s per 1,000 resources (from process start)`);

@@ -1,8 +1,9 @@
 // bench/scale's operator process: one katalog runtime with `crds` CRDs (Scale0…), each with one child ConfigMap
 // (drift correction on) and a Ready condition, against the test API server named by the kubeconfig it is given.
 // Driven over IPC: { go } runs start() and answers its milliseconds; { memory } answers RSS (now and peak since
-// start) and heap after a full GC; { exit } stops the runtime and exits. Message 0 reports the heap and RSS measured
-// after a GC before anything was created, the baseline of "heap per cached resource".
+// start) and heap after a full GC; { rss } answers RSS and V8's committed heap as they are (no GC); { exit } stops
+// the runtime and exits. Message 0 reports the heap and RSS measured after a GC before anything was created, the
+// baseline of "heap per cached resource".
 import { KubeConfig } from '@kubernetes/client-node';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -68,7 +69,7 @@ const crds = Object.fromEntries(Array.from({ length: CRDS }, (_, i) => [`scale${
 const runtime = createRuntime({ apiVersion: 'katalog.dev/v1', kind: 'Katalog', metadata: { name: 'scale' }, spec: { crds } }, { kubeConfig, ...(process.env['SCALE_MAX_RECONCILES'] === undefined ? {} : { maxConcurrentReconciles: Number(process.env['SCALE_MAX_RECONCILES']) }), defaults: { maxDepth: Number(maxDepthArg), ...(process.env['SCALE_WORKERS'] === undefined ? {} : { workers: Number(process.env['SCALE_WORKERS']) }) } });
 
 process.on('message', async (raw: unknown) => {
-  const message = raw as { id: number; go?: boolean; memory?: boolean; exit?: boolean };
+  const message = raw as { id: number; go?: boolean; memory?: boolean; rss?: boolean; exit?: boolean };
   if (message.go === true) {
     const began = performance.now();
     goAt = began;
@@ -109,6 +110,9 @@ process.on('message', async (raw: unknown) => {
     const cpu = process.cpuUsage();
     const usage = process.memoryUsage();
     send(message.id, { rss, peakRss, peakAtMs, peakSpaces, heap: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external + usage.arrayBuffers, heapLimit: getHeapStatistics().heap_size_limit, cpuMs: (cpu.user + cpu.system) / 1000 });
+  } else if (message.rss === true) {
+    // RSS as it is, without a collection first (bench/scale `idle=`).
+    send(message.id, { rss: process.memoryUsage.rss(), heapTotal: process.memoryUsage().heapTotal });
   } else if (message.exit === true) {
     void runtime.stop().then(() => {
       clearInterval(sampler);
