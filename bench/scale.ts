@@ -50,6 +50,8 @@ interface Memory {
   /** V8's heap limit (Node sizes it from a container's memory limit). */
   heapLimit: number;
   cpuMs: number;
+  /** V8's collections from start() until convergence (and the idle wait): count and pause ms of each kind. */
+  collections: { scavenges: number; scavengeMs: number; full: number; fullMs: number };
 }
 interface Phase {
   crds: number;
@@ -267,6 +269,8 @@ try {
     }
     if (phase.idle !== undefined) console.log(`    after ${IDLE_S} s idle (no collection forced): RSS ${mib(phase.idle.rss)}, V8's heap committed ${mib(phase.idle.heapTotal)}`);
     console.log(`    settled: heap used ${mib(phase.memory.heap)} of ${mib(phase.memory.heapTotal)} (V8's limit ${mib(phase.memory.heapLimit)}), external and buffers ${mib(phase.memory.external)}`);
+    const { scavenges, scavengeMs, full, fullMs } = phase.memory.collections;
+    console.log(`    V8's collections: ${scavenges} scavenges (${(scavengeMs / 1000).toFixed(1)} s of pauses), ${full} full (${(fullMs / 1000).toFixed(1)} s)`);
     console.log(`    heap per resource (its object and its child cached): ${(phase.heapPerResource / 1024).toFixed(2)} KB`);
     console.log(`    operator CPU: ${(phase.cpuMs / (TOTAL / 1000) / 1000).toFixed(2)} s per 1,000 resources (from process start)`);
     console.log(`    server-side per resource: ${phase.requests.toFixed(2)} requests, ${phase.writes.toFixed(2)} writes; ${phase.conflicts} 409s in all (server RSS ${mib(phase.serverRss)})`);

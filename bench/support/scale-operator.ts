@@ -1,13 +1,13 @@
 // bench/scale's operator process: one katalog runtime with `crds` CRDs (Scale0…), each with one child ConfigMap
 // (drift correction on) and a Ready condition, against the test API server named by the kubeconfig it is given.
 // Driven over IPC: { go } runs start() and answers its milliseconds; { memory } answers RSS (now and peak since
-// start) and heap after a full GC; { rss } answers RSS and V8's committed heap as they are (no GC); { exit } stops
-// the runtime and exits. Message 0 reports the heap and RSS measured after a GC before anything was created, the
-// baseline of "heap per cached resource".
+// start), heap after a full GC and V8's collections since { go }; { rss } answers RSS and V8's committed heap as
+// they are (no GC); { exit } stops the runtime and exits. Message 0 reports the heap and RSS measured after a GC
+// before anything was created, the baseline of "heap per cached resource".
 import { KubeConfig } from '@kubernetes/client-node';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { performance } from 'node:perf_hooks';
+import { constants as perfConstants, performance, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { createRuntime } from '../../src/create-runtime.js';
 import { scaleCrd } from './scale-definition.js';
@@ -35,6 +35,24 @@ const sampler = setInterval(() => {
   peakSpaces = Object.fromEntries(getHeapSpaceStatistics().map((space) => [space.space_name.replace('_space', ''), [space.space_used_size, space.space_size]]));
 }, 25);
 sampler.unref();
+// V8's collections from { go } on, by kind: scavenges (the young generation) and full collections, with their
+// pauses (ms), answered with { memory } before its own forced collection. A small young generation (a container's:
+// Node sizes it from the memory limit) shows here as many scavenges (docs/performance.md, "Scale, session 12").
+const collections = { scavenges: 0, scavengeMs: 0, full: 0, fullMs: 0 };
+const collecting = new PerformanceObserver((list) => {
+  if (goAt === undefined) return;
+  for (const entry of list.getEntries()) {
+    const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+    if (kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) {
+      collections.scavenges++;
+      collections.scavengeMs += entry.duration;
+    } else if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) {
+      collections.full++;
+      collections.fullMs += entry.duration;
+    }
+  }
+});
+collecting.observe({ entryTypes: ['gc'] });
 // Development aid: V8's heap spaces (used / committed, MiB) every 500 ms on stderr (SCALE_TRACE_SPACES=1).
 if (process.env['SCALE_TRACE_SPACES'] !== undefined) {
   const t0 = performance.now();
@@ -99,6 +117,7 @@ process.on('message', async (raw: unknown) => {
     );
   } else if (message.memory === true) {
     if (allocationProfile !== undefined) await allocationProfile.stop();
+    collecting.disconnect();
     gc();
     const rss = process.memoryUsage.rss();
     if (rss > peakRss) {
@@ -109,7 +128,7 @@ process.on('message', async (raw: unknown) => {
     if (process.env['SCALE_HEAP_SNAPSHOT'] !== undefined) writeHeapSnapshot(process.env['SCALE_HEAP_SNAPSHOT']);
     const cpu = process.cpuUsage();
     const usage = process.memoryUsage();
-    send(message.id, { rss, peakRss, peakAtMs, peakSpaces, heap: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external + usage.arrayBuffers, heapLimit: getHeapStatistics().heap_size_limit, cpuMs: (cpu.user + cpu.system) / 1000 });
+    send(message.id, { rss, peakRss, peakAtMs, peakSpaces, heap: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external + usage.arrayBuffers, heapLimit: getHeapStatistics().heap_size_limit, cpuMs: (cpu.user + cpu.system) / 1000, collections });
   } else if (message.rss === true) {
     // RSS as it is, without a collection first (bench/scale `idle=`).
     send(message.id, { rss: process.memoryUsage.rss(), heapTotal: process.memoryUsage().heapTotal });
