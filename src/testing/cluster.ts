@@ -82,7 +82,7 @@ export class Cluster {
     const record = makeRecord(next);
     if (change === 'DELETED') this.store.remove(type.key, record);
     else this.store.put(type.key, record, prev);
-    const event: ChangeEvent = { type: change, key: type.key, record, prev: change === 'MODIFIED' ? prev : undefined };
+    const event: ChangeEvent = { type: change, key: type.key, record, prev: change === 'ADDED' ? undefined : prev };
     this.history.append(event);
     this.hub.publish(event);
     for (const listener of this.listeners) listener(type, event);

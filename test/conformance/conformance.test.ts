@@ -7,6 +7,7 @@ import { applySuite } from './apply.js';
 import { startBackend, type Backend } from './backend.js';
 import { crdSuite } from './crds.js';
 import { fieldValidationSuite } from './field-validation.js';
+import { listSuite } from './lists.js';
 import { queryParameterSuite } from './query-parameters.js';
 import { runtimeSuite } from './runtime.js';
 import { statusAndFinalizerSuite } from './status-finalizers.js';
@@ -33,5 +34,6 @@ describe(`conformance (${choice})`, () => {
   crdSuite(backend);
   fieldValidationSuite(backend);
   queryParameterSuite(backend);
+  listSuite(backend);
   runtimeSuite(backend);
 });

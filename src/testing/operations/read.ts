@@ -1,7 +1,7 @@
 /**
  * GET and LIST. A list is the current state (sorted by namespace and name, as etcd returns it) filtered by
  * namespace and selectors, paginated with `limit` and an opaque `continue` token; its resourceVersion is the
- * global one (or the first page's, for later pages).
+ * global one, or the first page's for later pages, which read the state at that resourceVersion (list-snapshot.ts).
  */
 import type { Cluster } from '../cluster.js';
 import type { ResourceView } from '../resources/resource-type.js';
@@ -9,6 +9,7 @@ import type { FieldSelector } from '../selectors/field-selector.js';
 import type { LabelSelector } from '../selectors/label-selector.js';
 import { badRequest, notFound } from '../status-errors.js';
 import type { StoredRecord } from '../store/record.js';
+import { rangeAt } from './list-snapshot.js';
 
 export interface ListQuery {
   readonly namespace: string | undefined;
@@ -62,7 +63,7 @@ export function getObject(cluster: Cluster, view: ResourceView, namespace: strin
  */
 export function listObjects(cluster: Cluster, view: ResourceView, query: ListQuery): ListPage {
   const state = query.continueToken === undefined || query.continueToken === '' ? undefined : decodeContinue(query.continueToken);
-  const after = cluster.store.listAfter(view.type.key, query.namespace, state);
+  const after = state === undefined ? cluster.store.listAfter(view.type.key, query.namespace, undefined) : rangeAt(cluster, view.type.key, query.namespace, state, state.rv);
   const resourceVersion = state?.rv ?? cluster.store.currentRevision;
   const limit = query.limit !== undefined && query.limit > 0 ? query.limit : undefined;
   const filtered = !query.labels.empty || !query.fields.empty;

@@ -14,7 +14,7 @@ export interface ChangeEvent {
   readonly key: string;
   /** The new state; for DELETED the last state carrying the deletion's resourceVersion. */
   readonly record: StoredRecord;
-  /** The state before the change (MODIFIED only). */
+  /** The state before the change (MODIFIED and DELETED; a later list page reads it: operations/list-snapshot.ts). */
   readonly prev: StoredRecord | undefined;
 }
 

@@ -37,7 +37,8 @@ export function ownerUids(record: StoredRecord): string[] {
   return uids;
 }
 
-function compareKeys(a: { namespace: string; name: string }, b: { namespace: string; name: string }): number {
+/** etcd's order of a kind's objects: by namespace, then name. */
+export function compareKeys(a: { namespace: string; name: string }, b: { namespace: string; name: string }): number {
   if (a.namespace !== b.namespace) return a.namespace < b.namespace ? -1 : 1;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }

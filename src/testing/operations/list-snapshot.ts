@@ -1,0 +1,75 @@
+/**
+ * A later page of a list reads the state at its first page's resourceVersion, as kube-apiserver's do (their continue
+ * token holds the revision, and etcd serves the rest of the range at that revision): an object created after the
+ * first page is not in a later one, an object deleted after it still is, and a changed one is there as it was.
+ *
+ * The state at revision R is the current state with every change after R undone, from the retained change events
+ * (the history): the first change after R of each object says what it was at R (none for an ADDED; the state before
+ * it for a MODIFIED or a DELETED). When the history no longer reaches back to R, the page reads the current state
+ * instead (kube-apiserver would answer 410 once etcd has compacted R, after about five minutes; the history here is a
+ * window of events, not of time, and a 410 there would make paging a busy kind fail where a cluster's does not).
+ */
+import type { Cluster } from '../cluster.js';
+import type { StoredRecord } from '../store/record.js';
+import { compareKeys } from '../store/object-store.js';
+
+interface ObjectKey {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+export interface Range {
+  /** Objects in the range (the count of a real server's `remainingItemCount` plus the page). */
+  readonly count: number;
+  /** In etcd's order (namespace, then name). */
+  readonly records: Iterable<StoredRecord>;
+}
+
+const idOf = (key: ObjectKey): string => `${key.namespace}\u0000${key.name}`;
+
+/** The objects of `typeKey` (of `namespace` when given) after the key `from`, as they were at `revision`. */
+export function rangeAt(cluster: Cluster, typeKey: string, namespace: string | undefined, from: ObjectKey, revision: number): Range {
+  const current = cluster.store.listAfter(typeKey, namespace, from);
+  const changes = revision >= cluster.store.currentRevision ? [] : cluster.history.since(revision);
+  if (changes === undefined || changes.length === 0) return current;
+  // What each object changed since `revision` was at `revision` (undefined: it did not exist).
+  const then = new Map<string, StoredRecord | undefined>();
+  const keys = new Map<string, ObjectKey>();
+  for (const event of changes) {
+    if (event.key !== typeKey) continue;
+    const { namespace: ns, name } = event.record;
+    if (namespace !== undefined && ns !== namespace) continue;
+    if (compareKeys({ namespace: ns, name }, from) <= 0) continue;
+    const id = idOf(event.record);
+    if (then.has(id)) continue;
+    then.set(id, event.type === 'ADDED' ? undefined : event.prev);
+    keys.set(id, { namespace: ns, name });
+  }
+  if (then.size === 0) return current;
+  // Objects gone since `revision` come back in their place; objects new since then are left out.
+  let count = current.count;
+  const gone: StoredRecord[] = [];
+  for (const [id, record] of then) {
+    const key = keys.get(id) as ObjectKey;
+    const present = cluster.store.get(typeKey, key.namespace, key.name) !== undefined;
+    if (record !== undefined && !present) {
+      gone.push(record);
+      count += 1;
+    } else if (record === undefined && present) count -= 1;
+  }
+  gone.sort(compareKeys);
+  function* records(): Generator<StoredRecord> {
+    let next = 0;
+    for (const record of current.records) {
+      while (next < gone.length && compareKeys(gone[next] as StoredRecord, record) < 0) yield gone[next++] as StoredRecord;
+      const id = idOf(record);
+      if (!then.has(id)) yield record;
+      else {
+        const was = then.get(id);
+        if (was !== undefined) yield was;
+      }
+    }
+    while (next < gone.length) yield gone[next++] as StoredRecord;
+  }
+  return { count, records: records() };
+}
