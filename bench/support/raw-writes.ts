@@ -1,7 +1,7 @@
 // The physical limit of a benchmark: the test API server's raw write rate, server-side applies of small ConfigMaps
 // sent over kept-alive node:http connections by `concurrency` loops, with nothing else in between.
-// Both figures are taken on a warm server and client: `warmup` writes at the same concurrency go first and are not
-// counted. A fresh process answers its first thousands of requests before V8 has optimised the path, and the
+// Both figures are taken on a warm server and client: as many writes as are measured, at the same concurrency, go
+// first and are not counted. A fresh process answers its first thousands of requests before V8 has optimised the path, and the
 // benchmarks it is compared against run on servers that have long been warm by then (bench:peers' single creates
 // come after 2,000 resources have converged): measured cold, the first 200 round trips' median was 4 to 6 times a
 // warm one, and the rate half of it.
@@ -20,8 +20,6 @@ export interface RawWrites {
 export interface RawWriteOptions {
   /** Names are `${prefix}-…`, so that two measurements against one server do not write the same objects. */
   readonly prefix?: string;
-  /** Writes sent at the given concurrency before measuring, not counted (default: `count`). */
-  readonly warmup?: number;
   /** Called once the warm-up is done, before the measured writes (e.g. to read the server's CPU clock). */
   readonly afterWarmup?: () => Promise<void>;
 }
@@ -79,7 +77,7 @@ export async function measureRawWrites(serverUrl: string, concurrency: number, c
   };
   try {
     const coldRoundTripMs = await roundTrip('cold');
-    const coldRate = await rate('warmup', options.warmup ?? count);
+    const coldRate = await rate('warmup', count);
     await options.afterWarmup?.();
     const roundTripMs = await roundTrip('warm');
     return { rate: await rate('warm', count), roundTripMs, cold: { rate: coldRate, roundTripMs: coldRoundTripMs } };

@@ -32,42 +32,34 @@ export function rangeAt(cluster: Cluster, typeKey: string, namespace: string | u
   const current = cluster.store.listAfter(typeKey, namespace, from);
   const changes = revision >= cluster.store.currentRevision ? [] : cluster.history.since(revision);
   if (changes === undefined || changes.length === 0) return current;
-  // What each object changed since `revision` was at `revision` (undefined: it did not exist).
-  const then = new Map<string, StoredRecord | undefined>();
-  const keys = new Map<string, ObjectKey>();
+  // What each object changed since `revision` was at `revision` (`was` undefined: it did not exist).
+  const then = new Map<string, { readonly key: ObjectKey; readonly was: StoredRecord | undefined }>();
   for (const event of changes) {
     if (event.key !== typeKey) continue;
-    const { namespace: ns, name } = event.record;
-    if (namespace !== undefined && ns !== namespace) continue;
-    if (compareKeys({ namespace: ns, name }, from) <= 0) continue;
-    const id = idOf(event.record);
-    if (then.has(id)) continue;
-    then.set(id, event.type === 'ADDED' ? undefined : event.prev);
-    keys.set(id, { namespace: ns, name });
+    const key = { namespace: event.record.namespace, name: event.record.name };
+    if ((namespace !== undefined && key.namespace !== namespace) || compareKeys(key, from) <= 0) continue;
+    const id = idOf(key);
+    if (!then.has(id)) then.set(id, { key, was: event.type === 'ADDED' ? undefined : event.prev });
   }
   if (then.size === 0) return current;
   // Objects gone since `revision` come back in their place; objects new since then are left out.
   let count = current.count;
   const gone: StoredRecord[] = [];
-  for (const [id, record] of then) {
-    const key = keys.get(id) as ObjectKey;
+  for (const { key, was } of then.values()) {
     const present = cluster.store.get(typeKey, key.namespace, key.name) !== undefined;
-    if (record !== undefined && !present) {
-      gone.push(record);
+    if (was !== undefined && !present) {
+      gone.push(was);
       count += 1;
-    } else if (record === undefined && present) count -= 1;
+    } else if (was === undefined && present) count -= 1;
   }
   gone.sort(compareKeys);
   function* records(): Generator<StoredRecord> {
     let next = 0;
     for (const record of current.records) {
       while (next < gone.length && compareKeys(gone[next] as StoredRecord, record) < 0) yield gone[next++] as StoredRecord;
-      const id = idOf(record);
-      if (!then.has(id)) yield record;
-      else {
-        const was = then.get(id);
-        if (was !== undefined) yield was;
-      }
+      const changed = then.get(idOf(record));
+      if (changed === undefined) yield record;
+      else if (changed.was !== undefined) yield changed.was;
     }
     while (next < gone.length) yield gone[next++] as StoredRecord;
   }
