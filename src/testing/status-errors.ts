@@ -166,6 +166,22 @@ export function expired(asked: string, oldest: number): StatusError {
   return new StatusError(failure(410, 'Expired', `too old resource version: ${asked} (${oldest})`));
 }
 
+/** 410 for a list at a resourceVersion older than what is kept (etcd's compaction, on a real server). */
+export function listTooOld(): StatusError {
+  return new StatusError(failure(410, 'Expired', 'The resourceVersion for the provided list is too old.'));
+}
+
+/** 504 for a read at a resourceVersion the server has not reached yet (kube-apiserver waits 3 s for it first). */
+export function tooLargeResourceVersion(asked: number, current: number): StatusError {
+  return new StatusError(
+    failure(504, 'Timeout', `Timeout: Too large resource version: ${asked}, current: ${current}`, {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      retryAfterSeconds: 1,
+    }),
+    { 'Retry-After': '1' },
+  );
+}
+
 /** An injected failure (429, 500, 503, 504 or 410), with `Retry-After` when given. */
 export function injected(code: number, retryAfterSeconds?: number): StatusError {
   const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) };

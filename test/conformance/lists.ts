@@ -1,5 +1,6 @@
-// Lists in pages: a later page reads the state at its first page's resourceVersion (etcd serves the range at the
-// revision the continue token holds), whatever was created, changed or deleted between the pages.
+// Lists in pages and at a resourceVersion: a later page reads the state at its first page's resourceVersion (etcd
+// serves the range at the revision the continue token holds), whatever was created, changed or deleted between the
+// pages; a list at a resourceVersion is served at that revision or at the newest, as kube-apiserver chooses.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, type Backend } from './backend.js';
@@ -43,6 +44,62 @@ export function listSuite(backend: () => Backend): void {
 
       const now = (await raw(backend().kubeConfig, 'GET', `${CONFIG_MAPS}?labelSelector=pages%3D${group}`)).body as ListBody;
       assert.deepEqual(now.items?.map((item) => `${item.metadata?.name}:${item.data?.['v']}`), [`${name('a')}:old`, `${name('b')}:old`, `${name('bb')}:new`, `${name('d')}:new`, `${name('e')}:old`]);
+    });
+
+    test('a list at a resourceVersion: Exact, or a limit, lists the state then; NotOlderThan and no limit the newest; too new is 504, too old 410', async () => {
+      const group = unique('at');
+      const name = (suffix: string): string => `${group}-${suffix}`;
+      const configMap = (suffix: string, value: string): unknown => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: name(suffix), namespace: 'default', labels: { at: group } }, data: { v: value } });
+      const list = async (query: string): Promise<{ status: number; body: ListBody & { message?: unknown; reason?: unknown; details?: { causes?: Array<{ reason?: string }> } } }> =>
+        raw(backend().kubeConfig, 'GET', `${CONFIG_MAPS}?labelSelector=at%3D${group}${query}`);
+      const items = (body: ListBody): string[] => (body.items ?? []).map((item) => `${item.metadata?.name}:${item.data?.['v']}`);
+      await backend().create(configMap('a', 'old'));
+      await backend().create(configMap('b', 'old'));
+      const then = (await list('')).body.metadata?.resourceVersion ?? '';
+      await backend().create(configMap('c', 'new'));
+      const a = await backend().get('v1', 'ConfigMap', name('a'), 'default');
+      await backend().update({ ...a, data: { v: 'new' } });
+      await backend().delete('v1', 'ConfigMap', name('b'), 'default');
+      const newest = [`${name('a')}:new`, `${name('c')}:new`];
+
+      for (const query of [`&resourceVersion=${then}`, `&resourceVersion=${then}&resourceVersionMatch=NotOlderThan`, '&resourceVersion=0']) {
+        const answer = await list(query);
+        assert.deepEqual(items(answer.body), newest, query);
+        assert.ok(Number(answer.body.metadata?.resourceVersion) > Number(then), query);
+      }
+      const exact = await list(`&resourceVersion=${then}&resourceVersionMatch=Exact`);
+      assert.deepEqual(items(exact.body), [`${name('a')}:old`, `${name('b')}:old`]);
+      assert.equal(exact.body.metadata?.resourceVersion, then);
+      const paged = await list(`&resourceVersion=${then}&limit=1`);
+      assert.deepEqual(items(paged.body), [`${name('a')}:old`]);
+      assert.equal(paged.body.metadata?.resourceVersion, then);
+      const token = encodeURIComponent(paged.body.metadata?.continue ?? '');
+      assert.deepEqual(items((await list(`&limit=1&continue=${token}`)).body), [`${name('b')}:old`]);
+
+      const refused = async (query: string): Promise<{ status: number; message: unknown }> => {
+        const answer = await list(query);
+        return { status: answer.status, message: answer.body.message };
+      };
+      assert.deepEqual(await refused(`&limit=1&continue=${token}&resourceVersion=${then}`), { status: 400, message: 'specifying resource version is not allowed when using continue' });
+      assert.deepEqual(await refused(`&limit=1&continue=${token}&resourceVersion=${then}&resourceVersionMatch=Exact`), {
+        status: 422,
+        message: 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided',
+      });
+      assert.deepEqual(await refused('&resourceVersion=0&resourceVersionMatch=Exact'), {
+        status: 422,
+        message: 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+      });
+      const ahead = Number(exact.body.metadata?.resourceVersion) + 1_000_000;
+      const tooNew = await list(`&resourceVersion=${ahead}`);
+      assert.equal(tooNew.status, 504);
+      assert.equal(tooNew.body.reason, 'Timeout');
+      assert.match(String(tooNew.body.message), new RegExp(`^Timeout: Too large resource version: ${ahead}, current: \\d+$`));
+      assert.equal(tooNew.body.details?.causes?.[0]?.reason, 'ResourceVersionTooLarge');
+
+      await backend().expireHistory();
+      assert.deepEqual(await refused(`&resourceVersion=${then}&resourceVersionMatch=Exact`), { status: 410, message: 'The resourceVersion for the provided list is too old.' });
+      assert.deepEqual(await refused(`&resourceVersion=${then}&limit=1`), { status: 410, message: 'The resourceVersion for the provided list is too old.' });
+      assert.deepEqual(items((await list(`&resourceVersion=${then}`)).body), newest);
     });
   });
 }

@@ -20,15 +20,23 @@ export function optional(query: URLSearchParams, name: string): string | undefin
 export type OptionsKind = 'ListOptions' | 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
 
 /** 422 Invalid on the request's options: `<Options>.meta.k8s.io "" is invalid: <field>: <message>`. */
-export function invalidOption(options: OptionsKind, field: string, reason: 'FieldValueNotSupported' | 'FieldValueForbidden', message: string): StatusError {
+export function invalidOption(options: OptionsKind, field: string, reason: OptionReason, message: string): StatusError {
+  return invalidOptions(options, [{ reason, message, field }]);
+}
+
+type OptionReason = 'FieldValueNotSupported' | 'FieldValueForbidden';
+
+/** 422 with several causes, as kube-apiserver aggregates them: `... is invalid: [<field>: <message>, ...]`. */
+function invalidOptions(options: OptionsKind, causes: ReadonlyArray<{ readonly reason: OptionReason; readonly message: string; readonly field: string }>): StatusError {
+  const each = causes.map((cause) => `${cause.field}: ${cause.message}`);
   return new StatusError({
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},
     status: 'Failure',
-    message: `${options}.meta.k8s.io "" is invalid: ${field}: ${message}`,
+    message: `${options}.meta.k8s.io "" is invalid: ${each.length === 1 ? each[0] : `[${each.join(', ')}]`}`,
     reason: 'Invalid',
-    details: { group: 'meta.k8s.io', kind: options, causes: [{ reason, message, field }] },
+    details: { group: 'meta.k8s.io', kind: options, causes },
     code: 422,
   });
 }
@@ -69,17 +77,29 @@ export function resourceVersionOf(query: URLSearchParams, onError: (detail: stri
   return Number(value);
 }
 
-/** Checks a list's resourceVersion and resourceVersionMatch as kube-apiserver validates ListOptions. */
-export function checkListVersion(query: URLSearchParams): void {
-  resourceVersionOf(query, (detail) => badRequest(`invalid resource version: ${detail}`));
+/**
+ * Checks a list's resourceVersion, resourceVersionMatch and continue as kube-apiserver validates ListOptions (every
+ * cause of a 422 at once, in its order), then as its storage does (a resourceVersion other than "0" with continue).
+ * Returns the resourceVersion and the match asked for.
+ */
+export function checkListVersion(query: URLSearchParams): { readonly resourceVersion: number | undefined; readonly match: 'Exact' | 'NotOlderThan' | undefined } {
+  const resourceVersion = resourceVersionOf(query, (detail) => badRequest(`invalid resource version: ${detail}`));
+  const asked = query.getAll('resourceVersion')[0] ?? '';
+  const continued = (query.getAll('continue')[0] ?? '') !== '';
   const match = query.getAll('resourceVersionMatch')[0] ?? '';
-  if (match === '') return;
-  if (match !== 'Exact' && match !== 'NotOlderThan') {
-    throw invalidOption('ListOptions', 'resourceVersionMatch', 'FieldValueNotSupported', `Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan", ""`);
+  if (match !== '') {
+    const causes: Array<{ reason: OptionReason; message: string; field: string }> = [];
+    const forbidden = (message: string): void => void causes.push({ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field: 'resourceVersionMatch' });
+    if (asked === '') forbidden('resourceVersionMatch is forbidden unless resourceVersion is provided');
+    if (continued) forbidden('resourceVersionMatch is forbidden when continue is provided');
+    if (match !== 'Exact' && match !== 'NotOlderThan') {
+      causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan", ""`, field: 'resourceVersionMatch' });
+    }
+    if (match === 'Exact' && asked === '0') forbidden('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+    if (causes.length > 0) throw invalidOptions('ListOptions', causes);
   }
-  if ((query.getAll('resourceVersion')[0] ?? '') === '') {
-    throw invalidOption('ListOptions', 'resourceVersionMatch', 'FieldValueForbidden', 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
-  }
+  if (continued && asked !== '' && asked !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+  return { resourceVersion, match: match === 'Exact' || match === 'NotOlderThan' ? match : undefined };
 }
 
 /** `dryRun=All` (repeated or not) → true; absent → false; anything else → 422 on the request's options. */

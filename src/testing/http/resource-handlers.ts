@@ -102,9 +102,10 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       return;
     }
     case 'list': {
-      checkListVersion(query);
+      const version = checkListVersion(query);
       const rendering = negotiate(req.headers.accept, 'list');
       const page = listObjects(cluster, view, {
+        ...version,
         namespace: r.namespace,
         labels: parseLabelSelector(optional(query, 'labelSelector')),
         fields: parseFieldSelector(optional(query, 'fieldSelector'), view.type.fieldLabels),

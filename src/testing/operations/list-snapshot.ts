@@ -5,9 +5,8 @@
  *
  * The state at revision R is the current state with every change after R undone, from the retained change events
  * (the history): the first change after R of each object says what it was at R (none for an ADDED; the state before
- * it for a MODIFIED or a DELETED). When the history no longer reaches back to R, the page reads the current state
- * instead (kube-apiserver would answer 410 once etcd has compacted R, after about five minutes; the history here is a
- * window of events, not of time, and a 410 there would make paging a busy kind fail where a cluster's does not).
+ * it for a MODIFIED or a DELETED). When the history no longer reaches back to R there is no such state: the caller
+ * decides (read.ts: a later page reads the current state, a list at an exact resourceVersion is 410).
  */
 import type { Cluster } from '../cluster.js';
 import type { StoredRecord } from '../store/record.js';
@@ -27,17 +26,21 @@ export interface Range {
 
 const idOf = (key: ObjectKey): string => `${key.namespace}\u0000${key.name}`;
 
-/** The objects of `typeKey` (of `namespace` when given) after the key `from`, as they were at `revision`. */
-export function rangeAt(cluster: Cluster, typeKey: string, namespace: string | undefined, from: ObjectKey, revision: number): Range {
+/**
+ * The objects of `typeKey` (of `namespace` when given) after the key `from` (from the first when undefined), as they
+ * were at `revision`; undefined when the history no longer reaches back to `revision`.
+ */
+export function rangeAt(cluster: Cluster, typeKey: string, namespace: string | undefined, from: ObjectKey | undefined, revision: number): Range | undefined {
   const current = cluster.store.listAfter(typeKey, namespace, from);
   const changes = revision >= cluster.store.currentRevision ? [] : cluster.history.since(revision);
-  if (changes === undefined || changes.length === 0) return current;
+  if (changes === undefined) return undefined;
+  if (changes.length === 0) return current;
   // What each object changed since `revision` was at `revision` (`was` undefined: it did not exist).
   const then = new Map<string, { readonly key: ObjectKey; readonly was: StoredRecord | undefined }>();
   for (const event of changes) {
     if (event.key !== typeKey) continue;
     const key = { namespace: event.record.namespace, name: event.record.name };
-    if ((namespace !== undefined && key.namespace !== namespace) || compareKeys(key, from) <= 0) continue;
+    if ((namespace !== undefined && key.namespace !== namespace) || (from !== undefined && compareKeys(key, from) <= 0)) continue;
     const id = idOf(key);
     if (!then.has(id)) then.set(id, { key, was: event.type === 'ADDED' ? undefined : event.prev });
   }

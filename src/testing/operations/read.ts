@@ -1,13 +1,14 @@
 /**
  * GET and LIST. A list is the current state (sorted by namespace and name, as etcd returns it) filtered by
  * namespace and selectors, paginated with `limit` and an opaque `continue` token; its resourceVersion is the
- * global one, or the first page's for later pages, which read the state at that resourceVersion (list-snapshot.ts).
+ * global one, or the first page's for later pages, which read the state at that resourceVersion (list-snapshot.ts);
+ * `resourceVersionMatch=Exact` (or a resourceVersion with a limit) lists the state at the resourceVersion asked for.
  */
 import type { Cluster } from '../cluster.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import type { FieldSelector } from '../selectors/field-selector.js';
 import type { LabelSelector } from '../selectors/label-selector.js';
-import { badRequest, notFound } from '../status-errors.js';
+import { badRequest, listTooOld, notFound, tooLargeResourceVersion } from '../status-errors.js';
 import type { StoredRecord } from '../store/record.js';
 import { rangeAt } from './list-snapshot.js';
 
@@ -17,6 +18,9 @@ export interface ListQuery {
   readonly fields: FieldSelector;
   readonly limit: number | undefined;
   readonly continueToken: string | undefined;
+  /** `resourceVersion` and `resourceVersionMatch`, as checked (http/query.ts checkListVersion); never with a token. */
+  readonly resourceVersion?: number | undefined;
+  readonly match?: 'Exact' | 'NotOlderThan' | undefined;
 }
 
 export interface ListPage {
@@ -63,9 +67,23 @@ export function getObject(cluster: Cluster, view: ResourceView, namespace: strin
  */
 export function listObjects(cluster: Cluster, view: ResourceView, query: ListQuery): ListPage {
   const state = query.continueToken === undefined || query.continueToken === '' ? undefined : decodeContinue(query.continueToken);
-  const after = state === undefined ? cluster.store.listAfter(view.type.key, query.namespace, undefined) : rangeAt(cluster, view.type.key, query.namespace, state, state.rv);
-  const resourceVersion = state?.rv ?? cluster.store.currentRevision;
   const limit = query.limit !== undefined && query.limit > 0 ? query.limit : undefined;
+  const current = cluster.store.currentRevision;
+  const asked = state === undefined ? query.resourceVersion : undefined;
+  // A resourceVersion the server has not reached is 504 at once: kube-apiserver waits 3 s for its watch cache to
+  // catch up with etcd first, and this server's store is its cache.
+  if (asked !== undefined && asked > current) throw tooLargeResourceVersion(asked, current);
+  // kube-apiserver lists at exactly the resourceVersion asked for with `Exact`, and with no match but a limit (a
+  // paginated list from a resourceVersion other than "0"); otherwise (none, "0", NotOlderThan) at the newest.
+  const exact = asked !== undefined && asked > 0 && (query.match === 'Exact' || (query.match === undefined && limit !== undefined)) ? asked : undefined;
+  const resourceVersion = state?.rv ?? exact ?? current;
+  let after = resourceVersion === current ? cluster.store.listAfter(view.type.key, query.namespace, state) : rangeAt(cluster, view.type.key, query.namespace, state, resourceVersion);
+  if (after === undefined) {
+    // Older than the history: a list at that resourceVersion cannot be served (kube-apiserver: etcd compacted it); a
+    // later page reads the current state after its key instead (docs/testing.md, "Differences").
+    if (state === undefined) throw listTooOld();
+    after = cluster.store.listAfter(view.type.key, query.namespace, state);
+  }
   const filtered = !query.labels.empty || !query.fields.empty;
   const selected: StoredRecord[] = [];
   for (const record of after.records) {
