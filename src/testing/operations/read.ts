@@ -80,7 +80,7 @@ export function listObjects(cluster: Cluster, view: ResourceView, query: ListQue
   let after = resourceVersion === current ? cluster.store.listAfter(view.type.key, query.namespace, state) : rangeAt(cluster, view.type.key, query.namespace, state, resourceVersion);
   if (after === undefined) {
     // Older than the history: a list at that resourceVersion cannot be served (kube-apiserver: etcd compacted it); a
-    // later page reads the current state after its key instead (docs/testing.md, "Differences").
+    // later page reads the current state after its key instead (docs/testing.md, "Limits").
     if (state === undefined) throw listTooOld();
     after = cluster.store.listAfter(view.type.key, query.namespace, state);
   }
