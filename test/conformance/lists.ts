@@ -89,6 +89,14 @@ export function listSuite(backend: () => Backend): void {
         status: 422,
         message: 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
       });
+      // Every cause at once, in kube-apiserver's order.
+      const unsupported = 'resourceVersionMatch: Unsupported value: "Bogus": supported values: "Exact", "NotOlderThan", ""';
+      assert.deepEqual(await refused(`&limit=1&continue=${token}&resourceVersionMatch=Bogus`), {
+        status: 422,
+        message:
+          'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided, ' +
+          `resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided, ${unsupported}]`,
+      });
       const ahead = Number(exact.body.metadata?.resourceVersion) + 1_000_000;
       const tooNew = await list(`&resourceVersion=${ahead}`);
       assert.equal(tooNew.status, 504);
