@@ -126,11 +126,14 @@ process.on('message', (raw: unknown) => {
     }
     return;
   }
-  const message = raw as { id: number; seed?: { apiVersion: string; kind: string; count: number; prefix: string }; crd?: unknown; count?: { kind: string }; stop?: boolean };
+  const message = raw as { id: number; seed?: { apiVersion: string; kind: string; count: number; prefix: string }; crd?: unknown; create?: Record<string, unknown>; count?: { kind: string }; stop?: boolean };
   const reply = (value: unknown): void => void process.send?.({ id: message.id, value });
   if (message.crd !== undefined) {
     server.applyCrd(message.crd);
     void server.settled().then(() => reply(true));
+  } else if (message.create !== undefined) {
+    server.create(message.create);
+    reply(true);
   } else if (message.seed !== undefined) {
     const { apiVersion, kind, count, prefix } = message.seed;
     for (let i = 0; i < count; i++) {
