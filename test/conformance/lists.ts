@@ -15,7 +15,7 @@ interface ListBody {
 
 export function listSuite(backend: () => Backend): void {
   describe('lists', () => {
-    test("a later page reads the first page's state: nothing created since, a deleted object still there, a changed one as it was", async () => {
+    test("a later page reads the first page's state: nothing created since, a deleted object still there, a changed one as it was; resourceVersion=0 reads the rest at once", async () => {
       const group = unique('pages');
       const name = (suffix: string): string => `${group}-${suffix}`;
       const configMap = (suffix: string, value: string): unknown => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: name(suffix), namespace: 'default', labels: { pages: group } }, data: { v: value } });
@@ -41,6 +41,15 @@ export function listSuite(backend: () => Backend): void {
       const third = await page(`&continue=${encodeURIComponent(second.metadata?.continue ?? '')}`);
       assert.deepEqual(third.items?.map((item) => item.metadata?.name), [name('e')]);
       assert.equal(third.metadata?.continue ?? '', '');
+      // resourceVersion=0 with a token: the rest of the token's snapshot at once, the limit ignored.
+      const rest = await page(`&continue=${encodeURIComponent(first.metadata?.continue ?? '')}&resourceVersion=0`);
+      assert.deepEqual(rest.items?.map((item) => `${item.metadata?.name}:${item.data?.['v']}`), [`${name('c')}:old`, `${name('d')}:old`, `${name('e')}:old`]);
+      assert.equal(rest.metadata?.continue ?? '', '');
+      assert.equal(rest.metadata?.resourceVersion, first.metadata?.resourceVersion);
+      // A token the server did not issue is 400, in kube-apiserver's words (the decoder's own error follows them).
+      const forged = await raw(backend().kubeConfig, 'GET', `${CONFIG_MAPS}?limit=2&continue=${encodeURIComponent('bm90IGEgdG9rZW4')}`);
+      assert.equal(forged.status, 400);
+      assert.match(String((forged.body as { message?: unknown }).message), /^invalid continue token: continue key is not valid: /);
 
       const now = (await raw(backend().kubeConfig, 'GET', `${CONFIG_MAPS}?labelSelector=pages%3D${group}`)).body as ListBody;
       assert.deepEqual(now.items?.map((item) => `${item.metadata?.name}:${item.data?.['v']}`), [`${name('a')}:old`, `${name('b')}:old`, `${name('bb')}:new`, `${name('d')}:new`, `${name('e')}:old`]);
@@ -50,7 +59,7 @@ export function listSuite(backend: () => Backend): void {
       const group = unique('at');
       const name = (suffix: string): string => `${group}-${suffix}`;
       const configMap = (suffix: string, value: string): unknown => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: name(suffix), namespace: 'default', labels: { at: group } }, data: { v: value } });
-      const list = async (query: string): Promise<{ status: number; body: ListBody & { message?: unknown; reason?: unknown; details?: { causes?: Array<{ reason?: string }> } } }> =>
+      const list = async (query: string): Promise<{ status: number; retryAfter: string | undefined; body: ListBody & { message?: unknown; reason?: unknown; details?: { causes?: Array<{ reason?: string }> } } }> =>
         raw(backend().kubeConfig, 'GET', `${CONFIG_MAPS}?labelSelector=at%3D${group}${query}`);
       const items = (body: ListBody): string[] => (body.items ?? []).map((item) => `${item.metadata?.name}:${item.data?.['v']}`);
       await backend().create(configMap('a', 'old'));
@@ -100,6 +109,7 @@ export function listSuite(backend: () => Backend): void {
       const ahead = Number(exact.body.metadata?.resourceVersion) + 1_000_000;
       const tooNew = await list(`&resourceVersion=${ahead}`);
       assert.equal(tooNew.status, 504);
+      assert.equal(tooNew.retryAfter, '1');
       assert.equal(tooNew.body.reason, 'Timeout');
       assert.match(String(tooNew.body.message), new RegExp(`^Timeout: Too large resource version: ${ahead}, current: \\d+$`));
       assert.equal(tooNew.body.details?.causes?.[0]?.reason, 'ResourceVersionTooLarge');

@@ -1,5 +1,6 @@
 // One HTTP request with a backend's credentials (its CA and token, if any), answering the status, the Warning
-// headers and the parsed body: what client libraries hide (warnings) or refuse to send (duplicate fields).
+// headers, the Retry-After header and the parsed body: what client libraries hide (warnings, Retry-After) or refuse
+// to send (duplicate fields).
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -7,6 +8,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 export interface RawAnswer {
   readonly status: number;
   readonly warnings: string[];
+  /** The Retry-After header, when there is one. */
+  readonly retryAfter: string | undefined;
   readonly body: Record<string, unknown>;
 }
 
@@ -37,7 +40,7 @@ export function raw(kubeConfig: KubeConfig, method: string, path: string, body?:
           const header = res.headers['warning'];
           const warnings = [...(Array.isArray(header) ? header.join(', ') : (header ?? '')).matchAll(/299 - ("(?:[^"\\]|\\.)*")/g)].map((m) => JSON.parse(m[1] ?? '""') as string);
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, warnings, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) });
+          resolve({ status: res.statusCode ?? 0, warnings, retryAfter: res.headers['retry-after'], body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) });
         });
         res.on('error', reject);
       },

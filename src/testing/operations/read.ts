@@ -18,7 +18,10 @@ export interface ListQuery {
   readonly fields: FieldSelector;
   readonly limit: number | undefined;
   readonly continueToken: string | undefined;
-  /** `resourceVersion` and `resourceVersionMatch`, as checked (http/query.ts checkListVersion); never with a token. */
+  /**
+   * `resourceVersion` and `resourceVersionMatch`, as checked (http/query.ts checkListVersion). With a token only
+   * `resourceVersion=0` gets here: the rest of the token's snapshot, its limit ignored, as kube-apiserver answers it.
+   */
   readonly resourceVersion?: number | undefined;
   readonly match?: 'Exact' | 'NotOlderThan' | undefined;
 }
@@ -48,9 +51,10 @@ function decodeContinue(token: string): ContinueState {
       return { rv: parsed.rv, namespace: parsed.ns, name: parsed.n };
     }
   } catch {
-    // fall through
+    // not base64url JSON: the same answer as a token of another shape
   }
-  throw badRequest(`continue key is not valid: ${token.slice(0, 64)}`);
+  // kube-apiserver's words, with its decoder's own error where this says what was wrong.
+  throw badRequest('invalid continue token: continue key is not valid: not a continue token of this server');
 }
 
 /** The stored object, or 404. */
@@ -67,7 +71,9 @@ export function getObject(cluster: Cluster, view: ResourceView, namespace: strin
  */
 export function listObjects(cluster: Cluster, view: ResourceView, query: ListQuery): ListPage {
   const state = query.continueToken === undefined || query.continueToken === '' ? undefined : decodeContinue(query.continueToken);
-  const limit = query.limit !== undefined && query.limit > 0 ? query.limit : undefined;
+  // A continued list with resourceVersion=0 is served whole from the token's key on: kube-apiserver answers it from
+  // its watch cache, which ignores the limit there (1.37.2, probed).
+  const limit = query.limit !== undefined && query.limit > 0 && !(state !== undefined && query.resourceVersion === 0) ? query.limit : undefined;
   const current = cluster.store.currentRevision;
   const asked = state === undefined ? query.resourceVersion : undefined;
   // A resourceVersion the server has not reached is 504 at once: kube-apiserver waits 3 s for its watch cache to
