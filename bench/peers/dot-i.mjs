@@ -27,13 +27,14 @@ class BenchOperator extends Operator {
     await this.watchResource('', 'v1', 'configmaps', async (event) => {
       const owner = event.object.metadata?.labels?.['bench.example.io/owner'];
       if (owner === undefined) return;
-      if (event.type === 'deleted') children.delete(owner);
+      if (event.type === 'DELETED') children.delete(owner);
       else children.set(owner, event.object);
-      queue.add(owner);
+      // As the hand-written loop: a child's ADDED is the echo of the peer's own apply; an update or a deletion is drift.
+      if (event.type !== 'ADDED') queue.add(owner);
     }, namespace);
     await this.watchResource(group, version, plural, async (event) => {
       const name = event.object.metadata.name;
-      if (event.type === 'deleted') widgets.delete(name);
+      if (event.type === 'DELETED') widgets.delete(name);
       else widgets.set(name, { object: event.object, meta: event.meta });
       queue.add(name);
     }, namespace);

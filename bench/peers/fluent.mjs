@@ -23,7 +23,8 @@ await K8s(kind.ConfigMap, { namespace: JOB.namespace })
     if (owner === undefined) return;
     if (phase === 'DELETED') children.delete(owner);
     else children.set(owner, child);
-    queue.add(owner);
+    // As the hand-written loop: a child's ADDED is the echo of the peer's own apply; an update or a deletion is drift.
+    if (phase !== 'ADDED') queue.add(owner);
   })
   .start();
 await K8s(Widget, { namespace: JOB.namespace })

@@ -1,11 +1,12 @@
 // bench/peers: the job on Pepr, run as Pepr runs watch bindings in a cluster: its watcher process
-// (PEPR_WATCH_MODE=true; the admission server is not started, no webhook is involved). One Capability with two
-// Watch bindings (Widgets, and ConfigMaps carrying the owner label, for drift correction); Pepr calls Watch
-// callbacks as events arrive, so they record the object and hand the name to the same 2-worker queue as the
-// hand-written peers. The child is applied with Pepr's K8s (kubernetes-fluent-client) server-side apply, Ready with
-// its PatchStatus. Pepr's watcher waits for its store (a PeprStore in pepr-system, created when missing) before it
-// starts watching; the store's start-up jitter (0–3 s, to spread replicas) is taken out, and the clock starts when
-// the module is built. Its HTTPS server (healthz and metrics in watch mode) gets a throwaway certificate.
+// (PEPR_WATCH_MODE=true; the admission server is not started, no webhook is involved). One Capability with Watch
+// bindings for Widgets and for ConfigMaps carrying the owner label (drift correction), created-or-updated and deleted
+// apart; Pepr calls Watch callbacks as events arrive, so they record the object and hand the name to the same
+// 2-worker queue as the hand-written peers. The child is applied with Pepr's K8s (kubernetes-fluent-client)
+// server-side apply, Ready with its PatchStatus. Pepr's watcher waits for its store (a PeprStore in pepr-system,
+// created when missing) before it starts watching; the store's start-up jitter (0–3 s, to spread replicas) is taken
+// out, and the clock starts when the module is built. Its HTTPS server (healthz and metrics in watch mode) gets a
+// throwaway certificate.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,8 +37,7 @@ const queue = workQueue(JOB.workers, async (name) => {
 });
 
 const bench = new Capability({ name: 'bench', description: 'the bench/peers job', namespaces: [namespace] });
-// The job has no deletions (children go with their Widget through its owner reference), so the bindings are for
-// created or updated objects: each Pepr binding opens a watch of its own.
+// A Pepr binding takes one kind of event, and each opens a watch of its own: four bindings, four watches.
 bench
   .When(Widget)
   .IsCreatedOrUpdated()
@@ -46,13 +46,29 @@ bench
     queue.add(widget.metadata.name);
   });
 bench
+  .When(Widget)
+  .IsDeleted()
+  .Watch((widget) => void widgets.delete(widget.metadata.name));
+const ownerOf = (child) => child.metadata?.labels?.['bench.example.io/owner'];
+bench
   .When(a.ConfigMap)
   .IsCreatedOrUpdated()
   .WithLabel('bench.example.io/owner')
-  .Watch((child) => {
-    const owner = child.metadata?.labels?.['bench.example.io/owner'];
+  .Watch((child, phase) => {
+    const owner = ownerOf(child);
     if (owner === undefined) return;
     children.set(owner, child);
+    // As the hand-written loop: a child's ADDED is the echo of the peer's own apply; an update is drift.
+    if (phase !== 'ADDED') queue.add(owner);
+  });
+bench
+  .When(a.ConfigMap)
+  .IsDeleted()
+  .WithLabel('bench.example.io/owner')
+  .Watch((child) => {
+    const owner = ownerOf(child);
+    if (owner === undefined) return;
+    children.delete(owner);
     queue.add(owner);
   });
 

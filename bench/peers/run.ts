@@ -325,7 +325,7 @@ const dir = mkdtempSync(join(tmpdir(), 'katalog-peers-'));
 try {
   console.log(`bench/peers: ${COUNT} Widgets at start, ${CREATES} single creates, ${WORKERS} workers, ${REPS} repetitions in rotated order, bookmarks every ${BOOKMARK_MS} ms`);
   // The physical limit is measured once before each repetition, each time on a fresh server, and the medians are
-  // the baseline: on this shared machine one measurement alone has swung 2× between commands (4,470 to 11,111/s).
+  // the baseline: on this shared machine one measurement alone came out between 4,470 and 10,416/s in one day.
   const raws: RawBaseline[] = [];
   const runs = new Map<string, Run[]>(PEERS.map((peer) => [peer.name, []]));
   for (let rep = 0; rep < REPS; rep++) {
