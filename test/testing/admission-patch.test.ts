@@ -93,6 +93,27 @@ describe('admission of PATCH and server-side apply in the test API server', { sk
     assert.deepEqual(seen(validating).map((r) => [r.operation, r.object?.data, r.oldObject?.data]), [['UPDATE', { x: '2' }, { x: '1' }]]);
   });
 
+  test('an apply whose webhook call crosses a second is admitted once (its managed fields are stamped anew, the object did not change)', async () => {
+    clear();
+    const mutate = mutating.answer;
+    mutating.answer = (request) => {
+      // Answer only once the wall clock's second has turned: the write's timestamp then differs from the dry run's.
+      const second = Math.floor(Date.now() / 1000);
+      while (Math.floor(Date.now() / 1000) === second) {
+        // spin (at most a second)
+      }
+      return mutate(request);
+    };
+    try {
+      const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied-late', namespace: 'default' }, data: { x: '1' } };
+      const created = await objects.patch<KubernetesObject>(body, undefined, undefined, 'tester', true, PatchStrategy.ServerSideApply);
+      assert.deepEqual(created.metadata?.labels, { mutated: 'yes' });
+      assert.deepEqual(seen(mutating).map((r) => r.operation), ['CREATE'], 'one admission, not one per second crossed');
+    } finally {
+      mutating.answer = mutate;
+    }
+  });
+
   test('a write that lands while the webhooks are called makes the admission run again on the new state', async () => {
     clear();
     const mutate = mutating.answer;

@@ -5,11 +5,11 @@
  * stored; the validating webhooks see it after the write's own checks.
  *
  * The patch is computed twice: once to learn the patched object (a dry run), once to store it. When the stored
- * object changed in between (another write while the webhooks were called), the second result differs from what
- * the webhooks saw, and the whole admission is run again on the new state, as kube-apiserver's update loop retries
- * on a conflict; after a few tries the request fails with 409.
+ * object changed in between (another write while the webhooks were called: its resourceVersion moved, or it was
+ * created or deleted), the whole admission is run again on the new state, as kube-apiserver's update loop retries
+ * on a conflict; after a few tries the request fails with 409. The two results are not compared: an apply stamps
+ * its managed fields with the current second, so they differ whenever the webhooks' round trip crosses one.
  */
-import { isDeepStrictEqual } from 'node:util';
 import type { Cluster } from '../cluster.js';
 import type { PatchOptions, PatchResult } from '../operations/patch.js';
 import type { ResourceView } from '../resources/resource-type.js';
@@ -19,6 +19,11 @@ import { admitWrite, type AdmittedWrite } from './admit.js';
 import { hasWebhooks } from './webhooks.js';
 
 const ATTEMPTS = 5;
+
+/** The stored object's resourceVersion, or undefined when there is none (an apply that creates it). */
+function versionOf(object: KubeObject | undefined): unknown {
+  return (object?.['metadata'] as { resourceVersion?: unknown } | undefined)?.resourceVersion;
+}
 
 /** The store changed between the dry run and the write: admission must see the new patched object. */
 class StalePatch extends Error {}
@@ -73,7 +78,7 @@ export async function admitPatch(
           const result = run({
             dryRun,
             replace: (candidate) => {
-              if (!isDeepStrictEqual(candidate, seen)) throw new StalePatch();
+              if (versionOf(request.oldObject()) !== versionOf(oldObject)) throw new StalePatch();
               return object ?? candidate;
             },
           });
