@@ -16,7 +16,8 @@ export interface StatusCause {
 export interface KubeStatus {
   readonly kind: 'Status';
   readonly apiVersion: 'v1';
-  readonly metadata: Record<string, never>;
+  /** Empty, but for the fresh token of a 410 on an expired continue token (listContinueTooOld). */
+  readonly metadata: { readonly continue?: string };
   readonly status: 'Failure' | 'Success';
   readonly message?: string;
   readonly reason?: string;
@@ -169,6 +170,23 @@ export function expired(asked: string, oldest: number): StatusError {
 /** 410 for a list at a resourceVersion older than what is kept (etcd's compaction, on a real server). */
 export function listTooOld(): StatusError {
   return new StatusError(failure(410, 'Expired', 'The resourceVersion for the provided list is too old.'));
+}
+
+/**
+ * 410 for a continue token whose snapshot is older than the history (kube-apiserver: etcd compacted it). Its Status
+ * carries a token that continues from the same key at the newest state, the choice kube-apiserver's etcd store leaves
+ * to the client: start the list again for a consistent result, or read on with objects changed since mixed in.
+ */
+export function listContinueTooOld(freshToken: string): StatusError {
+  const body = failure(
+    410,
+    'Expired',
+    'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue ' +
+      'parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided ' +
+      'token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was ' +
+      'returned and now may show up in the list.',
+  );
+  return new StatusError({ ...body, metadata: { continue: freshToken } });
 }
 
 /** 504 for a read at a resourceVersion the server has not reached yet (kube-apiserver waits 3 s for it first). */

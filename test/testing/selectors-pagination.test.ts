@@ -138,12 +138,25 @@ describe('selectors and pagination', () => {
     // A new list reads the current state.
     const now = await core.listNamespacedConfigMap({ namespace });
     assert.deepEqual(now.items.map((i) => `${i.metadata?.name}:${i.data?.['v']}`), ['s1:old', 's2:old', 's2a:new', 's4:new', 's5:new', 's6:old']);
-    // Once the history no longer reaches back to the first page, a later page reads the current state (see docs/testing.md).
+    // Once the history no longer reaches back to the first page, a later page is 410, as after etcd's compaction; the
+    // Status carries a token that reads on from the same key at the newest state, with what changed since mixed in.
     const again = await core.listNamespacedConfigMap({ namespace, limit: 2 });
     server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 's3', namespace }, data: { v: 'new' } });
     server.faults.expireResourceVersions();
-    const after = await core.listNamespacedConfigMap({ namespace, limit: 10, _continue: again.metadata?._continue ?? '' });
-    assert.deepEqual(after.items.map((i) => i.metadata?.name), ['s2a', 's3', 's4', 's5', 's6']);
+    const expired = await expectStatus(() => core.listNamespacedConfigMap({ namespace, limit: 2, _continue: again.metadata?._continue ?? '' }), 410);
+    assert.equal(expired.reason, 'Expired');
+    assert.match(expired.message ?? '', /^The provided continue parameter is too old to display a consistent list result\. .*use the continue token in this response/);
+    const fresh = expired.metadata?.continue ?? '';
+    assert.notEqual(fresh, '');
+    const inconsistent = await core.listNamespacedConfigMap({ namespace, limit: 2, _continue: fresh });
+    assert.deepEqual(inconsistent.items.map((i) => i.metadata?.name), ['s2a', 's3']);
+    const newest = (await core.listNamespacedConfigMap({ namespace })).metadata?.resourceVersion;
+    assert.equal(inconsistent.metadata?.resourceVersion, newest);
+    // Its next page is a consistent continuation of the newest state it read.
+    server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 's4a', namespace }, data: { v: 'new' } });
+    const last = await core.listNamespacedConfigMap({ namespace, limit: 10, _continue: inconsistent.metadata?._continue ?? '' });
+    assert.deepEqual(last.items.map((i) => i.metadata?.name), ['s4', 's5', 's6']);
+    assert.equal(last.metadata?.resourceVersion, newest);
   });
 
   test('pages of a selective list, in every namespace, join into the whole list, also when the last key of a page was deleted', async () => {

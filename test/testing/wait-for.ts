@@ -10,7 +10,7 @@ export async function waitFor<T>(probe: () => T | undefined | false, what: strin
 }
 
 /** Parses the Status body of a client-node ApiException (its `body` is the raw text). */
-export function statusOf(error: unknown): { code?: number; reason?: string; message?: string; details?: Record<string, unknown> } {
+export function statusOf(error: unknown): { code?: number; reason?: string; message?: string; details?: Record<string, unknown>; metadata?: { continue?: string } } {
   const body = (error as { body?: unknown }).body;
   if (typeof body === 'string') return JSON.parse(body) as { code?: number; reason?: string };
   if (typeof body === 'object' && body !== null) return body as { code?: number };

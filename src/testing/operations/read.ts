@@ -8,7 +8,7 @@ import type { Cluster } from '../cluster.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import type { FieldSelector } from '../selectors/field-selector.js';
 import type { LabelSelector } from '../selectors/label-selector.js';
-import { badRequest, listTooOld, notFound, tooLargeResourceVersion } from '../status-errors.js';
+import { badRequest, listContinueTooOld, listTooOld, notFound, tooLargeResourceVersion } from '../status-errors.js';
 import type { StoredRecord } from '../store/record.js';
 import { rangeAt } from './list-snapshot.js';
 
@@ -35,6 +35,7 @@ export interface ListPage {
 }
 
 interface ContinueState {
+  /** The snapshot's resourceVersion; -1 (only in the token of a 410, listContinueTooOld) reads the newest state. */
   readonly rv: number;
   readonly namespace: string;
   readonly name: string;
@@ -47,8 +48,9 @@ function encodeContinue(state: ContinueState): string {
 function decodeContinue(token: string): ContinueState {
   try {
     const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { v?: unknown; rv?: unknown; ns?: unknown; n?: unknown };
-    if (parsed.v === 1 && typeof parsed.rv === 'number' && typeof parsed.ns === 'string' && typeof parsed.n === 'string') {
-      return { rv: parsed.rv, namespace: parsed.ns, name: parsed.n };
+    const rv = parsed.rv;
+    if (parsed.v === 1 && typeof rv === 'number' && Number.isInteger(rv) && (rv > 0 || rv === -1) && typeof parsed.ns === 'string' && typeof parsed.n === 'string') {
+      return { rv, namespace: parsed.ns, name: parsed.n };
     }
   } catch {
     // not base64url JSON: the same answer as a token of another shape
@@ -82,13 +84,13 @@ export function listObjects(cluster: Cluster, view: ResourceView, query: ListQue
   // kube-apiserver lists at exactly the resourceVersion asked for with `Exact`, and with no match but a limit (a
   // paginated list from a resourceVersion other than "0"); otherwise (none, "0", NotOlderThan) at the newest.
   const exact = asked !== undefined && asked > 0 && (query.match === 'Exact' || (query.match === undefined && limit !== undefined)) ? asked : undefined;
-  const resourceVersion = state?.rv ?? exact ?? current;
-  let after = resourceVersion === current ? cluster.store.listAfter(view.type.key, query.namespace, state) : rangeAt(cluster, view.type.key, query.namespace, state, resourceVersion);
+  // A token of rv -1 (from a 410 below) reads on at the newest state, and its next token carries that state's.
+  const resourceVersion = state !== undefined && state.rv > 0 ? state.rv : (exact ?? current);
+  const after = resourceVersion === current ? cluster.store.listAfter(view.type.key, query.namespace, state) : rangeAt(cluster, view.type.key, query.namespace, state, resourceVersion);
+  // Older than the history: the state at that resourceVersion cannot be served (kube-apiserver: etcd compacted it).
   if (after === undefined) {
-    // Older than the history: a list at that resourceVersion cannot be served (kube-apiserver: etcd compacted it); a
-    // later page reads the current state after its key instead (docs/testing.md, "Limits").
     if (state === undefined) throw listTooOld();
-    after = cluster.store.listAfter(view.type.key, query.namespace, state);
+    throw listContinueTooOld(encodeContinue({ ...state, rv: -1 }));
   }
   const filtered = !query.labels.empty || !query.fields.empty;
   const selected: StoredRecord[] = [];
