@@ -118,6 +118,27 @@ export function listSuite(backend: () => Backend): void {
       assert.deepEqual(await refused(`&resourceVersion=${then}&resourceVersionMatch=Exact`), { status: 410, message: 'The resourceVersion for the provided list is too old.' });
       assert.deepEqual(await refused(`&resourceVersion=${then}&limit=1`), { status: 410, message: 'The resourceVersion for the provided list is too old.' });
       assert.deepEqual(items((await list(`&resourceVersion=${then}`)).body), newest);
+      // The token of the page read at `then` is older than the history now: 410 with a fresh token in the Status,
+      // which reads on from the same key at the newest state (b, deleted since, is not there; c, created since, is).
+      // A ConfigMap the selector does not match follows c, so c's page is full with an object after it: it has a
+      // continue token, and the page after it is empty (both servers stop at the first key past a full page).
+      await backend().create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: name('z'), namespace: 'default' }, data: { v: 'unlabelled' } });
+      const expired = await list(`&limit=1&continue=${token}`);
+      assert.equal(expired.status, 410);
+      assert.equal(expired.body.reason, 'Expired');
+      assert.match(String(expired.body.message), /^The provided continue parameter is too old to display a consistent list result\. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results\. /);
+      const fresh = expired.body.metadata?.continue ?? '';
+      assert.notEqual(fresh, '');
+      assert.notEqual(fresh, decodeURIComponent(token));
+      const readOn = await list(`&limit=1&continue=${encodeURIComponent(fresh)}`);
+      assert.equal(readOn.status, 200, JSON.stringify(readOn.body));
+      assert.deepEqual(items(readOn.body), [`${name('c')}:new`]);
+      assert.ok(Number(readOn.body.metadata?.resourceVersion) > Number(then));
+      assert.notEqual(readOn.body.metadata?.continue ?? '', '');
+      const last = await list(`&limit=1&continue=${encodeURIComponent(readOn.body.metadata?.continue ?? '')}`);
+      assert.equal(last.status, 200, JSON.stringify(last.body));
+      assert.deepEqual(items(last.body), []);
+      assert.equal(last.body.metadata?.continue ?? '', '');
     });
   });
 }

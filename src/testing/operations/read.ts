@@ -69,7 +69,8 @@ export function getObject(cluster: Cluster, view: ResourceView, namespace: strin
 /**
  * One page of a list. A page starts after the continue key (the store finds it by binary search) and stops at the
  * first record past its limit, so paging through a large kind costs each page its own records, not a pass over the
- * whole kind (a selective selector still reads the records it skips).
+ * whole kind (a selective selector still reads the records it skips). A page has a continue token when any record
+ * follows it, whether or not the selectors match it, as kube-apiserver pages.
  */
 export function listObjects(cluster: Cluster, view: ResourceView, query: ListQuery): ListPage {
   const state = query.continueToken === undefined || query.continueToken === '' ? undefined : decodeContinue(query.continueToken);
@@ -93,17 +94,20 @@ export function listObjects(cluster: Cluster, view: ResourceView, query: ListQue
     throw listContinueTooOld(encodeContinue({ ...state, rv: -1 }));
   }
   const filtered = !query.labels.empty || !query.fields.empty;
-  const selected: StoredRecord[] = [];
+  const records: StoredRecord[] = [];
+  let more = false;
   for (const record of after.records) {
+    // A full page with any object after it, matching the selectors or not, has a next page: kube-apiserver's etcd
+    // store and watch cache both stop at the first key past a full page, so a selective list can end on an empty page.
+    if (limit !== undefined && records.length === limit) {
+      more = true;
+      break;
+    }
     if (filtered && !(query.labels.matches(record.labels) && query.fields.matches(record.object))) continue;
-    selected.push(record);
-    if (limit !== undefined && selected.length > limit) break; // one past the page: there is a next one
+    records.push(record);
   }
-  if (limit === undefined || selected.length <= limit) {
-    return { records: selected, resourceVersion, continueToken: undefined, remainingItemCount: undefined };
-  }
-  const records = selected.slice(0, limit);
   const last = records[records.length - 1];
-  const continueToken = last === undefined ? undefined : encodeContinue({ rv: resourceVersion, namespace: last.namespace, name: last.name });
+  if (!more || limit === undefined || last === undefined) return { records, resourceVersion, continueToken: undefined, remainingItemCount: undefined };
+  const continueToken = encodeContinue({ rv: resourceVersion, namespace: last.namespace, name: last.name });
   return { records, resourceVersion, continueToken, remainingItemCount: filtered ? undefined : after.count - limit };
 }
