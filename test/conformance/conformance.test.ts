@@ -11,6 +11,7 @@ import { listSuite } from './lists.js';
 import { queryParameterSuite } from './query-parameters.js';
 import { runtimeSuite } from './runtime.js';
 import { statusAndFinalizerSuite } from './status-finalizers.js';
+import { watchListSuite } from './watch-list.js';
 import { watchSuite } from './watch.js';
 
 const choice = process.env['KATALOG_CONFORMANCE_BACKEND'] ?? 'in-process';
@@ -29,6 +30,7 @@ describe(`conformance (${choice})`, () => {
   });
 
   watchSuite(backend);
+  watchListSuite(backend);
   applySuite(backend);
   statusAndFinalizerSuite(backend);
   crdSuite(backend);

@@ -1,7 +1,7 @@
 // One HTTP request with a backend's credentials (its CA and token, if any), answering the status, the Warning
 // headers, the Retry-After header and the parsed body: what client libraries hide (warnings, Retry-After) or refuse
 // to send (duplicate fields).
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 
@@ -13,25 +13,32 @@ export interface RawAnswer {
   readonly body: Record<string, unknown>;
 }
 
-export function raw(kubeConfig: KubeConfig, method: string, path: string, body?: string, contentType = 'application/json'): Promise<RawAnswer> {
+/** A request to `path` with the backend's credentials; `respond` gets the response. */
+function send(kubeConfig: KubeConfig, method: string, path: string, contentType: string | undefined, respond: (res: IncomingMessage) => void): ClientRequest {
   const cluster = kubeConfig.getCurrentCluster();
   const token = kubeConfig.getCurrentUser()?.token;
   if (cluster === null) throw new Error('the kubeconfig has no current cluster');
   const url = new URL(path, cluster.server);
   const ca = cluster.caData === undefined ? undefined : Buffer.from(cluster.caData, 'base64').toString('utf8');
+  const options = {
+    method,
+    ...(ca === undefined ? {} : { ca }),
+    headers: {
+      accept: 'application/json',
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      ...(contentType === undefined ? {} : { 'content-type': contentType }),
+    },
+  };
+  return url.protocol === 'https:' ? httpsRequest(url, options, respond) : httpRequest(url, options, respond);
+}
+
+export function raw(kubeConfig: KubeConfig, method: string, path: string, body?: string, contentType = 'application/json'): Promise<RawAnswer> {
   return new Promise<RawAnswer>((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(
-      url,
-      {
-        method,
-        ...(ca === undefined ? {} : { ca }),
-        headers: {
-          accept: 'application/json',
-          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-          ...(body === undefined ? {} : { 'content-type': contentType }),
-        },
-      },
+      kubeConfig,
+      method,
+      path,
+      body === undefined ? undefined : contentType,
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -47,5 +54,59 @@ export function raw(kubeConfig: KubeConfig, method: string, path: string, body?:
     );
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+export interface WatchEvent {
+  readonly type: string;
+  readonly object: { metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> }; code?: number; reason?: string; message?: string };
+}
+
+export interface RawWatch {
+  readonly status: number;
+  /** The events read, in order (a watch answered with 200). */
+  readonly events: WatchEvent[];
+  /** The parsed body of an answer other than 200. */
+  readonly body: Record<string, unknown>;
+}
+
+/**
+ * A watch through raw HTTP (what a client library would refuse to send, or would hide): reads events until `done`
+ * holds for them or `ms` have passed, then closes the connection. An answer other than 200 resolves with its body.
+ */
+export function rawWatch(kubeConfig: KubeConfig, path: string, done: (events: WatchEvent[]) => boolean, ms: number): Promise<RawWatch> {
+  return new Promise<RawWatch>((resolve, reject) => {
+    const events: WatchEvent[] = [];
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (status: number, body: Record<string, unknown> = {}): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve({ status, events, body });
+    };
+    const req = send(kubeConfig, 'GET', path, undefined, (res) => {
+      const status = res.statusCode ?? 0;
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        if (status !== 200) return;
+        let newline = text.indexOf('\n');
+        while (newline >= 0) {
+          const line = text.slice(0, newline).trim();
+          text = text.slice(newline + 1);
+          if (line !== '') events.push(JSON.parse(line) as WatchEvent);
+          newline = text.indexOf('\n');
+        }
+        if (done(events)) finish(status);
+      });
+      res.on('end', () => finish(status, status === 200 || text === '' ? {} : (JSON.parse(text) as Record<string, unknown>)));
+      res.on('error', (error) => (settled ? undefined : reject(error)));
+    });
+    timer = setTimeout(() => finish(200), ms);
+    req.on('error', (error) => (settled ? undefined : reject(error)));
+    req.end();
   });
 }

@@ -11,6 +11,11 @@ export function flag(query: URLSearchParams, name: string): boolean {
   return value !== '0' && value.toLowerCase() !== 'false';
 }
 
+/** A boolean kube-apiserver decodes into a pointer: undefined when absent, else as `flag` reads it. */
+export function optionalFlag(query: URLSearchParams, name: string): boolean | undefined {
+  return query.has(name) ? flag(query, name) : undefined;
+}
+
 export function optional(query: URLSearchParams, name: string): string | undefined {
   const value = query.get(name);
   return value === null ? undefined : value;
@@ -87,19 +92,54 @@ export function checkListVersion(query: URLSearchParams): { readonly resourceVer
   const asked = query.getAll('resourceVersion')[0] ?? '';
   const continued = (query.getAll('continue')[0] ?? '') !== '';
   const match = query.getAll('resourceVersionMatch')[0] ?? '';
+  const causes = new OptionCauses();
   if (match !== '') {
-    const causes: Array<{ reason: OptionReason; message: string; field: string }> = [];
-    const forbidden = (message: string): void => void causes.push({ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field: 'resourceVersionMatch' });
-    if (asked === '') forbidden('resourceVersionMatch is forbidden unless resourceVersion is provided');
-    if (continued) forbidden('resourceVersionMatch is forbidden when continue is provided');
-    if (match !== 'Exact' && match !== 'NotOlderThan') {
-      causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan", ""`, field: 'resourceVersionMatch' });
-    }
-    if (match === 'Exact' && asked === '0') forbidden('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
-    if (causes.length > 0) throw invalidOptions('ListOptions', causes);
+    if (asked === '') causes.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided');
+    if (continued) causes.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided');
+    if (match !== 'Exact' && match !== 'NotOlderThan') causes.notSupported('resourceVersionMatch', match, '"Exact", "NotOlderThan", ""');
+    if (match === 'Exact' && asked === '0') causes.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
   }
+  if (query.has('sendInitialEvents')) causes.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list');
+  causes.check();
   if (continued && asked !== '' && asked !== '0') throw badRequest('specifying resource version is not allowed when using continue');
   return { resourceVersion, match: match === 'Exact' || match === 'NotOlderThan' ? match : undefined };
+}
+
+/**
+ * Checks a watch's resourceVersionMatch, sendInitialEvents and continue as kube-apiserver validates ListOptions for a
+ * watch (its WatchList feature on, as it is by default): a streaming list (`sendInitialEvents`) needs
+ * `resourceVersionMatch=NotOlderThan`, and a watch may send that match only with `sendInitialEvents`. Returns
+ * `sendInitialEvents` as asked: undefined when absent.
+ */
+export function checkWatchOptions(query: URLSearchParams): boolean | undefined {
+  const sendInitialEvents = optionalFlag(query, 'sendInitialEvents');
+  const match = query.getAll('resourceVersionMatch')[0] ?? '';
+  const causes = new OptionCauses();
+  if (sendInitialEvents !== undefined && match !== 'NotOlderThan') causes.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+  if (match !== '') {
+    if (sendInitialEvents === undefined) causes.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+    if (match !== 'NotOlderThan') causes.notSupported('resourceVersionMatch', match, '"NotOlderThan"');
+    if ((query.getAll('continue')[0] ?? '') !== '') causes.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided');
+  }
+  causes.check();
+  return sendInitialEvents;
+}
+
+/** The causes of a 422 on ListOptions, gathered in kube-apiserver's order and thrown together. */
+class OptionCauses {
+  private readonly causes: Array<{ reason: OptionReason; message: string; field: string }> = [];
+
+  forbidden(field: string, message: string): void {
+    this.causes.push({ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field });
+  }
+
+  notSupported(field: string, value: string, supported: string): void {
+    this.causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${supported}`, field });
+  }
+
+  check(): void {
+    if (this.causes.length > 0) throw invalidOptions('ListOptions', this.causes);
+  }
 }
 
 /** `dryRun=All` (repeated or not) → true; absent → false; anything else → 422 on the request's options. */

@@ -12,7 +12,7 @@ import { parseLabelSelector } from '../selectors/label-selector.js';
 import { expired, internalErrorWithMessage } from '../status-errors.js';
 import { Watcher, type WatchSink } from '../watch/watcher.js';
 import type { ServerContext } from './context.js';
-import { flag, goInt, optional, resourceVersionOf } from './query.js';
+import { checkWatchOptions, flag, goInt, optional, resourceVersionOf } from './query.js';
 import { negotiate } from '../printing/accept.js';
 import { tableEvents } from '../printing/watch-table.js';
 import { conversionFor } from '../conversion/converted-views.js';
@@ -50,11 +50,11 @@ export function startWatch(
   // Negative time-outs are accepted as kube-apiserver accepts them, and mean its default here.
   const askedTimeout = goInt(query, 'timeoutSeconds');
   const timeoutSeconds = askedTimeout === undefined || askedTimeout < 0 ? undefined : askedTimeout;
-  const sendInitialEvents = flag(query, 'sendInitialEvents');
+  const sendInitialEvents = checkWatchOptions(query);
   const rvParam = optional(query, 'resourceVersion') ?? '';
   // A watch's bad resourceVersion is a 500 on kube-apiserver (its storage layer refuses it, not the request decoding).
   const parsed = resourceVersionOf(query, (detail) => internalErrorWithMessage(detail));
-  const from = parsed === undefined || parsed === 0 || sendInitialEvents ? undefined : parsed;
+  const from = watchStart(sendInitialEvents, parsed, cluster.store.currentRevision);
   const replay = from === undefined ? undefined : cluster.history.since(from);
   if (from !== undefined && replay === undefined) {
     const status = expired(rvParam, cluster.history.compactedRevision).body;
@@ -97,8 +97,21 @@ export function startWatch(
   res.on('close', () => watcher.disconnected());
   if (replay === undefined) {
     for (const record of cluster.store.list(type.key, namespace)) watcher.offerExisting(record);
-    if (sendInitialEvents) watcher.bookmark(true);
+    // kube-apiserver marks the end of the initial state only for a client that allows bookmarks.
+    if (sendInitialEvents === true && flag(query, 'allowWatchBookmarks')) watcher.bookmark(true);
   } else {
     for (const event of replay) if (event.key === type.key) watcher.offer(event);
   }
+}
+
+/**
+ * The revision a watch replays from, or undefined when it starts with the current state (an ADDED per object), as
+ * kube-apiserver's watch cache chooses: `sendInitialEvents=true` starts with the state whatever the resourceVersion;
+ * `false` replays from the resourceVersion asked, or starts from now for "" and "0", without the state; without
+ * `sendInitialEvents` (the legacy watch), "" and "0" start with the state and a resourceVersion replays from it.
+ */
+function watchStart(sendInitialEvents: boolean | undefined, resourceVersion: number | undefined, current: number): number | undefined {
+  if (sendInitialEvents === true) return undefined;
+  if (resourceVersion !== undefined && resourceVersion > 0) return resourceVersion;
+  return sendInitialEvents === false ? current : undefined;
 }
