@@ -73,8 +73,10 @@ export interface RawWatch {
 /**
  * A watch through raw HTTP (what a client library would refuse to send, or would hide): reads events until `done`
  * holds for them or `ms` have passed, then closes the connection. An answer other than 200 resolves with its body.
+ * `onOpen` is called when the answer's headers arrive: both servers send them once the watch is registered, so a
+ * write after it is one the watch sees.
  */
-export function rawWatch(kubeConfig: KubeConfig, path: string, done: (events: WatchEvent[]) => boolean, ms: number): Promise<RawWatch> {
+export function rawWatch(kubeConfig: KubeConfig, path: string, done: (events: WatchEvent[]) => boolean, ms: number, onOpen?: () => void): Promise<RawWatch> {
   return new Promise<RawWatch>((resolve, reject) => {
     const events: WatchEvent[] = [];
     let settled = false;
@@ -88,6 +90,7 @@ export function rawWatch(kubeConfig: KubeConfig, path: string, done: (events: Wa
     };
     const req = send(kubeConfig, 'GET', path, undefined, (res) => {
       const status = res.statusCode ?? 0;
+      onOpen?.();
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {

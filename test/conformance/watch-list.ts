@@ -4,12 +4,20 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, type Backend } from './backend.js';
-import { raw, rawWatch, type WatchEvent } from './raw-http.js';
+import { raw, rawWatch, type RawWatch, type WatchEvent } from './raw-http.js';
 
 const CONFIG_MAPS = '/api/v1/namespaces/default/configmaps';
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 const names = (events: WatchEvent[]): string[] => events.map((event) => `${event.type} ${event.object.metadata?.name ?? ''}`.trim());
+
+/** A watch that reads until an event names `name`; `open` settles once the watch is registered. */
+function watchUntil(backend: Backend, query: string, name: string): { open: Promise<void>; result: Promise<RawWatch> } {
+  let opened: () => void = () => undefined;
+  const open = new Promise<void>((resolve) => (opened = resolve));
+  const result = rawWatch(backend.kubeConfig, `${CONFIG_MAPS}?${query}`, (events) => events.some((event) => event.object.metadata?.name === name), 10_000, () => opened());
+  return { open, result };
+}
 
 export function watchListSuite(backend: () => Backend): void {
   describe('streaming lists (sendInitialEvents)', () => {
@@ -63,12 +71,13 @@ export function watchListSuite(backend: () => Backend): void {
       assert.equal(bookmark?.object.metadata?.annotations?.[INITIAL_EVENTS_END], 'true');
       assert.ok(BigInt(bookmark?.object.metadata?.resourceVersion ?? '0') >= BigInt(last.metadata?.['resourceVersion'] as string), 'the bookmark is at or after the last write');
 
-      // Without allowWatchBookmarks the initial events come, and nothing says where they end.
+      // Without allowWatchBookmarks the initial events come, and nothing says where they end: c, created once the
+      // watch is open, comes right after them, with no bookmark between.
       const c = `${label}-c`;
-      const unmarked = rawWatch(backend().kubeConfig, `${CONFIG_MAPS}?${query}`, (events) => events.some((event) => event.object.metadata?.name === c), 10_000);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      const unmarked = watchUntil(backend(), query, c);
+      await unmarked.open;
       await backend().create(configMap(label, c));
-      const answer = await unmarked;
+      const answer = await unmarked.result;
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       assert.deepEqual(names(answer.events), [`ADDED ${a}`, `ADDED ${b}`, `ADDED ${c}`]);
     });
@@ -79,10 +88,10 @@ export function watchListSuite(backend: () => Backend): void {
       for (const resourceVersion of ['', '0']) {
         const fresh = `${label}-new${resourceVersion === '' ? 'a' : 'b'}`;
         const query = `watch=1&labelSelector=stream%3D${label}&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&resourceVersion=${resourceVersion}`;
-        const watching = rawWatch(backend().kubeConfig, `${CONFIG_MAPS}?${query}`, (events) => events.some((event) => event.object.metadata?.name === fresh), 10_000);
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        const watching = watchUntil(backend(), query, fresh);
+        await watching.open;
         await backend().create(configMap(label, fresh));
-        const answer = await watching;
+        const answer = await watching.result;
         assert.equal(answer.status, 200, JSON.stringify(answer.body));
         assert.deepEqual(names(answer.events), [`ADDED ${fresh}`], `resourceVersion=${JSON.stringify(resourceVersion)}`);
       }
