@@ -63,6 +63,7 @@ export interface WatchEvent {
 }
 
 export interface RawWatch {
+  /** The answer's HTTP status; 0 when none came within the time given. */
   readonly status: number;
   /** The events read, in order (a watch answered with 200). */
   readonly events: WatchEvent[];
@@ -80,6 +81,7 @@ export function rawWatch(kubeConfig: KubeConfig, path: string, done: (events: Wa
   return new Promise<RawWatch>((resolve, reject) => {
     const events: WatchEvent[] = [];
     let settled = false;
+    let answered = 0;
     let timer: NodeJS.Timeout | undefined;
     const finish = (status: number, body: Record<string, unknown> = {}): void => {
       if (settled) return;
@@ -90,6 +92,7 @@ export function rawWatch(kubeConfig: KubeConfig, path: string, done: (events: Wa
     };
     const req = send(kubeConfig, 'GET', path, undefined, (res) => {
       const status = res.statusCode ?? 0;
+      answered = status;
       onOpen?.();
       let text = '';
       res.setEncoding('utf8');
@@ -108,7 +111,7 @@ export function rawWatch(kubeConfig: KubeConfig, path: string, done: (events: Wa
       res.on('end', () => finish(status, status === 200 || text === '' ? {} : (JSON.parse(text) as Record<string, unknown>)));
       res.on('error', (error) => (settled ? undefined : reject(error)));
     });
-    timer = setTimeout(() => finish(200), ms);
+    timer = setTimeout(() => finish(answered), ms);
     req.on('error', (error) => (settled ? undefined : reject(error)));
     req.end();
   });

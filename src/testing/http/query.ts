@@ -12,7 +12,7 @@ export function flag(query: URLSearchParams, name: string): boolean {
 }
 
 /** A boolean kube-apiserver decodes into a pointer: undefined when absent, else as `flag` reads it. */
-export function optionalFlag(query: URLSearchParams, name: string): boolean | undefined {
+function optionalFlag(query: URLSearchParams, name: string): boolean | undefined {
   return query.has(name) ? flag(query, name) : undefined;
 }
 
@@ -83,8 +83,9 @@ export function resourceVersionOf(query: URLSearchParams, onError: (detail: stri
 }
 
 /**
- * Checks a list's resourceVersion, resourceVersionMatch and continue as kube-apiserver validates ListOptions (every
- * cause of a 422 at once, in its order), then as its storage does (a resourceVersion other than "0" with continue).
+ * Checks a list's resourceVersion, resourceVersionMatch, continue and sendInitialEvents (a watch's option only) as
+ * kube-apiserver validates ListOptions (every cause of a 422 at once, in its order), then as its storage does (a
+ * resourceVersion other than "0" with continue).
  * Returns the resourceVersion and the match asked for.
  */
 export function checkListVersion(query: URLSearchParams): { readonly resourceVersion: number | undefined; readonly match: 'Exact' | 'NotOlderThan' | undefined } {
