@@ -7,6 +7,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import { RuntimeError, TemplateError } from './errors.js';
 import { DEFAULT_MAX_CONCURRENT_RECONCILES } from './controller/reconcile-slots.js';
+import type { InformerTuning } from './kube/informer.js';
 import type { Logger } from './observe/logger.js';
 import { silentLogger } from './observe/logger.js';
 import type { ConstructorFactory, Hooks } from './operatorbox/types.js';
@@ -121,6 +122,12 @@ export interface RuntimeOptions {
     readonly idleTimeout?: DurationInput;
     /** Backoff of watch and list retries. */
     readonly backoff?: { readonly initial?: DurationInput; readonly max?: DurationInput };
+    /**
+     * Fill each cache from a streaming list (a watch with `sendInitialEvents`, client-go's watch-list) rather than
+     * a paged list: one request instead of two, served from the API server's watch cache. A server without the
+     * WatchList feature refuses it and is listed as before. Default false (docs/reliability.md, "Streaming lists").
+     */
+    readonly streamingLists?: boolean;
   };
 }
 
@@ -146,7 +153,7 @@ export interface ResolvedOptions {
   readonly fieldManager: string;
   readonly forceApply: boolean;
   readonly clientRateLimit: { readonly qps: number; readonly burst: number } | undefined;
-  readonly watch: { watchTimeoutSeconds?: number; idleTimeoutMs?: number; backoff?: { initialMs?: number; maxMs?: number } };
+  readonly watch: InformerTuning;
   readonly leaderElection: ResolvedLeaderElection | undefined;
   readonly shard: ShardOptions | undefined;
   /** Every limit filled in. */
@@ -177,17 +184,18 @@ export function resolveOptions(options: RuntimeOptions = {}): ResolvedOptions {
   if (max !== undefined) rateLimiter.maxDelayMs = max;
   if (options.rateLimiter?.qps !== undefined) rateLimiter.qps = options.rateLimiter.qps;
   if (options.rateLimiter?.burst !== undefined) rateLimiter.burst = options.rateLimiter.burst;
-  const watch: ResolvedOptions['watch'] = {};
+  const watch: { -readonly [K in keyof InformerTuning]: InformerTuning[K] } = {};
   const watchTimeout = duration('watch.timeout', options.watch?.timeout);
   const idle = duration('watch.idleTimeout', options.watch?.idleTimeout);
   const initial = duration('watch.backoff.initial', options.watch?.backoff?.initial);
   const maxBackoff = duration('watch.backoff.max', options.watch?.backoff?.max);
   if (watchTimeout !== undefined) watch.watchTimeoutSeconds = Math.max(1, Math.round(watchTimeout / 1000));
   if (idle !== undefined) watch.idleTimeoutMs = idle;
+  const streamingLists = options.watch?.streamingLists;
+  if (streamingLists !== undefined && typeof streamingLists !== 'boolean') problems.push(`watch.streamingLists: must be true or false, got ${JSON.stringify(streamingLists)}`);
+  else if (streamingLists !== undefined) watch.streamingLists = streamingLists;
   if (initial !== undefined || maxBackoff !== undefined) {
-    watch.backoff = {};
-    if (initial !== undefined) watch.backoff.initialMs = initial;
-    if (maxBackoff !== undefined) watch.backoff.maxMs = maxBackoff;
+    watch.backoff = { ...(initial === undefined ? {} : { initialMs: initial }), ...(maxBackoff === undefined ? {} : { maxMs: maxBackoff }) };
   }
   const maxConcurrentReconciles = options.maxConcurrentReconciles ?? DEFAULT_MAX_CONCURRENT_RECONCILES;
   if (!(maxConcurrentReconciles === Infinity || (Number.isInteger(maxConcurrentReconciles) && maxConcurrentReconciles >= 1))) {

@@ -83,8 +83,9 @@ const allocationProfile =
       })();
 
 const crds = Object.fromEntries(Array.from({ length: CRDS }, (_, i) => [`scale${i}`, scaleCrd(i)]));
-// SCALE_WORKERS and SCALE_MAX_RECONCILES (development): workers per CRD and the runtime's reconcile cap.
-const runtime = createRuntime({ apiVersion: 'katalog.dev/v1', kind: 'Katalog', metadata: { name: 'scale' }, spec: { crds } }, { kubeConfig, ...(process.env['SCALE_MAX_RECONCILES'] === undefined ? {} : { maxConcurrentReconciles: Number(process.env['SCALE_MAX_RECONCILES']) }), defaults: { maxDepth: Number(maxDepthArg), ...(process.env['SCALE_WORKERS'] === undefined ? {} : { workers: Number(process.env['SCALE_WORKERS']) }) } });
+// SCALE_WORKERS and SCALE_MAX_RECONCILES (development): workers per CRD and the runtime's reconcile cap;
+// SCALE_STREAMING_LISTS=1 fills the caches from streaming lists (`watch.streamingLists`).
+const runtime = createRuntime({ apiVersion: 'katalog.dev/v1', kind: 'Katalog', metadata: { name: 'scale' }, spec: { crds } }, { kubeConfig, ...(process.env['SCALE_STREAMING_LISTS'] === '1' ? { watch: { streamingLists: true } } : {}), ...(process.env['SCALE_MAX_RECONCILES'] === undefined ? {} : { maxConcurrentReconciles: Number(process.env['SCALE_MAX_RECONCILES']) }), defaults: { maxDepth: Number(maxDepthArg), ...(process.env['SCALE_WORKERS'] === undefined ? {} : { workers: Number(process.env['SCALE_WORKERS']) }) } });
 
 process.on('message', async (raw: unknown) => {
   const message = raw as { id: number; go?: boolean; memory?: boolean; rss?: boolean; exit?: boolean };

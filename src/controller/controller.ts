@@ -5,7 +5,7 @@
  */
 import { RuntimeError } from '../errors.js';
 import type { KubeClient } from '../kube/client.js';
-import { Informer, type InformerEvent } from '../kube/informer.js';
+import { Informer, type InformerEvent, type InformerTuning } from '../kube/informer.js';
 import type { KubeObject, ResourceRef } from '../kube/resource.js';
 import type { ReconcileOutcome } from '../reconcile/outcome.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
@@ -59,13 +59,10 @@ export interface ControllerOptions {
   readonly rateLimiter?: DefaultControllerRateLimiterOptions | undefined;
   /** Informer tuning (tests shorten these). */
   readonly informer?:
-    | {
-        readonly watchTimeoutSeconds?: number;
-        readonly idleTimeoutMs?: number;
-        readonly backoff?: { initialMs?: number; maxMs?: number };
+    | (InformerTuning & {
         /** Keep the fingerprint of dropped managedFields (the `managedFieldsChanged` sentinel); default false. */
         readonly managedFieldsFingerprint?: boolean;
-      }
+      })
     | undefined;
   /** Keys this replica is responsible for (sharding); default all. */
   readonly accepts?: ((key: string) => boolean) | undefined;

@@ -4,7 +4,7 @@
  * whether it is established and which versions it serves.
  */
 import type { KubeClient } from '../kube/client.js';
-import { Informer } from '../kube/informer.js';
+import { Informer, type InformerTuning } from '../kube/informer.js';
 import type { KubeObject, ResourceRef } from '../kube/resource.js';
 import type { Clock } from '../util/clock.js';
 
@@ -73,7 +73,7 @@ export interface CrdWatcherOptions {
   readonly onChange: (name: string, crd: InstalledCrd | undefined) => void;
   readonly onRestart?: (reason: string) => void;
   readonly onError?: (error: Error) => void;
-  readonly informer?: { readonly watchTimeoutSeconds?: number; readonly idleTimeoutMs?: number; readonly backoff?: { initialMs?: number; maxMs?: number } } | undefined;
+  readonly informer?: InformerTuning | undefined;
 }
 
 export class CrdWatcher {

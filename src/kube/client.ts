@@ -50,6 +50,12 @@ export interface WatchOptions {
   readonly timeoutSeconds?: number;
   readonly allowWatchBookmarks?: boolean;
   /**
+   * A streaming list: the server first sends its state as ADDED events, then a bookmark annotated
+   * `k8s.io/initial-events-end` (with `allowWatchBookmarks`), then the changes. Sent with
+   * `resourceVersionMatch=NotOlderThan`, which kube-apiserver requires with it.
+   */
+  readonly sendInitialEvents?: boolean;
+  /**
    * Events' objects arrive without `metadata.managedFields`, cut from each event's text before it is parsed
    * (kube/managed-fields-cut.ts; where the cut is not certain, the event is parsed whole and keeps them). For caches
    * that drop the field anyway: it is not built only to be dropped. Default false.
@@ -284,6 +290,7 @@ export class KubeClient {
       queryString({
         watch: true,
         resourceVersion: options.resourceVersion,
+        ...(options.sendInitialEvents === true ? { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' } : {}),
         labelSelector: options.labelSelector,
         fieldSelector: options.fieldSelector,
         timeoutSeconds: options.timeoutSeconds,

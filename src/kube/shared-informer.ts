@@ -12,7 +12,7 @@
  *   before any subscriber hears of it, so a subscriber that joins later finds it complete.
  */
 import type { KubeClient } from './client.js';
-import { Informer, type InformerEvent } from './informer.js';
+import { Informer, type InformerEvent, type InformerTuning } from './informer.js';
 import type { KubeObject, ResourceRef } from './resource.js';
 import type { Clock } from '../util/clock.js';
 
@@ -36,7 +36,7 @@ export interface SharedInformerOptions<I extends CacheIndex = CacheIndex> {
   readonly namespace?: string | undefined;
   readonly labelSelector?: string | undefined;
   readonly clock: Clock;
-  readonly tuning?: { readonly watchTimeoutSeconds?: number; readonly idleTimeoutMs?: number; readonly backoff?: { initialMs?: number; maxMs?: number } } | undefined;
+  readonly tuning?: InformerTuning | undefined;
   /** The route of an object: a change goes to the subscribers of its object's route and its previous state's. */
   readonly routeOf?: ((object: KubeObject) => string | undefined) | undefined;
   /** Makes the index of a new opening (called each time the informer opens). */

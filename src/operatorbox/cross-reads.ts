@@ -15,7 +15,7 @@
 import type { CrossEntry } from '../definition/types.js';
 import type { KubeClient } from '../kube/client.js';
 import { startInformers, stopInformers } from '../kube/informer-group.js';
-import { Informer, type InformerEvent } from '../kube/informer.js';
+import { Informer, type InformerEvent, type InformerTuning } from '../kube/informer.js';
 import { keyOf, type KubeObject, type ResourceRef } from '../kube/resource.js';
 import { compileTemplate, type CompiledTemplate, type TemplateData, type TemplateDialect, type UserNote } from '../template/index.js';
 import type { Clock } from '../util/clock.js';
@@ -38,7 +38,7 @@ export interface CrossReadsOptions {
   /** Whether a key of the reading CRD is in its cache. */
   readonly primary: { has(key: string): boolean };
   readonly enqueue: (key: string) => void;
-  readonly tuning?: { readonly watchTimeoutSeconds?: number; readonly idleTimeoutMs?: number; readonly backoff?: { initialMs?: number; maxMs?: number } };
+  readonly tuning?: InformerTuning;
   readonly onRestart?: (reason: string) => void;
   readonly onError?: (error: Error) => void;
 }

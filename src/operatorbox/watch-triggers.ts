@@ -16,7 +16,7 @@
 import type { WatchEntry, WatchEvent } from '../definition/types.js';
 import type { KubeClient } from '../kube/client.js';
 import { startInformers, stopInformers } from '../kube/informer-group.js';
-import { Informer, type InformerEvent, type InformerEventType } from '../kube/informer.js';
+import { Informer, type InformerEvent, type InformerEventType, type InformerTuning } from '../kube/informer.js';
 import type { ResourceRef } from '../kube/resource.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../observe/logger.js';
@@ -37,7 +37,7 @@ export interface WatchTriggersOptions {
   /** The keys of the CRD's cache, and whether one is there. */
   readonly primary: { keys(): Iterable<string>; has(key: string): boolean };
   readonly enqueue: (key: string) => void;
-  readonly tuning?: { readonly watchTimeoutSeconds?: number; readonly idleTimeoutMs?: number; readonly backoff?: { initialMs?: number; maxMs?: number } };
+  readonly tuning?: InformerTuning;
   readonly onRestart?: (reason: string) => void;
   readonly onError?: (error: Error) => void;
   /** For the entries' enqueueGates: the CRD's template dialect and notes, and where a condition's warning goes. */

@@ -24,12 +24,13 @@ import type { KubeObject, ResourceRef } from '../kube/resource.js';
 import { SharedInformer } from '../kube/shared-informer.js';
 import { OwnerIndex } from './owner-index.js';
 import { childrenSelector, CRD_LABEL } from './ownership.js';
+import type { InformerTuning } from '../kube/informer.js';
 
 /** How the informer of a kind is opened (the first CRD to ask for a kind gives them; every CRD gives the same). */
 export interface ChildInformerOptions {
   readonly client: KubeClient;
   readonly clock: Clock;
-  readonly tuning?: { readonly watchTimeoutSeconds?: number; readonly idleTimeoutMs?: number; readonly backoff?: { initialMs?: number; maxMs?: number } } | undefined;
+  readonly tuning?: InformerTuning | undefined;
 }
 
 /** The shared informer of one child kind: its subscribers' routes are CRD names. */

@@ -12,6 +12,7 @@ import { keyOf, type KubeObject, type ResourceRef } from '../kube/resource.js';
 import type { SharedInformerSubscriber } from '../kube/shared-informer.js';
 import { ChildInformers, crdOfChild, type ChildInformer } from './child-informers.js';
 import { isOwnedBy, type Owner } from './ownership.js';
+import type { InformerTuning } from '../kube/informer.js';
 
 /** A live child and the resource it was read from. */
 export interface ObservedChild {
@@ -36,7 +37,7 @@ export interface ChildWatchesOptions {
   /** The CRD's name in the Katalog (the `katalog.dev/crd` label). */
   readonly crd: string;
   readonly resources: readonly ResourceRef[];
-  readonly tuning?: { readonly watchTimeoutSeconds?: number; readonly idleTimeoutMs?: number; readonly backoff?: { initialMs?: number; maxMs?: number } };
+  readonly tuning?: InformerTuning;
   /** The runtime's shared child informers; default: a table of this CRD's own. */
   readonly informers?: ChildInformers | undefined;
   /**

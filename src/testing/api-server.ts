@@ -48,6 +48,11 @@ export interface TestApiServerOptions {
   /** A watch whose client lags by more than this many bytes is ended cleanly (default 64 MiB). */
   maxWatchBufferBytes?: number;
   /**
+   * kube-apiserver's WatchList feature (default on, as on kube-apiserver 1.32 and 1.34 and later): streaming lists, a
+   * watch with `sendInitialEvents`. `false` answers them as a server with the feature gate off does: 422 Invalid.
+   */
+  watchList?: boolean;
+  /**
    * Simulated workload controllers (default on): Deployments, StatefulSets, DaemonSets and ReplicaSets get Pods and
    * report their replicas ready after a delay on `clock`, Jobs complete. `false` turns them off (objects keep the
    * status clients write); an object configures the delays and failures (see docs/testing.md).
@@ -262,6 +267,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
     cluster,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
     maxWatchBufferBytes: options.maxWatchBufferBytes ?? 64 * 1024 * 1024,
+    watchList: options.watchList ?? true,
     faults,
     requests,
     serverAddress: () => address,

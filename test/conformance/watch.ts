@@ -1,7 +1,8 @@
-// Informer list/watch, bookmarks and 410 Gone, through katalog's own client and informer.
+// Informer list/watch, bookmarks and 410 Gone, through katalog's own client and informer: each informer test runs
+// with paged lists and with streaming lists (`streamingLists`, which must then fill the cache without a list).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KubeClient, isGone, type WatchEventType } from '../../src/kube/client.js';
+import { KubeClient, isGone, type ListOptions, type ListPage, type WatchEventType } from '../../src/kube/client.js';
 import { Informer, type InformerEvent } from '../../src/kube/informer.js';
 import type { KubeObject, ResourceRef } from '../../src/kube/resource.js';
 import { unique, waitFor, type Backend } from './backend.js';
@@ -12,35 +13,56 @@ function configMap(name: string, label: string, data: Record<string, string> = {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels: { conformance: label } }, data } as KubeObject;
 }
 
+/** Our own client, counting its lists (the informer's cache fills). */
+class CountingClient extends KubeClient {
+  lists = 0;
+  override async list(ref: ResourceRef, options?: ListOptions): Promise<ListPage> {
+    this.lists++;
+    return super.list(ref, options);
+  }
+}
+
+const MODES = [
+  { streamingLists: false, name: 'paged lists' },
+  { streamingLists: true, name: 'streaming lists' },
+] as const;
+
 export function watchSuite(backend: () => Backend): void {
   describe('list and watch', () => {
-    test('the informer lists, then sees adds, updates and deletes in order, and its cache follows', async () => {
-      const label = unique('informer');
-      const client = new KubeClient(backend().kubeConfig);
-      await client.create(CONFIG_MAPS, configMap(`${label}-a`, label));
-      const events: string[] = [];
-      const informer = new Informer({
-        client,
-        resource: CONFIG_MAPS,
-        namespace: 'default',
-        labelSelector: `conformance=${label}`,
-        onEvent: (event: InformerEvent) => void events.push(`${event.type} ${String(event.object.metadata?.name)}`),
+    for (const { streamingLists, name } of MODES) {
+      test(`the informer (${name}) lists, then sees adds, updates and deletes in order, and its cache follows`, async () => {
+        const label = unique('informer');
+        const client = new CountingClient(backend().kubeConfig);
+        await client.create(CONFIG_MAPS, configMap(`${label}-a`, label));
+        const events: string[] = [];
+        const restarts: string[] = [];
+        const informer = new Informer({
+          client,
+          resource: CONFIG_MAPS,
+          namespace: 'default',
+          labelSelector: `conformance=${label}`,
+          streamingLists,
+          onEvent: (event: InformerEvent) => void events.push(`${event.type} ${String(event.object.metadata?.name)}`),
+          onRestart: (reason) => void restarts.push(reason),
+        });
+        await informer.start();
+        try {
+          assert.deepEqual(events, [`added ${label}-a`]);
+          assert.equal(client.lists, streamingLists ? 0 : 1, `lists made by the informer (restarts: ${JSON.stringify(restarts)})`);
+          const b = await client.create(CONFIG_MAPS, configMap(`${label}-b`, label));
+          await client.replace(CONFIG_MAPS, { ...b, data: { x: '1' } });
+          await client.delete(CONFIG_MAPS, `${label}-a`, 'default');
+          await waitFor('four events', () => events.length >= 4);
+          assert.deepEqual(events, [`added ${label}-a`, `added ${label}-b`, `updated ${label}-b`, `deleted ${label}-a`]);
+          assert.deepEqual(informer.get(`default/${label}-b`)?.['data'], { x: '1' });
+          assert.equal(informer.size, 1);
+          assert.equal(informer.get(`default/${label}-b`)?.metadata?.managedFields, undefined, 'managedFields are stripped');
+          assert.deepEqual(restarts, []);
+        } finally {
+          await informer.stop();
+        }
       });
-      await informer.start();
-      try {
-        assert.deepEqual(events, [`added ${label}-a`]);
-        const b = await client.create(CONFIG_MAPS, configMap(`${label}-b`, label));
-        await client.replace(CONFIG_MAPS, { ...b, data: { x: '1' } });
-        await client.delete(CONFIG_MAPS, `${label}-a`, 'default');
-        await waitFor('four events', () => events.length >= 4);
-        assert.deepEqual(events, [`added ${label}-a`, `added ${label}-b`, `updated ${label}-b`, `deleted ${label}-a`]);
-        assert.deepEqual(informer.get(`default/${label}-b`)?.['data'], { x: '1' });
-        assert.equal(informer.size, 1);
-        assert.equal(informer.get(`default/${label}-b`)?.metadata?.managedFields, undefined, 'managedFields are stripped');
-      } finally {
-        await informer.stop();
-      }
-    });
+    }
 
     test('a watch that allows bookmarks gets a BOOKMARK with a resourceVersion before its timeout ends it cleanly', async () => {
       const label = unique('bookmark');
@@ -89,41 +111,48 @@ export function watchSuite(backend: () => Backend): void {
       }
     });
 
-    test('an informer whose re-watch meets 410 relists, and loses none of the changes made meanwhile', async () => {
-      const label = unique('relist');
-      const client = new KubeClient(backend().kubeConfig);
-      await client.create(CONFIG_MAPS, configMap(`${label}-a`, label));
-      await client.create(CONFIG_MAPS, configMap(`${label}-b`, label));
-      const events: string[] = [];
-      const restarts: string[] = [];
-      const informer = new Informer({
-        client,
-        resource: CONFIG_MAPS,
-        namespace: 'default',
-        labelSelector: `conformance=${label}`,
-        backoff: { initialMs: 100, maxMs: 1000 },
-        onEvent: (event: InformerEvent) => void events.push(`${event.type} ${String(event.object.metadata?.name)}`),
-        onRestart: (reason) => void restarts.push(reason),
+    for (const { streamingLists, name } of MODES) {
+      test(`an informer (${name}) whose re-watch meets 410 fills its cache again, and loses none of the changes made meanwhile`, async () => {
+        const label = unique('relist');
+        const client = new CountingClient(backend().kubeConfig);
+        await client.create(CONFIG_MAPS, configMap(`${label}-a`, label));
+        await client.create(CONFIG_MAPS, configMap(`${label}-b`, label));
+        const events: string[] = [];
+        const restarts: string[] = [];
+        const informer = new Informer({
+          client,
+          resource: CONFIG_MAPS,
+          namespace: 'default',
+          labelSelector: `conformance=${label}`,
+          backoff: { initialMs: 100, maxMs: 1000 },
+          streamingLists,
+          onEvent: (event: InformerEvent) => void events.push(`${event.type} ${String(event.object.metadata?.name)}`),
+          onRestart: (reason) => void restarts.push(reason),
+        });
+        await informer.start();
+        try {
+          await backend().expireHistory();
+          // Changes while the informer finds its watch gone and relists: one of each kind.
+          await client.create(CONFIG_MAPS, configMap(`${label}-c`, label));
+          await client.delete(CONFIG_MAPS, `${label}-a`, 'default');
+          const b = await client.get(CONFIG_MAPS, `${label}-b`, 'default');
+          await client.replace(CONFIG_MAPS, { ...b, data: { x: '1' } } as KubeObject);
+          await waitFor('the relist after 410', () => restarts.some((r) => r.includes('410')), 60_000);
+          await waitFor('the cache to hold b (changed) and c', () => informer.size === 2 && (informer.get(`default/${label}-b`)?.['data'] as Record<string, string> | undefined)?.['x'] === '1' && informer.get(`default/${label}-c`) !== undefined, 60_000);
+          assert.equal(informer.get(`default/${label}-a`), undefined);
+          assert.deepEqual(informer.get(`default/${label}-b`)?.['data'], { x: '1' });
+          // Every change reached the handler exactly once, whether the relist or the new watch carried it.
+          const after = events.slice(2);
+          assert.deepEqual(events.slice(0, 2).sort(), [`added ${label}-a`, `added ${label}-b`]);
+          assert.deepEqual([...after].sort(), [`added ${label}-c`, `deleted ${label}-a`, `updated ${label}-b`]);
+          if (streamingLists) {
+            assert.equal(client.lists, 0, 'the state was streamed again, not listed');
+            assert.ok(!restarts.some((r) => r.startsWith('streaming list')), `no stream fell back to a list: ${JSON.stringify(restarts)}`);
+          }
+        } finally {
+          await informer.stop();
+        }
       });
-      await informer.start();
-      try {
-        await backend().expireHistory();
-        // Changes while the informer finds its watch gone and relists: one of each kind.
-        await client.create(CONFIG_MAPS, configMap(`${label}-c`, label));
-        await client.delete(CONFIG_MAPS, `${label}-a`, 'default');
-        const b = await client.get(CONFIG_MAPS, `${label}-b`, 'default');
-        await client.replace(CONFIG_MAPS, { ...b, data: { x: '1' } } as KubeObject);
-        await waitFor('the relist after 410', () => restarts.some((r) => r.includes('410')), 60_000);
-        await waitFor('the cache to hold b (changed) and c', () => informer.size === 2 && (informer.get(`default/${label}-b`)?.['data'] as Record<string, string> | undefined)?.['x'] === '1' && informer.get(`default/${label}-c`) !== undefined, 60_000);
-        assert.equal(informer.get(`default/${label}-a`), undefined);
-        assert.deepEqual(informer.get(`default/${label}-b`)?.['data'], { x: '1' });
-        // Every change reached the handler exactly once, whether the relist or the new watch carried it.
-        const after = events.slice(2);
-        assert.deepEqual(events.slice(0, 2).sort(), [`added ${label}-a`, `added ${label}-b`]);
-        assert.deepEqual([...after].sort(), [`added ${label}-c`, `deleted ${label}-a`, `updated ${label}-b`]);
-      } finally {
-        await informer.stop();
-      }
-    });
+    }
   });
 }

@@ -7,4 +7,6 @@ export interface ServerContext {
   readonly bookmarkIntervalMs: number;
   /** A watch whose client lags by more than this many bytes is ended cleanly. */
   readonly maxWatchBufferBytes: number;
+  /** kube-apiserver's WatchList feature: streaming lists (`sendInitialEvents`) are served; without it, refused. */
+  readonly watchList: boolean;
 }

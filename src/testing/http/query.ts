@@ -108,15 +108,18 @@ export function checkListVersion(query: URLSearchParams): { readonly resourceVer
 
 /**
  * Checks a watch's resourceVersionMatch, sendInitialEvents and continue as kube-apiserver validates ListOptions for a
- * watch (its WatchList feature on, as it is by default): a streaming list (`sendInitialEvents`) needs
- * `resourceVersionMatch=NotOlderThan`, and a watch may send that match only with `sendInitialEvents`. Returns
- * `sendInitialEvents` as asked: undefined when absent.
+ * watch: a streaming list (`sendInitialEvents`) needs `resourceVersionMatch=NotOlderThan` and the WatchList feature
+ * (`watchList`), and a watch may send that match only with `sendInitialEvents`. Returns `sendInitialEvents` as
+ * asked: undefined when absent.
  */
-export function checkWatchOptions(query: URLSearchParams): boolean | undefined {
+export function checkWatchOptions(query: URLSearchParams, watchList: boolean): boolean | undefined {
   const sendInitialEvents = optionalFlag(query, 'sendInitialEvents');
   const match = query.getAll('resourceVersionMatch')[0] ?? '';
   const causes = new OptionCauses();
-  if (sendInitialEvents !== undefined && match !== 'NotOlderThan') causes.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+  if (sendInitialEvents !== undefined) {
+    if (match !== 'NotOlderThan') causes.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+    if (!watchList) causes.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
+  }
   if (match !== '') {
     if (sendInitialEvents === undefined) causes.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
     if (match !== 'NotOlderThan') causes.notSupported('resourceVersionMatch', match, '"NotOlderThan"');

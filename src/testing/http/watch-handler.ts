@@ -50,7 +50,7 @@ export function startWatch(
   // Negative time-outs are accepted as kube-apiserver accepts them, and mean its default here.
   const askedTimeout = goInt(query, 'timeoutSeconds');
   const timeoutSeconds = askedTimeout === undefined || askedTimeout < 0 ? undefined : askedTimeout;
-  const sendInitialEvents = checkWatchOptions(query);
+  const sendInitialEvents = checkWatchOptions(query, ctx.watchList);
   const rvParam = optional(query, 'resourceVersion') ?? '';
   // A watch's bad resourceVersion is a 500 on kube-apiserver (its storage layer refuses it, not the request decoding).
   const parsed = resourceVersionOf(query, (detail) => internalErrorWithMessage(detail));
