@@ -6,6 +6,7 @@ import { after, before, describe } from 'node:test';
 import { applySuite } from './apply.js';
 import { startBackend, type Backend } from './backend.js';
 import { crdSuite } from './crds.js';
+import { fieldSelectorSuite } from './field-selectors.js';
 import { fieldValidationSuite } from './field-validation.js';
 import { listSuite } from './lists.js';
 import { queryParameterSuite } from './query-parameters.js';
@@ -34,6 +35,7 @@ describe(`conformance (${choice})`, () => {
   applySuite(backend);
   statusAndFinalizerSuite(backend);
   crdSuite(backend);
+  fieldSelectorSuite(backend);
   fieldValidationSuite(backend);
   queryParameterSuite(backend);
   listSuite(backend);

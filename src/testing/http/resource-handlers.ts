@@ -108,7 +108,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         ...version,
         namespace: r.namespace,
         labels: parseLabelSelector(optional(query, 'labelSelector')),
-        fields: parseFieldSelector(optional(query, 'fieldSelector'), view.type.fieldLabels),
+        fields: parseFieldSelector(optional(query, 'fieldSelector'), view.fieldLabels),
         limit: limitOf(query),
         continueToken: optional(query, 'continue'),
       });
@@ -224,7 +224,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const page = listObjects(cluster, view, {
         namespace: r.namespace,
         labels: parseLabelSelector(optional(query, 'labelSelector')),
-        fields: parseFieldSelector(optional(query, 'fieldSelector'), view.type.fieldLabels),
+        fields: parseFieldSelector(optional(query, 'fieldSelector'), view.fieldLabels),
         limit: undefined,
         continueToken: undefined,
       });

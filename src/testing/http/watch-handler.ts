@@ -46,7 +46,7 @@ export function startWatch(
   const rendering = negotiate(req.headers.accept, 'watch');
   const encode = rendering.as === 'json' ? undefined : tableEvents(cluster, view, rendering, query);
   const labels = parseLabelSelector(optional(query, 'labelSelector'));
-  const fields = withName(parseFieldSelector(optional(query, 'fieldSelector'), type.fieldLabels), name);
+  const fields = withName(parseFieldSelector(optional(query, 'fieldSelector'), view.fieldLabels), name);
   // Negative time-outs are accepted as kube-apiserver accepts them, and mean its default here.
   const askedTimeout = goInt(query, 'timeoutSeconds');
   const timeoutSeconds = askedTimeout === undefined || askedTimeout < 0 ? undefined : askedTimeout;

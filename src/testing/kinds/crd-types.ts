@@ -60,21 +60,28 @@ function schemaListKeys(root: Json): ListKeyLookup {
   };
 }
 
+/** The field labels a CRD version's `selectableFields` declare (their JSON paths without the leading dot). */
+function selectableFields(version: Json): string[] {
+  const declared = version['selectableFields'];
+  return Array.isArray(declared) ? declared.map((f) => str(obj(f)['jsonPath']).replace(/^\./, '')).filter((f) => f !== '') : [];
+}
+
 /** Builds the resource type of a (valid) CRD. */
 export function typeFromCrd(crd: KubeObject): ResourceType {
   const spec = obj(crd['spec']);
   const group = str(spec['group']);
   const names = acceptedNames(crd);
   const versions = crdVersions(crd);
+  const namespaced = spec['scope'] !== 'Cluster';
+  // As kube-apiserver converts a custom resource's field labels: metadata.namespace for a namespaced kind only, and
+  // the selectable fields of the version asked for.
+  const meta = namespaced ? ['metadata.name', 'metadata.namespace'] : ['metadata.name'];
   const served: ServedVersion[] = versions
     .filter((v) => v['served'] === true)
-    .map((v) => ({ name: str(v['name']), statusSubresource: obj(v['subresources'])['status'] !== undefined }))
+    .map((v) => ({ name: str(v['name']), statusSubresource: obj(v['subresources'])['status'] !== undefined, fieldLabels: [...meta, ...selectableFields(v)] }))
     .sort((a, b) => compareKubeVersions(a.name, b.name));
   const storage = versions.find((v) => v['storage'] === true) ?? versions[0] ?? {};
   const schema = obj(obj(storage['schema'])['openAPIV3Schema']);
-  const fieldLabels = Array.isArray(storage['selectableFields'])
-    ? storage['selectableFields'].map((f) => str(obj(f)['jsonPath']).replace(/^\./, '')).filter((f) => f !== '')
-    : [];
   return {
     key: `${group}/${str(names['plural'])}`,
     group,
@@ -82,7 +89,7 @@ export function typeFromCrd(crd: KubeObject): ResourceType {
     singular: str(names['singular']),
     kind: str(names['kind']),
     listKind: str(names['listKind']),
-    namespaced: spec['scope'] !== 'Cluster',
+    namespaced,
     shortNames: strings(names['shortNames']),
     categories: strings(names['categories']),
     versions: served,
@@ -90,7 +97,6 @@ export function typeFromCrd(crd: KubeObject): ResourceType {
     builtin: false,
     generation: true,
     nameRule: 'subdomain',
-    fieldLabels,
     listKeys: schemaListKeys(schema),
     createOnUpdate: false,
     schemas: Object.fromEntries(versions.map((v) => [str(v['name']), obj(v['schema'])['openAPIV3Schema']])),

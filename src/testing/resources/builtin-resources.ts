@@ -16,8 +16,13 @@ interface BuiltinSpec {
   readonly status?: boolean;
   readonly generation?: boolean;
   readonly nameRule?: NameRule;
+  /** Field selector labels beyond `metadata.name` and `metadata.namespace`. */
   readonly fieldLabels?: readonly string[];
+  /** false for the kinds whose selectors lack `metadata.namespace` (kube-apiserver's Namespace and Node). */
+  readonly namespaceField?: false;
 }
+
+const META_FIELDS = ['metadata.name', 'metadata.namespace'];
 
 const POD_FIELDS = [
   'spec.nodeName',
@@ -46,8 +51,8 @@ const EVENT_FIELDS = [
 const ALL = ['all'];
 
 const SPECS: readonly BuiltinSpec[] = [
-  { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameRule: 'label', fieldLabels: ['status.phase'] },
-  { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], status: true, fieldLabels: ['spec.unschedulable'] },
+  { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameRule: 'label', fieldLabels: ['status.phase'], namespaceField: false },
+  { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], status: true, fieldLabels: ['spec.unschedulable'], namespaceField: false },
   { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
   { group: '', version: 'v1', plural: 'secrets', kind: 'Secret', namespaced: true, fieldLabels: ['type'] },
   { group: '', version: 'v1', plural: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ALL, status: true, nameRule: 'label1035' },
@@ -106,12 +111,11 @@ export function builtinResourceTypes(): ResourceType[] {
     namespaced: spec.namespaced,
     shortNames: spec.shortNames ?? [],
     categories: spec.categories ?? [],
-    versions: [{ name: spec.version, statusSubresource: spec.status === true }],
+    versions: [{ name: spec.version, statusSubresource: spec.status === true, fieldLabels: [...(spec.namespaceField === false ? ['metadata.name'] : META_FIELDS), ...(spec.fieldLabels ?? [])] }],
     storageVersion: spec.version,
     builtin: true,
     generation: spec.generation === true,
     nameRule: spec.nameRule ?? 'subdomain',
-    fieldLabels: spec.fieldLabels ?? [],
     listKeys: listKeysFor(apiVersionOf(spec.group, spec.version), spec.kind),
     createOnUpdate: false,
   }));

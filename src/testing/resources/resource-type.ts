@@ -13,6 +13,8 @@ export interface ServedVersion {
   readonly name: string;
   /** Whether `/status` is a subresource in this version (writes to the main resource then ignore `status`). */
   readonly statusSubresource: boolean;
+  /** Every field selector label this version supports (`metadata.name` included): others are 400. */
+  readonly fieldLabels: readonly string[];
 }
 
 /** A resource type: one storage bucket (objects are stored once whatever the version asked). */
@@ -37,8 +39,6 @@ export interface ResourceType {
   /** Whether `metadata.generation` is kept and bumped on spec changes. */
   readonly generation: boolean;
   readonly nameRule: NameRule;
-  /** Field selector labels supported beyond `metadata.name` and `metadata.namespace`. */
-  readonly fieldLabels: readonly string[];
   /** List keys of associative lists, for managed fields and server-side apply. */
   readonly listKeys: ListKeyLookup;
   /** True for kinds where creating an object through PUT is allowed (none of ours, but kept explicit). */
@@ -54,6 +54,8 @@ export interface ResourceView {
   /** `v1` for core, `group/version` otherwise. */
   readonly apiVersion: string;
   readonly statusSubresource: boolean;
+  /** The field selector labels of this version. */
+  readonly fieldLabels: readonly string[];
 }
 
 /** `v1` for the core group, `group/version` otherwise. */
@@ -71,7 +73,7 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
 export function viewOf(type: ResourceType, version: string): ResourceView | undefined {
   const served = type.versions.find((v) => v.name === version);
   if (served === undefined) return undefined;
-  return { type, version, apiVersion: apiVersionOf(type.group, version), statusSubresource: served.statusSubresource };
+  return { type, version, apiVersion: apiVersionOf(type.group, version), statusSubresource: served.statusSubresource, fieldLabels: served.fieldLabels };
 }
 
 const KUBE_VERSION = /^v(\d+)(?:(alpha|beta)(\d+))?$/;

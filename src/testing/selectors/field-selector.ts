@@ -1,7 +1,7 @@
 /**
- * Field selectors (`fieldSelector`): comma-separated `field=value`, `field==value`, `field!=value`. Every kind
- * supports `metadata.name` and `metadata.namespace`; built-in kinds add the labels a real server supports for them
- * (Pod `status.phase`, Event `involvedObject.name`, Secret `type`...). Other labels are answered with 400.
+ * Field selectors (`fieldSelector`): comma-separated `field=value`, `field==value`, `field!=value`, on the labels
+ * a version of a kind supports (`ServedVersion.fieldLabels`: `metadata.name`, mostly `metadata.namespace`, the labels
+ * a real server adds for some built-in kinds and a CRD version's selectable fields). Other labels are answered 400.
  */
 import type { KubeObject } from '../store/record.js';
 import { badRequest } from '../status-errors.js';
@@ -17,8 +17,6 @@ export interface FieldSelector {
   readonly empty: boolean;
   matches(object: KubeObject): boolean;
 }
-
-const ALWAYS = ['metadata.name', 'metadata.namespace'];
 
 function splitUnescaped(text: string, separator: string): string[] {
   const parts: string[] = [];
@@ -56,8 +54,8 @@ function fieldValue(object: KubeObject, path: readonly string[]): string {
 
 const EVERYTHING: FieldSelector = { empty: true, matches: () => true };
 
-/** Parses a `fieldSelector` for a kind that supports `extraLabels`; throws 400 on bad syntax or unknown labels. */
-export function parseFieldSelector(text: string | undefined, extraLabels: readonly string[]): FieldSelector {
+/** Parses a `fieldSelector` for a kind (a version of it) that supports `labels`; throws 400 on bad syntax or unknown labels. */
+export function parseFieldSelector(text: string | undefined, labels: readonly string[]): FieldSelector {
   if (text === undefined || text.trim() === '') return EVERYTHING;
   const requirements: FieldRequirement[] = [];
   for (const raw of splitUnescaped(text, ',')) {
@@ -66,7 +64,7 @@ export function parseFieldSelector(text: string | undefined, extraLabels: readon
     const m = /^([^=!]+?)\s*(==|=|!=)\s*(.*)$/.exec(part);
     if (m === null) throw badRequest(`invalid field selector: "${part}"`);
     const field = (m[1] ?? '').trim();
-    if (!ALWAYS.includes(field) && !extraLabels.includes(field)) throw badRequest(`field label not supported: ${field}`);
+    if (!labels.includes(field)) throw badRequest(`field label not supported: ${field}`);
     requirements.push({ path: field.split('.'), equal: m[2] !== '!=', value: unescape(m[3] ?? '') });
   }
   if (requirements.length === 0) return EVERYTHING;
