@@ -22,6 +22,23 @@ class CountingClient extends KubeClient {
   }
 }
 
+/** An informer of the ConfigMaps labelled `conformance=<label>`, with the events and restarts it told. */
+function labelledInformer(client: KubeClient, label: string, streamingLists: boolean): { informer: Informer; events: string[]; restarts: string[] } {
+  const events: string[] = [];
+  const restarts: string[] = [];
+  const informer = new Informer({
+    client,
+    resource: CONFIG_MAPS,
+    namespace: 'default',
+    labelSelector: `conformance=${label}`,
+    backoff: { initialMs: 100, maxMs: 1000 },
+    streamingLists,
+    onEvent: (event: InformerEvent) => void events.push(`${event.type} ${String(event.object.metadata?.name)}`),
+    onRestart: (reason) => void restarts.push(reason),
+  });
+  return { informer, events, restarts };
+}
+
 const MODES = [
   { streamingLists: false, name: 'paged lists' },
   { streamingLists: true, name: 'streaming lists' },
@@ -34,17 +51,7 @@ export function watchSuite(backend: () => Backend): void {
         const label = unique('informer');
         const client = new CountingClient(backend().kubeConfig);
         await client.create(CONFIG_MAPS, configMap(`${label}-a`, label));
-        const events: string[] = [];
-        const restarts: string[] = [];
-        const informer = new Informer({
-          client,
-          resource: CONFIG_MAPS,
-          namespace: 'default',
-          labelSelector: `conformance=${label}`,
-          streamingLists,
-          onEvent: (event: InformerEvent) => void events.push(`${event.type} ${String(event.object.metadata?.name)}`),
-          onRestart: (reason) => void restarts.push(reason),
-        });
+        const { informer, events, restarts } = labelledInformer(client, label, streamingLists);
         await informer.start();
         try {
           assert.deepEqual(events, [`added ${label}-a`]);
@@ -117,18 +124,7 @@ export function watchSuite(backend: () => Backend): void {
         const client = new CountingClient(backend().kubeConfig);
         await client.create(CONFIG_MAPS, configMap(`${label}-a`, label));
         await client.create(CONFIG_MAPS, configMap(`${label}-b`, label));
-        const events: string[] = [];
-        const restarts: string[] = [];
-        const informer = new Informer({
-          client,
-          resource: CONFIG_MAPS,
-          namespace: 'default',
-          labelSelector: `conformance=${label}`,
-          backoff: { initialMs: 100, maxMs: 1000 },
-          streamingLists,
-          onEvent: (event: InformerEvent) => void events.push(`${event.type} ${String(event.object.metadata?.name)}`),
-          onRestart: (reason) => void restarts.push(reason),
-        });
+        const { informer, events, restarts } = labelledInformer(client, label, streamingLists);
         await informer.start();
         try {
           await backend().expireHistory();
