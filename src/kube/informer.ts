@@ -17,6 +17,7 @@ import { KubeError, toError } from '../errors.js';
 import { sleep, systemClock, type Clock, type TimerHandle } from '../util/clock.js';
 import { SHARED_STRINGS, slimForCache } from './cache-slim.js';
 import { isGone, type KubeClient, type WatchEventType } from './client.js';
+import { listAll } from './list-all.js';
 import { apiVersionOf, keyOf, type KubeObject, type ResourceRef } from './resource.js';
 
 export type InformerEventType = 'added' | 'updated' | 'deleted';
@@ -273,39 +274,8 @@ export class Informer {
   /** Lists every page, then replaces the cache with what it read. */
   private async relist(): Promise<void> {
     const { client, resource, namespace, labelSelector, fieldSelector } = this.options;
-    const fresh = new Map<string, KubeObject>();
-    let token: string | undefined;
-    let resourceVersion = '';
-    let paginate = true;
-    do {
-      let page;
-      try {
-        page = await client.list(resource, {
-          namespace,
-          labelSelector,
-          fieldSelector,
-          ...(paginate ? { limit: this.options.pageSize ?? 500 } : {}),
-          continue: token,
-          signal: this.stopController.signal,
-        });
-      } catch (error) {
-        if (token !== undefined && isGone(error)) {
-          // The continue token expired between pages: start again, in one piece.
-          fresh.clear();
-          token = undefined;
-          paginate = false;
-          continue;
-        }
-        throw error;
-      }
-      for (const item of page.items) {
-        const object = this.normalise(item);
-        fresh.set(keyOf(object), object);
-      }
-      resourceVersion = page.resourceVersion;
-      token = page.continue;
-    } while (token !== undefined);
-    this.replace(fresh, resourceVersion);
+    const listed = await listAll(client, resource, { namespace, labelSelector, fieldSelector, pageSize: this.options.pageSize ?? 500, signal: this.stopController.signal }, (object) => this.normalise(object));
+    this.replace(listed.objects, listed.resourceVersion);
   }
 
   /** Replaces the cache with a complete state at a resourceVersion, and emits the differences. */
