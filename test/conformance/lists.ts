@@ -84,6 +84,11 @@ export function listSuite(backend: () => Backend): void {
       assert.equal(paged.body.metadata?.resourceVersion, then);
       const token = encodeURIComponent(paged.body.metadata?.continue ?? '');
       assert.deepEqual(items((await list(`&limit=1&continue=${token}`)).body), [`${name('b')}:old`]);
+      // resourceVersion=0 with a limit: the newest state whole, from the watch cache, which ignores the limit.
+      const any = await list('&resourceVersion=0&limit=1');
+      assert.deepEqual(items(any.body), newest);
+      assert.equal(any.body.metadata?.continue ?? '', '');
+      assert.equal((any.body.metadata as { remainingItemCount?: unknown } | undefined)?.remainingItemCount, undefined);
 
       const refused = async (query: string): Promise<{ status: number; message: unknown }> => {
         const answer = await list(query);

@@ -19,8 +19,8 @@ export interface ListQuery {
   readonly limit: number | undefined;
   readonly continueToken: string | undefined;
   /**
-   * `resourceVersion` and `resourceVersionMatch`, as checked (http/query.ts checkListVersion). With a token only
-   * `resourceVersion=0` gets here: the rest of the token's snapshot, its limit ignored, as kube-apiserver answers it.
+   * `resourceVersion` and `resourceVersionMatch`, as checked (http/query.ts checkListVersion). `resourceVersion=0`
+   * ignores the limit, as kube-apiserver's watch cache does; with a token only `0` gets here (the rest of its snapshot).
    */
   readonly resourceVersion?: number | undefined;
   readonly match?: 'Exact' | 'NotOlderThan' | undefined;
@@ -74,9 +74,9 @@ export function getObject(cluster: Cluster, view: ResourceView, namespace: strin
  */
 export function listObjects(cluster: Cluster, view: ResourceView, query: ListQuery): ListPage {
   const state = query.continueToken === undefined || query.continueToken === '' ? undefined : decodeContinue(query.continueToken);
-  // A continued list with resourceVersion=0 is served whole from the token's key on: kube-apiserver answers it from
-  // its watch cache, which ignores the limit there (1.37.2, probed).
-  const limit = query.limit !== undefined && query.limit > 0 && !(state !== undefined && query.resourceVersion === 0) ? query.limit : undefined;
+  // A list with resourceVersion=0 is served whole (from the token's key on, when continued): kube-apiserver answers it
+  // from its watch cache, which ignores the limit there (1.37.2, probed: no continue token, no remainingItemCount).
+  const limit = query.limit !== undefined && query.limit > 0 && query.resourceVersion !== 0 ? query.limit : undefined;
   const current = cluster.store.currentRevision;
   const asked = state === undefined ? query.resourceVersion : undefined;
   // A resourceVersion the server has not reached is 504 at once: kube-apiserver waits 3 s for its watch cache to
