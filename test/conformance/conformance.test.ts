@@ -12,6 +12,7 @@ import { listSuite } from './lists.js';
 import { queryParameterSuite } from './query-parameters.js';
 import { runtimeSuite } from './runtime.js';
 import { statusAndFinalizerSuite } from './status-finalizers.js';
+import { typedApplySuite } from './typed-apply.js';
 import { watchListSuite } from './watch-list.js';
 import { watchSuite } from './watch.js';
 
@@ -37,6 +38,7 @@ describe(`conformance (${choice})`, () => {
   crdSuite(backend);
   fieldSelectorSuite(backend);
   fieldValidationSuite(backend);
+  typedApplySuite(backend);
   queryParameterSuite(backend);
   listSuite(backend);
   runtimeSuite(backend);

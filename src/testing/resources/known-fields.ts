@@ -29,6 +29,13 @@ const BUILT_IN_FIELDS: Readonly<Record<string, readonly string[]>> = {
   RoleBinding: ['subjects', 'roleRef'],
   ClusterRoleBinding: ['subjects', 'roleRef'],
   Event: ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'type', 'eventTime', 'series', 'action', 'related', 'reportingComponent', 'reportingInstance'],
+  'events.k8s.io/Event': [
+    'eventTime', 'series', 'reportingController', 'reportingInstance', 'action', 'reason', 'regarding', 'related', 'note', 'type',
+    'deprecatedSource', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp', 'deprecatedCount',
+  ],
+  PriorityClass: ['value', 'globalDefault', 'description', 'preemptionPolicy'],
+  StorageClass: ['provisioner', 'parameters', 'reclaimPolicy', 'mountOptions', 'allowVolumeExpansion', 'volumeBindingMode', 'allowedTopologies'],
+  EndpointSlice: ['addressType', 'endpoints', 'ports'],
   Lease: ['spec'],
   NetworkPolicy: ['spec'],
   CustomResourceDefinition: ['spec', 'status'],
@@ -36,6 +43,11 @@ const BUILT_IN_FIELDS: Readonly<Record<string, readonly string[]>> = {
   MutatingWebhookConfiguration: ['webhooks'],
 };
 const SPEC_AND_STATUS = ['spec', 'status'];
+
+/** The top-level fields of a built-in kind, beside apiVersion, kind and metadata (keyed `group/Kind` where a kind name is in two groups). */
+export function builtInFields(type: { readonly group: string; readonly kind: string }): readonly string[] {
+  return BUILT_IN_FIELDS[`${type.group}/${type.kind}`] ?? BUILT_IN_FIELDS[type.kind] ?? SPEC_AND_STATUS;
+}
 
 function asNode(value: unknown): FieldNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -51,7 +63,7 @@ const EXTENSIONS = {
   'embedded-resource': ['x-kubernetes-embedded-resource', 'x_kubernetes_embedded_resource'],
 } as const;
 
-function extension(node: Readonly<Record<string, unknown>>, name: 'preserve-unknown-fields' | 'embedded-resource'): boolean {
+export function extension(node: Readonly<Record<string, unknown>>, name: 'preserve-unknown-fields' | 'embedded-resource'): boolean {
   const [dashed, underscored] = EXTENSIONS[name];
   return node[dashed] === true || node[underscored] === true;
 }
@@ -84,7 +96,7 @@ function buildRootNode(view: ResourceView): FieldNode {
     if (schema === undefined) return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: base };
     return { ...schema, type: 'object', properties: { ...(asNode(schema['properties']) ?? {}), ...base } };
   }
-  const fields = BUILT_IN_FIELDS[view.type.kind] ?? SPEC_AND_STATUS;
+  const fields = builtInFields(view.type);
   return { type: 'object', properties: { ...Object.fromEntries(fields.map((f) => [f, ANY])), ...base } };
 }
 
