@@ -7,7 +7,15 @@ import { startTestApiServer, type TestApiServer } from '../../src/testing/index.
 let server: TestApiServer;
 
 const schema = (field: string): Record<string, unknown> => ({
-  openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { [field]: { type: 'integer' } } } } },
+  openAPIV3Schema: {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: { [field]: { type: 'integer' }, template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object' } } } },
+      },
+    },
+  },
 });
 
 before(async () => {
@@ -95,4 +103,12 @@ test('kinds without spec and status keep their own top-level fields: a PriorityC
   assert.equal(created.status, 201);
   assert.equal(created.headers.get('warning'), null, 'no field called unknown');
   assert.equal(((await created.json()) as { provisioner?: unknown }).provisioner, 'example.io/disk', 'not pruned');
+});
+
+test("a field named like an Object method is not taken for a declared one, in an embedded resource too", async () => {
+  const body = (spec: Record<string, unknown>): Record<string, unknown> => ({ apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name: 'g3' }, spec });
+  const path = '/apis/example.com/v1/namespaces/default/gizmos/g3';
+  const prefix = 'failed to create typed patch object (/g3; example.com/v1, Kind=Gizmo): ';
+  assert.deepEqual(await apply(path, body({ toString: 1 })), { status: 500, message: `${prefix}.spec.toString: field not declared in schema` });
+  assert.deepEqual(await apply(path, body({ template: { apiVersion: 'v1', kind: 'X', constructor: 1 } })), { status: 500, message: `${prefix}.spec.template.constructor: field not declared in schema` });
 });

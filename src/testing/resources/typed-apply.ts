@@ -60,8 +60,11 @@ function asNode(value: unknown): Node | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Node) : undefined;
 }
 
+/** The fields every resource has, at the top level and in an embedded resource. */
+const RESOURCE_FIELDS: Readonly<Record<string, Node>> = { apiVersion: STRING, kind: STRING, metadata: OBJECT_META };
+
 function rootOf(view: ResourceView): Node {
-  const top = { apiVersion: STRING, kind: STRING, metadata: OBJECT_META };
+  const top = RESOURCE_FIELDS;
   if (!view.type.builtin) {
     const schema = asNode(view.type.schemas?.[view.version]);
     if (schema === undefined) return ANY;
@@ -131,7 +134,10 @@ function walkObject(value: unknown, node: Node, path: string, out: string[]): vo
   // An object schema without fields (and not open) is deduced from the value: anything goes (pruned afterwards).
   const open = extension(node, 'preserve-unknown-fields') || additional === true || (properties === undefined && additional === undefined && !embedded);
   for (const [key, child] of Object.entries(value as Json)) {
-    const declared = asNode(properties?.[key]) ?? (embedded ? { apiVersion: STRING, kind: STRING, metadata: OBJECT_META }[key] : undefined) ?? asNode(additional);
+    const declared =
+      (properties !== undefined && Object.hasOwn(properties, key) ? asNode(properties[key]) : undefined) ??
+      (embedded && Object.hasOwn(RESOURCE_FIELDS, key) ? RESOURCE_FIELDS[key] : undefined) ??
+      asNode(additional);
     if (declared !== undefined) walk(child, declared, `${path}.${key}`, out);
     else if (!open) {
       // structured-merge-diff stops at an object's first undeclared field.
