@@ -7,6 +7,7 @@
  */
 import { childOf, itemsOf, rootNode, type FieldNode } from '../resources/known-fields.js';
 import type { ResourceView } from '../resources/resource-type.js';
+import { withSchemaDefaults } from '../operations/schema-rules.js';
 import { StatusError } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
 import { invalidOption } from './query.js';
@@ -169,8 +170,16 @@ function warningHeader(problems: readonly string[]): Record<string, string | str
   return problems.length === 0 ? {} : { Warning: problems.map((p) => `299 - ${JSON.stringify(p)}`) };
 }
 
+/** Makes `target` hold what `source` holds (the same object when nothing changed). */
+function replaceContent(target: KubeObject, source: KubeObject): void {
+  if (source === target) return;
+  for (const key of Object.keys(target)) if (!Object.hasOwn(source, key)) delete target[key];
+  Object.assign(target, source);
+}
+
 /**
- * A create or update body: prunes `body` in place; in Strict mode throws kube-apiserver's 400
+ * A create or update body: prunes `body` in place and fills in a custom resource's defaults (so that admission
+ * webhooks see it defaulted, as kube-apiserver's decoder leaves it); in Strict mode throws kube-apiserver's 400
  * (`<Kind> in version "<v>" cannot be handled as a <Kind>: strict decoding error: ...`); otherwise returns the
  * response headers (`Warning` in Warn mode).
  */
@@ -178,6 +187,7 @@ export function checkBody(view: ResourceView, mode: FieldValidation, text: strin
   const root = rootNode(view);
   const problems = mode === 'Ignore' ? [] : scanFields(text, root, true);
   pruneUnknown(body, root);
+  replaceContent(body, withSchemaDefaults(view, body));
   if (problems.length === 0) return {};
   if (mode === 'Strict') {
     const kind = view.type.kind;
@@ -223,6 +233,7 @@ class PatchFields implements PatchFieldCheck {
   private problems: string[] = [];
 
   constructor(
+    private readonly view: ResourceView,
     private readonly root: FieldNode,
     private readonly mode: FieldValidation,
     private readonly patchText: string | undefined,
@@ -243,7 +254,7 @@ class PatchFields implements PatchFieldCheck {
     const pruned = unknown.length === 0 ? object : structuredClone(object);
     if (pruned !== object) pruneUnknown(pruned, root);
     this.problems = mode === 'Ignore' ? [] : [...duplicates, ...unknown];
-    if (mode !== 'Strict' || this.problems.length === 0) return pruned;
+    if (mode !== 'Strict' || this.problems.length === 0) return withSchemaDefaults(this.view, pruned);
     const message = `Invalid value: ${JSON.stringify(before)}: strict decoding error: ${this.problems.join(', ')}`;
     throw new StatusError({
       kind: 'Status',
@@ -265,5 +276,5 @@ class PatchFields implements PatchFieldCheck {
  * stored one; and throws kube-apiserver's 422 in Strict mode), and the warnings it collected for the response.
  */
 export function patchChecker(view: ResourceView, mode: FieldValidation, patchText: string | undefined): PatchFieldCheck {
-  return new PatchFields(rootNode(view), mode, patchText);
+  return new PatchFields(view, rootNode(view), mode, patchText);
 }

@@ -13,6 +13,7 @@ import type { ResourceView } from '../resources/resource-type.js';
 import { alreadyExists, badRequest, forbidden, invalid, methodNotAllowed, notFound } from '../status-errors.js';
 import { makeRecord, type KubeObject, type StoredRecord } from '../store/record.js';
 import { checkKind, checkName, ensureMetadata, isDeleting } from './object-rules.js';
+import { checkSchema } from './schema-rules.js';
 import type { ComputedWriteOptions } from './write-options.js';
 
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -79,17 +80,19 @@ export function createObject(cluster: Cluster, view: ResourceView, body: KubeObj
   if (view.statusSubresource) delete body['status'];
   const now = cluster.now();
   behaviourOf(type.key)?.prepareCreate(body, { registry: cluster.registry, now });
+  const object = checkSchema(view, body, undefined, undefined);
   if (cluster.store.get(type.key, namespace, name) !== undefined) throw alreadyExists(type, name);
 
-  const managed = options.managedFields ?? managedFieldsOnCreate(view, body, options.manager, now);
-  if (managed.length > 0) metadata['managedFields'] = managed;
-  else delete metadata['managedFields'];
+  const managed = options.managedFields ?? managedFieldsOnCreate(view, object, options.manager, now);
+  const objectMetadata = ensureMetadata(object);
+  if (managed.length > 0) objectMetadata['managedFields'] = managed;
+  else delete objectMetadata['managedFields'];
 
   if (options.dryRun) {
-    body['apiVersion'] = view.apiVersion;
-    return makeRecord(body);
+    object['apiVersion'] = view.apiVersion;
+    return makeRecord(object);
   }
-  return cluster.commit(type, 'ADDED', body, undefined);
+  return cluster.commit(type, 'ADDED', object, undefined);
 }
 
 function managedFieldsOnCreate(view: ResourceView, body: KubeObject, manager: string, now: string): ManagedFieldsEntry[] {

@@ -11,6 +11,7 @@ import { badRequest, conflict, invalid, notFound } from '../status-errors.js';
 import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { resolveNamespace } from './create.js';
 import { checkKind, checkNoNewFinalizers, ensureMetadata, isDeleting, pendingFinalizers, sameContent, specChanged } from './object-rules.js';
+import { checkSchema } from './schema-rules.js';
 import type { ComputedWriteOptions } from './write-options.js';
 
 /** Where a write goes: the object's namespace ('' for cluster scope), name and subresource. */
@@ -93,10 +94,11 @@ export function finishUpdate(
   if (typeof askedUid === 'string' && askedUid !== '' && askedUid !== prev.uid) {
     throw conflict(type, prev.name, `Precondition failed: UID in precondition: ${askedUid}, UID in object meta: ${prev.uid}`);
   }
-  const next = mergeForSubresource(view, prev, candidate, subresource);
+  const merged = mergeForSubresource(view, prev, candidate, subresource);
   const now = cluster.now();
-  if (subresource === undefined) behaviourOf(type.key)?.prepareUpdate(next, prev, { registry: cluster.registry, now });
-  checkNoNewFinalizers(type, prev.name, prev.object, next);
+  if (subresource === undefined) behaviourOf(type.key)?.prepareUpdate(merged, prev, { registry: cluster.registry, now });
+  checkNoNewFinalizers(type, prev.name, prev.object, merged);
+  const next = checkSchema(view, merged, prev.object, subresource);
   const metadata = ensureMetadata(next);
   const prevMetadata = metadataOf(prev.object);
   if (type.generation) {

@@ -1,0 +1,52 @@
+/**
+ * The schema rules of a write of a custom resource, as kube-apiserver's custom resource strategy applies them: the
+ * object is defaulted (schema-defaults.ts), then validated against the structural schema of the version it is
+ * written in (schema-validation.ts) and its set and map lists checked for duplicates (schema-list-types.ts). A write
+ * to `/status` validates only `status`, against the status schema, as kube-apiserver does. An update is ratcheted
+ * against the stored object: what it leaves as it was is not held against a schema that changed since, and list
+ * duplicates the stored object already had are not refused. Problems are one 422 `Invalid` with every cause.
+ */
+import type { ResourceView } from '../resources/resource-type.js';
+import { decodedObject } from '../resources/schema-defaults.js';
+import { asSchema, fieldSchema, type SchemaNode } from '../resources/schema-keywords.js';
+import { listTypeProblems } from '../resources/schema-list-types.js';
+import { schemaProblems } from '../resources/schema-validation.js';
+import { invalid, type FieldProblem } from '../status-errors.js';
+import { metadataOf, type KubeObject } from '../store/record.js';
+
+/** The structural schema of a custom resource's version, or undefined (built-in kinds). */
+export function schemaOf(view: ResourceView): SchemaNode | undefined {
+  return view.type.builtin ? undefined : asSchema(view.type.schemas?.[view.version]);
+}
+
+/** `object` (a custom resource) with its schema's defaults, as kube-apiserver's decoder leaves it; other kinds as they are. */
+export function withSchemaDefaults(view: ResourceView, object: KubeObject): KubeObject {
+  const schema = schemaOf(view);
+  return schema === undefined ? object : decodedObject(object, schema);
+}
+
+/**
+ * Defaults and validates `next`, the object a write would store (`prev`: the stored one of an update). Answers the
+ * object to store (defaulted; a new object where a default was filled in, `next` itself otherwise), or throws 422.
+ */
+export function checkSchema(view: ResourceView, next: KubeObject, prev: KubeObject | undefined, subresource: 'status' | undefined): KubeObject {
+  const schema = schemaOf(view);
+  if (schema === undefined) return next;
+  const object = decodedObject(next, schema);
+  const problems: FieldProblem[] = [];
+  if (subresource === 'status') {
+    const statusSchema = fieldSchema(schema, 'status');
+    if (statusSchema !== undefined && Object.hasOwn(object, 'status')) {
+      const old = prev !== undefined && Object.hasOwn(prev, 'status') ? { value: prev['status'] } : undefined;
+      problems.push(...schemaProblems(statusSchema, object['status'], old, 'status'));
+    }
+  } else {
+    problems.push(...schemaProblems(schema, object, prev === undefined ? undefined : { value: prev }));
+  }
+  if (prev === undefined || listTypeProblems(schema, prev).length === 0) problems.push(...listTypeProblems(schema, object));
+  if (problems.length > 0) {
+    const name = metadataOf(object)['name'];
+    throw invalid(view.type, typeof name === 'string' ? name : '', problems);
+  }
+  return object;
+}

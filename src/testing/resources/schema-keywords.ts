@@ -1,0 +1,71 @@
+/**
+ * Reading a custom resource's structural schema: the keywords by their JSON names, or by the names client-node's
+ * models give them (`_default`, `_enum`, `x_kubernetes_int_or_string`), since `applyCrd` may be handed a CRD
+ * straight from client-node's `loadYaml`.
+ */
+
+/** A schema node: an object of keywords. */
+export type SchemaNode = Readonly<Record<string, unknown>>;
+
+const ALIASES: Readonly<Record<string, string>> = {
+  default: '_default',
+  enum: '_enum',
+  'x-kubernetes-int-or-string': 'x_kubernetes_int_or_string',
+  'x-kubernetes-list-type': 'x_kubernetes_list_type',
+  'x-kubernetes-list-map-keys': 'x_kubernetes_list_map_keys',
+  'x-kubernetes-preserve-unknown-fields': 'x_kubernetes_preserve_unknown_fields',
+};
+
+/** A schema node, or undefined for anything else. */
+export function asSchema(value: unknown): SchemaNode | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as SchemaNode) : undefined;
+}
+
+/** The keyword's value under its JSON name or client-node's name (undefined when neither is set). */
+export function keyword(node: SchemaNode, name: string): unknown {
+  if (Object.hasOwn(node, name)) return node[name];
+  const alias = ALIASES[name];
+  return alias !== undefined && Object.hasOwn(node, alias) ? node[alias] : undefined;
+}
+
+/** Whether the node declares the keyword (a `default: null` is declared; it is not a default, as in Go). */
+export function hasKeyword(node: SchemaNode, name: string): boolean {
+  return keyword(node, name) !== undefined;
+}
+
+/** The schema of the property `key` (a declared property, else `additionalProperties` when it is a schema). */
+export function fieldSchema(node: SchemaNode | undefined, key: string): SchemaNode | undefined {
+  if (node === undefined) return undefined;
+  const properties = asSchema(node['properties']);
+  if (properties !== undefined && Object.hasOwn(properties, key)) return asSchema(properties[key]) ?? {};
+  return asSchema(node['additionalProperties']);
+}
+
+/** The declared properties (own keys only). */
+export function propertiesOf(node: SchemaNode): SchemaNode | undefined {
+  return asSchema(node['properties']);
+}
+
+/** The schema of an array's items. */
+export function itemsSchema(node: SchemaNode | undefined): SchemaNode | undefined {
+  return node === undefined ? undefined : asSchema(node['items']);
+}
+
+/** A number keyword (`minimum`, `maxLength`...), or undefined. */
+export function numberKeyword(node: SchemaNode, name: string): number | undefined {
+  const value = node[name];
+  return typeof value === 'number' ? value : undefined;
+}
+
+/** `x-kubernetes-list-type`, or '' (atomic). */
+export function listType(node: SchemaNode | undefined): string {
+  if (node === undefined) return '';
+  const value = keyword(node, 'x-kubernetes-list-type');
+  return typeof value === 'string' ? value : '';
+}
+
+/** `x-kubernetes-list-map-keys`. */
+export function listMapKeys(node: SchemaNode): readonly string[] {
+  const value = keyword(node, 'x-kubernetes-list-map-keys');
+  return Array.isArray(value) ? value.filter((key): key is string => typeof key === 'string') : [];
+}
