@@ -1,6 +1,6 @@
 /**
  * The CRD controllers: a stored CRD makes its resource servable at once (and replaces it on update, ending
- * watches on versions no longer served); a deleted CRD first deletes its custom resources (each respecting its
+ * watches on versions no longer served, and filling a changed schema's defaults into the objects already stored); a deleted CRD first deletes its custom resources (each respecting its
  * finalizers), then loses its cleanup finalizer, then disappears with its resource and the resource's watches.
  */
 import type { Cluster } from '../cluster.js';
@@ -11,6 +11,7 @@ import { isDeleting } from '../operations/object-rules.js';
 import { removeFinalizer } from '../operations/system-write.js';
 import { CRDS_KEY } from '../resources/builtin-resources.js';
 import { storageView } from './storage-view.js';
+import { defaultStoredObjects } from './stored-defaults.js';
 
 function deleteCustomResources(cluster: Cluster, crdUid: string): void {
   const crd = cluster.store.byUid(crdUid);
@@ -43,7 +44,9 @@ export function runCrdController(cluster: Cluster): void {
         cluster.store.dropBucket(crdType.key);
         return;
       }
+      const previous = cluster.registry.byKey(crdType.key);
       cluster.registry.put(crdType);
+      defaultStoredObjects(cluster, previous, crdType);
       const served = new Set(crdType.versions.map((v) => (crdType.group === '' ? v.name : `${crdType.group}/${v.name}`)));
       cluster.hub.endWhere((watcher) => watcher.target.key === crdType.key && !served.has(watcher.target.apiVersion));
       if (isDeleting(event.record.object)) {

@@ -242,7 +242,8 @@ class PatchFields implements PatchFieldCheck {
   }
 
   headers(): Record<string, string | string[]> {
-    return warningHeader(this.problems);
+    // Strict refuses with the problems instead of warning about them.
+    return this.mode === 'Strict' ? {} : warningHeader(this.problems);
   }
 
   private checkObject(object: KubeObject): KubeObject {

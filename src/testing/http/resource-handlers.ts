@@ -89,6 +89,20 @@ function withWarnings(headers: Record<string, string | string[]>, warnings: read
   return { ...headers, Warning: [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), ...lines] };
 }
 
+/**
+ * Runs a write whose request already earned `Warning`s (unknown fields in `fieldValidation=Warn`): when the write
+ * fails they are still sent, on the error's answer, as kube-apiserver sends the warnings its decoder recorded.
+ */
+async function warnedOnFailure<T>(res: ServerResponse, warnings: () => Record<string, string | string[]>, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const warning = warnings().Warning;
+    if (warning !== undefined && !res.headersSent) res.setHeader('Warning', warning);
+    throw error;
+  }
+}
+
 /** Serves one resource request (the route and faults are already handled). */
 export async function serveResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, r: ResourceRequest): Promise<void> {
   const { cluster } = ctx;
@@ -130,12 +144,14 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const metadata = body.metadata;
       const name = typeof metadata === 'object' && metadata !== null && typeof (metadata as Body).name === 'string' ? String((metadata as Body).name) : '';
       const namespace = view.type.namespaced ? (r.namespace ?? (typeof (metadata as Body | undefined)?.namespace === 'string' ? String((metadata as Body).namespace) : '')) : '';
-      const write = await writeTarget(cluster, view, body);
-      const admitted = await admitWrite(
-        cluster,
-        { operation: 'CREATE', view: write.view, namespace, name, subresource: undefined, object: write.body, oldObject: undefined, dryRun: dryRun(query, 'CreateOptions') },
-        (object, dry) => createObject(cluster, write.view, object ?? {}, r.namespace, { manager, dryRun: dry }),
-      );
+      const admitted = await warnedOnFailure(res, () => headers, async () => {
+        const write = await writeTarget(cluster, view, body);
+        return admitWrite(
+          cluster,
+          { operation: 'CREATE', view: write.view, namespace, name, subresource: undefined, object: write.body, oldObject: undefined, dryRun: dryRun(query, 'CreateOptions') },
+          (object, dry) => createObject(cluster, write.view, object ?? {}, r.namespace, { manager, dryRun: dry }),
+        );
+      });
       sendJson(res, 201, await recordText(cluster, view, admitted.record), withWarnings(headers, admitted.warnings));
       return;
     }
@@ -146,13 +162,15 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const headers = checkBody(view, mode, text, body);
       const manager = fieldManager(req, query);
       const current = cluster.store.get(view.type.key, namespace, target.name);
-      const write = await writeTarget(cluster, view, body);
-      const oldObject = current === undefined ? undefined : (JSON.parse(objectText(write.view, current)) as Body);
-      const admitted = await admitWrite(
-        cluster,
-        { operation: 'UPDATE', view: write.view, namespace, name: target.name, subresource: r.subresource, object: write.body, oldObject, dryRun: dryRun(query, 'UpdateOptions') },
-        (object, dry) => updateObject(cluster, write.view, object ?? {}, target, { manager, dryRun: dry }),
-      );
+      const admitted = await warnedOnFailure(res, () => headers, async () => {
+        const write = await writeTarget(cluster, view, body);
+        const oldObject = current === undefined ? undefined : (JSON.parse(objectText(write.view, current)) as Body);
+        return admitWrite(
+          cluster,
+          { operation: 'UPDATE', view: write.view, namespace, name: target.name, subresource: r.subresource, object: write.body, oldObject, dryRun: dryRun(query, 'UpdateOptions') },
+          (object, dry) => updateObject(cluster, write.view, object ?? {}, target, { manager, dryRun: dry }),
+        );
+      });
       sendJson(res, 200, await recordText(cluster, view, admitted.record), withWarnings(headers, admitted.warnings));
       return;
     }
@@ -171,12 +189,12 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       if (conversion !== undefined) {
         // Converted to the request's version, patched there, converted back (patch-converted.ts).
         const options = { manager, force: flag(query, 'force'), dryRun: dryRun(query, 'PatchOptions'), checkFields: fields.check };
-        const admitted = await patchConverted(cluster, view, conversion, patchType, patch, target, options);
+        const admitted = await warnedOnFailure(res, () => fields.headers(), () => patchConverted(cluster, view, conversion, patchType, patch, target, options));
         sendJson(res, admitted.created ? 201 : 200, await recordText(cluster, view, admitted.record), withWarnings(fields.headers(), admitted.warnings));
         return;
       }
       const reruns = hasWebhooks(cluster);
-      const admitted = await admitPatch(
+      const admitted = await warnedOnFailure(res, () => fields.headers(), () => admitPatch(
         cluster,
         {
           view,
@@ -192,7 +210,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         // With webhooks the admission runs the patch several times and each run patches a copy (the engines keep
         // their inputs); without them it runs once, on the patch itself.
         (run) => patchObject(cluster, view, patchType, reruns ? structuredClone(patch) : patch, target, { manager, force: flag(query, 'force'), checkFields: fields.check, ...run }),
-      );
+      ));
       sendJson(res, admitted.created ? 201 : 200, await recordText(cluster, view, admitted.record), withWarnings(fields.headers(), admitted.warnings));
       return;
     }

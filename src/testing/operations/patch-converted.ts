@@ -54,7 +54,7 @@ export async function patchConverted(
     const made = type === 'apply' ? applied(cluster, view, structuredClone(patch), live, target, options) : patched(view, type, patch, live, prev, options);
     const object = await toVersion(conversion, made.object, storage.apiVersion);
     if (prev !== undefined) checkUnchangedIdentity(storage, object, prev);
-    const writeOptions = { manager: options.manager, ...(made.managedFields === undefined ? {} : { managedFields: made.managedFields }) };
+    const writeOptions = { manager: options.manager, ...(made.managedFields === undefined ? {} : { managedFields: made.managedFields, fromApply: true }) };
     try {
       const admitted = await admitWrite(
         cluster,

@@ -154,6 +154,8 @@ export function applySettings(cluster: Cluster, view: ResourceView, target: Obje
     apiVersion: view.apiVersion,
     now: cluster.now(),
     listKeys: view.type.listKeys,
+    // A custom resource keeps an applied null, which its schema then judges; a built-in kind's decoding drops it.
+    keepNulls: !view.type.builtin,
     ...(target.subresource === undefined ? {} : { subresource: target.subresource }),
   };
 }
@@ -174,6 +176,7 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
       manager: options.manager,
       dryRun: options.dryRun,
       managedFields: result.managedFields,
+      fromApply: true,
     });
     return { record, created: true };
   }
@@ -187,6 +190,7 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
     manager: options.manager,
     dryRun: options.dryRun,
     managedFields: result.managedFields,
+    fromApply: true,
   });
   return { record, created: false };
 }

@@ -7,7 +7,7 @@
  * duplicates the stored object already had are not refused. Problems are one 422 `Invalid` with every cause.
  */
 import type { ResourceView } from '../resources/resource-type.js';
-import { decodedObject } from '../resources/schema-defaults.js';
+import { decodedObject, withDefaults } from '../resources/schema-defaults.js';
 import { asSchema, fieldSchema, type SchemaNode } from '../resources/schema-keywords.js';
 import { listTypeProblems } from '../resources/schema-list-types.js';
 import { schemaProblems } from '../resources/schema-validation.js';
@@ -28,11 +28,13 @@ export function withSchemaDefaults(view: ResourceView, object: KubeObject): Kube
 /**
  * Defaults and validates `next`, the object a write would store (`prev`: the stored one of an update). Answers the
  * object to store (defaulted; a new object where a default was filled in, `next` itself otherwise), or throws 422.
+ * `decoded`: the object came through kube-apiserver's decoder, which drops the nulls of fields that are neither
+ * nullable nor defaulted; false for server-side apply, whose result the decoder never sees (such a null is refused).
  */
-export function checkSchema(view: ResourceView, next: KubeObject, prev: KubeObject | undefined, subresource: 'status' | undefined): KubeObject {
+export function checkSchema(view: ResourceView, next: KubeObject, prev: KubeObject | undefined, subresource: 'status' | undefined, decoded: boolean): KubeObject {
   const schema = schemaOf(view);
   if (schema === undefined) return next;
-  const object = decodedObject(next, schema);
+  const object = decoded ? decodedObject(next, schema) : (withDefaults(next, schema) as KubeObject);
   const problems: FieldProblem[] = [];
   if (subresource === 'status') {
     const statusSchema = fieldSchema(schema, 'status');

@@ -11,4 +11,9 @@ export interface WriteOptions {
 /** Options of a write whose managedFields were already computed (server-side apply). */
 export interface ComputedWriteOptions extends WriteOptions {
   readonly managedFields?: ManagedFieldsEntry[];
+  /**
+   * The object was made by server-side apply, not decoded from a request body: kube-apiserver's decoder never saw it,
+   * so a custom resource's nulls are validated instead of dropped (its defaults are still filled in).
+   */
+  readonly fromApply?: boolean;
 }

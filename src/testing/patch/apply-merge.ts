@@ -17,14 +17,23 @@ const SYSTEM_METADATA = new Set([
   'deletionGracePeriodSeconds',
 ]);
 
+/** What a merge needs besides the two values. */
+interface MergeContext {
+  readonly listKeys: ListKeyLookup;
+  /** A `null` is kept as a value (a custom resource's, which its schema then judges) instead of removing the field. */
+  readonly keepNulls: boolean;
+}
+
 /**
  * Merges `applied` into `live`, which the caller owns and which is mutated and returned: maps merge key by key,
- * `null` removes a field, associative lists merge item by item on their keys (new items appended), sets take the
- * union (new values appended), atomic lists and scalars are replaced. Server-owned metadata (`uid`,
- * `resourceVersion`, `managedFields`...) is never taken from `applied`. With `scope`, only that top-level field
- * is merged.
+ * `null` removes a field (a built-in kind's decoding drops it; with `keepNulls`, for a custom resource, it is the
+ * field's value, as structured-merge-diff merges it), associative lists merge item by item on their keys (new items
+ * appended), sets take the union (new values appended), atomic lists and scalars are replaced. Server-owned metadata
+ * (`uid`, `resourceVersion`, `managedFields`...) is never taken from `applied`. With `scope`, only that top-level
+ * field is merged.
  */
-export function mergeApplied(live: JsonObject, applied: JsonObject, listKeys: ListKeyLookup, scope?: string): JsonObject {
+export function mergeApplied(live: JsonObject, applied: JsonObject, listKeys: ListKeyLookup, scope?: string, keepNulls = false): JsonObject {
+  const ctx: MergeContext = { listKeys, keepNulls };
   for (const key of Object.keys(applied)) {
     if (scope !== undefined && key !== scope) continue;
     if (key === 'metadata' && isJsonObject(applied[key])) {
@@ -33,10 +42,10 @@ export function mergeApplied(live: JsonObject, applied: JsonObject, listKeys: Li
       const source = applied[key];
       const filtered: JsonObject = {};
       for (const field of Object.keys(source)) if (!SYSTEM_METADATA.has(field)) setOwn(filtered, field, source[field]);
-      setOwn(live, key, mergeMap(target, filtered, [key], listKeys));
+      setOwn(live, key, mergeMap(target, filtered, [key], ctx));
       continue;
     }
-    mergeField(live, key, applied[key], [key], listKeys);
+    mergeField(live, key, applied[key], [key], ctx);
   }
   return live;
 }
@@ -44,24 +53,24 @@ export function mergeApplied(live: JsonObject, applied: JsonObject, listKeys: Li
 // `fields` is the stack of field names down to the value merged (list items add none), for the list-key lookup:
 // one array per merge, pushed and popped, not a copy per field.
 
-function mergeField(target: JsonObject, key: string, value: unknown, fields: string[], listKeys: ListKeyLookup): void {
-  if (value === null) deleteOwn(target, key);
-  else setOwn(target, key, mergeValue(getOwn(target, key), value, fields, listKeys));
+function mergeField(target: JsonObject, key: string, value: unknown, fields: string[], ctx: MergeContext): void {
+  if (value === null && !ctx.keepNulls) deleteOwn(target, key);
+  else setOwn(target, key, mergeValue(getOwn(target, key), value, fields, ctx));
 }
 
-function mergeMap(target: JsonObject, applied: JsonObject, fields: string[], listKeys: ListKeyLookup): JsonObject {
+function mergeMap(target: JsonObject, applied: JsonObject, fields: string[], ctx: MergeContext): JsonObject {
   for (const key of Object.keys(applied)) {
     fields.push(key);
-    mergeField(target, key, applied[key], fields, listKeys);
+    mergeField(target, key, applied[key], fields, ctx);
     fields.pop();
   }
   return target;
 }
 
-function mergeValue(live: unknown, applied: unknown, fields: string[], listKeys: ListKeyLookup): unknown {
-  if (isJsonObject(applied)) return mergeMap(isJsonObject(live) ? live : {}, applied, fields, listKeys);
+function mergeValue(live: unknown, applied: unknown, fields: string[], ctx: MergeContext): unknown {
+  if (isJsonObject(applied)) return mergeMap(isJsonObject(live) ? live : {}, applied, fields, ctx);
   if (!Array.isArray(applied)) return applied;
-  const keys = listKeys(fields.slice());
+  const keys = ctx.listKeys(fields.slice());
   if (keys === undefined) return cloneJson(applied);
   const result = Array.isArray(live) ? [...(live as unknown[])] : [];
   // Items are found through an index of their identities (key fields, or the value of a set item).
@@ -76,10 +85,10 @@ function mergeValue(live: unknown, applied: unknown, fields: string[], listKeys:
     const existing = position === undefined ? undefined : result[position];
     if (position !== undefined && keys.length === 0) continue;
     if (position !== undefined && isJsonObject(existing) && isJsonObject(item)) {
-      result[position] = mergeMap(existing, item, fields, listKeys);
+      result[position] = mergeMap(existing, item, fields, ctx);
     } else {
       if (id !== undefined) positions.set(id, result.length);
-      result.push(mergeValue(undefined, item, fields, listKeys));
+      result.push(mergeValue(undefined, item, fields, ctx));
     }
   }
   return result;

@@ -85,7 +85,8 @@ const BEFORE_FIRST_APPLY = 'before-first-apply';
  *
  * - The applied configuration's field set (leaves, `k:` items of associative lists, `v:` items of sets, atomic
  *   lists as one leaf) becomes the manager's `Apply` entry (time `opts.now`; kept when nothing changed).
- * - The object is merged: maps merged, associative lists merged by key, atomic lists replaced, `null` removes.
+ * - The object is merged: maps merged, associative lists merged by key, atomic lists replaced, `null` removes
+ *   (with `keepNulls`, a custom resource's case, it is kept as the field's value).
  * - Fields in the manager's previous apply that this one leaves out are removed from the object, unless another
  *   entry (or this apply) still owns them or something under them.
  * - Conflict: another entry owns a field this apply changes (the merged value differs from the live one). With
@@ -101,7 +102,7 @@ const BEFORE_FIRST_APPLY = 'before-first-apply';
 export function serverSideApply(
   live: Record<string, unknown> | undefined,
   applied: Record<string, unknown>,
-  opts: { manager: string; force: boolean; apiVersion: string; now: string; listKeys?: ListKeyLookup; subresource?: string },
+  opts: { manager: string; force: boolean; apiVersion: string; now: string; listKeys?: ListKeyLookup; subresource?: string; keepNulls?: boolean },
 ): ApplyResult {
   if (!isJsonObject(applied)) throw new PatchError('an apply configuration must be a JSON object');
   const listKeys = listKeysOf(opts);
@@ -118,7 +119,7 @@ export function serverSideApply(
   const own = entries.find((entry) => isSlot(entry, opts.manager, 'Apply', subresource));
   const others = entries.filter((entry) => entry !== own);
 
-  const merged = mergeApplied(live === undefined ? {} : copyForMerge(live), applied, listKeys, scope);
+  const merged = mergeApplied(live === undefined ? {} : copyForMerge(live), applied, listKeys, scope, opts.keepNulls === true);
 
   const conflicts: { entry: TrackedEntry; path: FieldPath }[] = [];
   // What this apply changes matters only against other managers' sets: with none (the manager's own object, the

@@ -18,9 +18,9 @@ export function goFloat(value: number): string {
   return String(value);
 }
 
-/** Go's `%v` of a JSON number as Kubernetes decodes it: an integer as int64, anything else as a float64. */
+/** Go's `%v` of a JSON number as Kubernetes decodes it: an integer within int64 as int64, anything else as a float64. */
 export function goNumber(value: number): string {
-  return Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? String(value) : goFloat(value);
+  return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? BigInt(value).toString() : goFloat(value);
 }
 
 const GO_ESCAPES: Readonly<Record<string, string>> = { '\u0007': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u000b': '\\v' };

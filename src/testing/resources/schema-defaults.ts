@@ -27,6 +27,8 @@ function defaultOf(schema: SchemaNode): unknown {
 
 /** `value` without the nulls of non-nullable fields that have no default. */
 export function withoutNonNullableNulls(value: unknown, schema: SchemaNode | undefined): unknown {
+  // Below a field without a schema (an open part of it) there is nothing to drop.
+  if (schema === undefined) return value;
   if (Array.isArray(value)) {
     const items = itemsSchema(schema);
     return mapItems(value, (item) => withoutNonNullableNulls(item, items));

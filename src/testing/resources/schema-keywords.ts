@@ -28,11 +28,6 @@ export function keyword(node: SchemaNode, name: string): unknown {
   return alias !== undefined && Object.hasOwn(node, alias) ? node[alias] : undefined;
 }
 
-/** Whether the node declares the keyword (a `default: null` is declared; it is not a default, as in Go). */
-export function hasKeyword(node: SchemaNode, name: string): boolean {
-  return keyword(node, name) !== undefined;
-}
-
 /** The schema of the property `key` (a declared property, else `additionalProperties` when it is a schema). */
 export function fieldSchema(node: SchemaNode | undefined, key: string): SchemaNode | undefined {
   if (node === undefined) return undefined;

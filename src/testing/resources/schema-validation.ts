@@ -15,9 +15,9 @@
  */
 import { jsonEqual } from '../patch/json-value.js';
 import type { FieldProblem } from '../status-errors.js';
-import { goBadValue, goFloat, goQuote } from './go-values.js';
+import { goBadValue, goFloat, goJson, goQuote } from './go-values.js';
 import { isKnownStringFormat, matchesFormat } from './schema-formats.js';
-import { asSchema, fieldSchema, keyword, listMapKeys, listType, numberKeyword, propertiesOf, type SchemaNode } from './schema-keywords.js';
+import { asSchema, keyword, listMapKeys, listType, numberKeyword, propertiesOf, type SchemaNode } from './schema-keywords.js';
 
 /** How kube-apiserver turns each kind of validator error into a field error. */
 type Code = 'type' | 'required' | 'enum' | 'tooLong' | 'tooMany' | 'invalid';
@@ -363,7 +363,7 @@ function fieldProblem(error: OpenApiError, prefix: string | undefined): FieldPro
     case 'required':
       return { field, reason: 'FieldValueRequired', message: 'Required value' };
     case 'enum': {
-      const values = (error.values ?? []).map((v) => goQuote(typeof v === 'string' ? v : JSON.stringify(v)));
+      const values = (error.values ?? []).map((v) => goQuote(typeof v === 'string' ? v : goJson(v)));
       return { field, reason: 'FieldValueNotSupported', message: `Unsupported value: ${goBadValue(error.value)}: supported values: ${values.join(', ')}` };
     }
     case 'tooLong':
@@ -394,9 +394,4 @@ export function schemaProblems(schema: SchemaNode, value: unknown, old: Old, pre
     problems.push(fieldProblem(error, prefix));
   }
   return problems;
-}
-
-/** The schema of the field `key` of `schema` (for the status subresource's schema). */
-export function propertySchema(schema: SchemaNode, key: string): SchemaNode | undefined {
-  return fieldSchema(schema, key);
 }
