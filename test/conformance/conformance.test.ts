@@ -11,6 +11,7 @@ import { fieldValidationSuite } from './field-validation.js';
 import { listSuite } from './lists.js';
 import { queryParameterSuite } from './query-parameters.js';
 import { runtimeSuite } from './runtime.js';
+import { schemaValidationSuite } from './schema-validation.js';
 import { statusAndFinalizerSuite } from './status-finalizers.js';
 import { typedApplySuite } from './typed-apply.js';
 import { watchListSuite } from './watch-list.js';
@@ -39,6 +40,7 @@ describe(`conformance (${choice})`, () => {
   fieldSelectorSuite(backend);
   fieldValidationSuite(backend);
   typedApplySuite(backend);
+  schemaValidationSuite(backend);
   queryParameterSuite(backend);
   listSuite(backend);
   runtimeSuite(backend);
