@@ -80,7 +80,7 @@ export function createObject(cluster: Cluster, view: ResourceView, body: KubeObj
   if (view.statusSubresource) delete body['status'];
   const now = cluster.now();
   behaviourOf(type.key)?.prepareCreate(body, { registry: cluster.registry, now });
-  const object = checkSchema(view, body, undefined, undefined, options.fromApply !== true);
+  const object = checkSchema(view, body, undefined, { subresource: undefined, decoded: options.fromApply !== true, warn: options.warn });
   if (cluster.store.get(type.key, namespace, name) !== undefined) throw alreadyExists(type, name);
 
   const managed = options.managedFields ?? managedFieldsOnCreate(view, object, options.manager, now);

@@ -54,7 +54,11 @@ export async function patchConverted(
     const made = type === 'apply' ? applied(cluster, view, structuredClone(patch), live, target, options) : patched(view, type, patch, live, prev, options);
     const object = await toVersion(conversion, made.object, storage.apiVersion);
     if (prev !== undefined) checkUnchangedIdentity(storage, object, prev);
-    const writeOptions = { manager: options.manager, ...(made.managedFields === undefined ? {} : { managedFields: made.managedFields, fromApply: true }) };
+    const writeOptions = {
+      manager: options.manager,
+      ...(options.warn === undefined ? {} : { warn: options.warn }),
+      ...(made.managedFields === undefined ? {} : { managedFields: made.managedFields, fromApply: true }),
+    };
     try {
       const admitted = await admitWrite(
         cluster,

@@ -177,6 +177,7 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
       dryRun: options.dryRun,
       managedFields: result.managedFields,
       fromApply: true,
+      ...(options.warn === undefined ? {} : { warn: options.warn }),
     });
     return { record, created: true };
   }
@@ -191,6 +192,7 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
     dryRun: options.dryRun,
     managedFields: result.managedFields,
     fromApply: true,
+    ...(options.warn === undefined ? {} : { warn: options.warn }),
   });
   return { record, created: false };
 }

@@ -9,10 +9,19 @@
 import type { ResourceView } from '../resources/resource-type.js';
 import { decodedObject, withDefaults } from '../resources/schema-defaults.js';
 import { asSchema, fieldSchema, type SchemaNode } from '../resources/schema-keywords.js';
+import { celOutcome, hasCelRules } from '../resources/schema-cel.js';
 import { listTypeProblems } from '../resources/schema-list-types.js';
 import { schemaProblems } from '../resources/schema-validation.js';
 import { invalid, type FieldProblem } from '../status-errors.js';
 import { metadataOf, type KubeObject } from '../store/record.js';
+
+/** The kinds of schema problem after which kube-apiserver does not run the CEL rules. */
+const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
+const RULES_NOT_CHECKED: FieldProblem = {
+  field: '<nil>',
+  reason: 'FieldValueInvalid',
+  message: 'Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+};
 
 /** The structural schema of a custom resource's version, or undefined (built-in kinds). */
 export function schemaOf(view: ResourceView): SchemaNode | undefined {
@@ -25,13 +34,24 @@ export function withSchemaDefaults(view: ResourceView, object: KubeObject): Kube
   return schema === undefined ? object : decodedObject(object, schema);
 }
 
+/** What {@link checkSchema} needs to know of the write besides the objects. */
+export interface SchemaWrite {
+  readonly subresource: 'status' | undefined;
+  /**
+   * The object came through kube-apiserver's decoder, which drops the nulls of fields that are neither nullable nor
+   * defaulted; false for server-side apply, whose result the decoder never sees (such a null is refused).
+   */
+  readonly decoded: boolean;
+  /** Receives the warnings of CEL rules a ratcheted value fails. */
+  readonly warn: ((warning: string) => void) | undefined;
+}
+
 /**
  * Defaults and validates `next`, the object a write would store (`prev`: the stored one of an update). Answers the
  * object to store (defaulted; a new object where a default was filled in, `next` itself otherwise), or throws 422.
- * `decoded`: the object came through kube-apiserver's decoder, which drops the nulls of fields that are neither
- * nullable nor defaulted; false for server-side apply, whose result the decoder never sees (such a null is refused).
  */
-export function checkSchema(view: ResourceView, next: KubeObject, prev: KubeObject | undefined, subresource: 'status' | undefined, decoded: boolean): KubeObject {
+export function checkSchema(view: ResourceView, next: KubeObject, prev: KubeObject | undefined, write: SchemaWrite): KubeObject {
+  const { subresource, decoded } = write;
   const schema = schemaOf(view);
   if (schema === undefined) return next;
   const object = decoded ? decodedObject(next, schema) : (withDefaults(next, schema) as KubeObject);
@@ -46,6 +66,15 @@ export function checkSchema(view: ResourceView, next: KubeObject, prev: KubeObje
     problems.push(...schemaProblems(schema, object, prev === undefined ? undefined : { value: prev }));
   }
   if (prev === undefined || listTypeProblems(schema, prev).length === 0) problems.push(...listTypeProblems(schema, object));
+  if (hasCelRules(schema)) {
+    // kube-apiserver runs the CEL rules only on an object the schema let through (hasBlockingErr).
+    if (problems.some((problem) => BLOCKING.has(problem.reason ?? ''))) problems.push(RULES_NOT_CHECKED);
+    else {
+      const outcome = celOutcome(schema, object, prev === undefined ? undefined : { value: prev });
+      problems.push(...outcome.problems);
+      for (const warning of outcome.warnings) write.warn?.(warning);
+    }
+  }
   if (problems.length > 0) {
     const name = metadataOf(object)['name'];
     throw invalid(view.type, typeof name === 'string' ? name : '', problems);

@@ -98,7 +98,7 @@ export function finishUpdate(
   const now = cluster.now();
   if (subresource === undefined) behaviourOf(type.key)?.prepareUpdate(merged, prev, { registry: cluster.registry, now });
   checkNoNewFinalizers(type, prev.name, prev.object, merged);
-  const next = checkSchema(view, merged, prev.object, subresource, options.fromApply !== true);
+  const next = checkSchema(view, merged, prev.object, { subresource, decoded: options.fromApply !== true, warn: options.warn });
   const metadata = ensureMetadata(next);
   const prevMetadata = metadataOf(prev.object);
   if (type.generation) {

@@ -6,6 +6,8 @@ export interface WriteOptions {
   readonly manager: string;
   /** `dryRun=All`: compute and answer, store nothing. */
   readonly dryRun: boolean;
+  /** Receives the warnings the write earns (a CEL rule a ratcheted value fails), for the answer's `Warning` headers. */
+  readonly warn?: (warning: string) => void;
 }
 
 /** Options of a write whose managedFields were already computed (server-side apply). */

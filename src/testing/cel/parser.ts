@@ -1,0 +1,307 @@
+/**
+ * CEL's grammar, parsed into a small tree: the conditional, `||`, `&&`, relations (`in` included), arithmetic,
+ * unary `!` and `-`, member selection, indexing, calls (global and receiver-style), list and map literals. The
+ * macros are expanded here, as CEL's parser does: `has(a.b)`, and `all`, `exists`, `exists_one`, `map` and `filter`
+ * on a receiver (with one or two iteration variables). Message construction (`T{...}`) and optional syntax (`.?`,
+ * `[?`) are not supported: such a rule throws {@link CelUnsupported}, so that it is not judged at all.
+ */
+import { CelSyntaxError, tokenize, type Token } from './lexer.js';
+
+/** A part of CEL this evaluator does not implement: the rule is not evaluated (never judged wrongly). */
+export class CelUnsupported extends Error {}
+
+export type ComprehensionKind = 'all' | 'exists' | 'exists_one' | 'map' | 'filter';
+
+export type Expr =
+  | { readonly k: 'literal'; readonly value: unknown }
+  | { readonly k: 'ident'; readonly name: string }
+  | { readonly k: 'select'; readonly operand: Expr; readonly field: string; readonly test: boolean }
+  | { readonly k: 'index'; readonly operand: Expr; readonly index: Expr }
+  | { readonly k: 'call'; readonly name: string; readonly target: Expr | undefined; readonly args: readonly Expr[] }
+  | { readonly k: 'list'; readonly items: readonly Expr[] }
+  | { readonly k: 'map'; readonly entries: readonly { readonly key: Expr; readonly value: Expr }[] }
+  | { readonly k: 'conditional'; readonly condition: Expr; readonly then: Expr; readonly otherwise: Expr }
+  | { readonly k: 'and' | 'or'; readonly left: Expr; readonly right: Expr }
+  | {
+      readonly k: 'comprehension';
+      readonly kind: ComprehensionKind;
+      readonly range: Expr;
+      /** The iteration variables: one (the element, or a map's key), or two (index or key, then value). */
+      readonly vars: readonly string[];
+      readonly step: Expr;
+      /** `map`'s filter (its three-argument form). */
+      readonly filter: Expr | undefined;
+    };
+
+const RELATIONS = new Set(['<', '<=', '>', '>=', '==', '!=', 'in']);
+const RESERVED = new Set(['as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
+
+class Parser {
+  private i = 0;
+
+  constructor(private readonly tokens: readonly Token[]) {}
+
+  private peek(): Token {
+    return this.tokens[this.i] ?? { kind: 'end', at: 0 };
+  }
+
+  private isOp(value: string): boolean {
+    const token = this.peek();
+    return token.kind === 'op' && token.value === value;
+  }
+
+  private take(value: string): boolean {
+    if (!this.isOp(value)) return false;
+    this.i++;
+    return true;
+  }
+
+  private expect(value: string): void {
+    if (!this.take(value)) throw new CelSyntaxError(`Syntax error: missing '${value}'`);
+  }
+
+  parseAll(): Expr {
+    const expr = this.expr();
+    if (this.peek().kind !== 'end') throw new CelSyntaxError('Syntax error: extraneous input');
+    return expr;
+  }
+
+  private expr(): Expr {
+    const condition = this.or();
+    if (!this.take('?')) return condition;
+    const then = this.or();
+    this.expect(':');
+    return { k: 'conditional', condition, then, otherwise: this.expr() };
+  }
+
+  private or(): Expr {
+    let left = this.and();
+    while (this.take('||')) left = { k: 'or', left, right: this.and() };
+    return left;
+  }
+
+  private and(): Expr {
+    let left = this.relation();
+    while (this.take('&&')) left = { k: 'and', left, right: this.relation() };
+    return left;
+  }
+
+  private relation(): Expr {
+    let left = this.addition();
+    for (;;) {
+      const token = this.peek();
+      const op = token.kind === 'op' && RELATIONS.has(token.value) ? token.value : token.kind === 'ident' && token.value === 'in' ? 'in' : undefined;
+      if (op === undefined) return left;
+      this.i++;
+      left = { k: 'call', name: `_${op === 'in' ? '@in' : op}_`, target: undefined, args: [left, this.addition()] };
+    }
+  }
+
+  private addition(): Expr {
+    let left = this.multiplication();
+    for (;;) {
+      if (this.take('+')) left = { k: 'call', name: '_+_', target: undefined, args: [left, this.multiplication()] };
+      else if (this.take('-')) left = { k: 'call', name: '_-_', target: undefined, args: [left, this.multiplication()] };
+      else return left;
+    }
+  }
+
+  private multiplication(): Expr {
+    let left = this.unary();
+    for (;;) {
+      const token = this.peek();
+      if (token.kind !== 'op' || (token.value !== '*' && token.value !== '/' && token.value !== '%')) return left;
+      this.i++;
+      left = { k: 'call', name: `_${token.value}_`, target: undefined, args: [left, this.unary()] };
+    }
+  }
+
+  private unary(): Expr {
+    if (this.take('!')) return { k: 'call', name: '!_', target: undefined, args: [this.unary()] };
+    if (this.take('-')) {
+      const token = this.peek();
+      // A negative literal is one literal, so that the smallest int64 can be written.
+      if (token.kind === 'int' || token.kind === 'double') {
+        this.i++;
+        const literal: Expr = { k: 'literal', value: token.kind === 'int' ? -token.value : -token.value };
+        return this.member(literal);
+      }
+      return { k: 'call', name: '-_', target: undefined, args: [this.unary()] };
+    }
+    return this.member(this.primary());
+  }
+
+  private member(start: Expr): Expr {
+    let expr = start;
+    for (;;) {
+      if (this.take('.')) {
+        if (this.isOp('?')) throw new CelUnsupported('optional field selection');
+        const name = this.ident();
+        if (this.take('(')) expr = this.receiverCall(expr, name, this.args(')'));
+        else expr = { k: 'select', operand: expr, field: name, test: false };
+      } else if (this.take('[')) {
+        if (this.isOp('?')) throw new CelUnsupported('optional index');
+        const index = this.expr();
+        this.expect(']');
+        expr = { k: 'index', operand: expr, index };
+      } else if (this.isOp('{')) {
+        throw new CelUnsupported('message construction');
+      } else {
+        return expr;
+      }
+    }
+  }
+
+  private ident(): string {
+    const token = this.peek();
+    if (token.kind !== 'ident') throw new CelSyntaxError('Syntax error: missing IDENTIFIER');
+    this.i++;
+    return token.value;
+  }
+
+  private args(close: string): Expr[] {
+    const args: Expr[] = [];
+    if (this.take(close)) return args;
+    for (;;) {
+      args.push(this.expr());
+      if (this.take(close)) return args;
+      this.expect(',');
+      if (this.take(close)) return args;
+    }
+  }
+
+  private primary(): Expr {
+    const token = this.peek();
+    switch (token.kind) {
+      case 'int':
+      case 'uint':
+      case 'double':
+      case 'string':
+      case 'bytes':
+        this.i++;
+        return { k: 'literal', value: token.kind === 'uint' ? { uint: token.value } : token.value };
+      case 'ident': {
+        this.i++;
+        if (token.value === 'true' || token.value === 'false') return { k: 'literal', value: token.value === 'true' };
+        if (token.value === 'null') return { k: 'literal', value: null };
+        if (RESERVED.has(token.value)) throw new CelSyntaxError(`Syntax error: reserved identifier: ${token.value}`);
+        if (this.take('(')) return this.globalCall(token.value, this.args(')'));
+        return { k: 'ident', name: token.value };
+      }
+      case 'op':
+        if (this.take('(')) {
+          const inner = this.expr();
+          this.expect(')');
+          return inner;
+        }
+        if (this.take('[')) return { k: 'list', items: this.args(']') };
+        if (this.take('{')) return this.mapLiteral();
+        if (this.take('.')) return { k: 'ident', name: this.ident() };
+        break;
+      case 'end':
+        break;
+    }
+    throw new CelSyntaxError('Syntax error: mismatched input');
+  }
+
+  private mapLiteral(): Expr {
+    const entries: { key: Expr; value: Expr }[] = [];
+    if (this.take('}')) return { k: 'map', entries };
+    for (;;) {
+      if (this.isOp('?')) throw new CelUnsupported('optional map entry');
+      const key = this.expr();
+      this.expect(':');
+      entries.push({ key, value: this.expr() });
+      if (this.take('}')) return { k: 'map', entries };
+      this.expect(',');
+      if (this.take('}')) return { k: 'map', entries };
+    }
+  }
+
+  private globalCall(name: string, args: Expr[]): Expr {
+    if (name === 'has') {
+      const [arg] = args;
+      if (args.length !== 1 || arg === undefined || arg.k !== 'select') throw new CelSyntaxError('invalid argument to has() macro');
+      return { ...arg, test: true };
+    }
+    return { k: 'call', name, target: undefined, args };
+  }
+
+  private receiverCall(target: Expr, name: string, args: Expr[]): Expr {
+    const kind = comprehensionKind(name, args.length);
+    if (kind === undefined) {
+      // `sets.contains(a, b)`: a namespaced global function, written as a call on the namespace's name.
+      if (target.k === 'ident' && NAMESPACES.has(target.name)) return { k: 'call', name: `${target.name}.${name}`, target: undefined, args };
+      return { k: 'call', name, target, args };
+    }
+    const vars = args.slice(0, kind.vars).map((arg) => {
+      if (arg.k !== 'ident') throw new CelSyntaxError(`${name}() variable names must be simple identifiers`);
+      return arg.name;
+    });
+    const rest = args.slice(kind.vars);
+    const filter = kind.kind === 'map' && rest.length === 2 ? rest[0] : undefined;
+    const step = rest[rest.length - 1];
+    if (step === undefined) throw new CelSyntaxError(`${name}() needs a body`);
+    return { k: 'comprehension', kind: kind.kind, range: target, vars, step, filter };
+  }
+}
+
+const NAMESPACES = new Set(['sets', 'strings', 'math', 'lists']);
+
+/** Which macro a receiver call is, by its name and number of arguments (with one or two iteration variables). */
+function comprehensionKind(name: string, count: number): { kind: ComprehensionKind; vars: number } | undefined {
+  switch (name) {
+    case 'all':
+    case 'exists':
+    case 'exists_one':
+    case 'existsOne':
+    case 'filter':
+      if (count === 2 || count === 3) return { kind: name === 'existsOne' ? 'exists_one' : name, vars: count - 1 };
+      return undefined;
+    case 'map':
+      if (count === 2 || count === 3) return { kind: 'map', vars: 1 };
+      return undefined;
+    case 'transformList':
+      if (count === 3 || count === 4) throw new CelUnsupported('transformList');
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The expressions directly inside `expr`. */
+function children(expr: Expr): readonly Expr[] {
+  switch (expr.k) {
+    case 'literal':
+    case 'ident':
+      return [];
+    case 'select':
+      return [expr.operand];
+    case 'index':
+      return [expr.operand, expr.index];
+    case 'call':
+      return expr.target === undefined ? expr.args : [expr.target, ...expr.args];
+    case 'list':
+      return expr.items;
+    case 'map':
+      return expr.entries.flatMap((entry) => [entry.key, entry.value]);
+    case 'conditional':
+      return [expr.condition, expr.then, expr.otherwise];
+    case 'and':
+    case 'or':
+      return [expr.left, expr.right];
+    case 'comprehension':
+      return expr.filter === undefined ? [expr.range, expr.step] : [expr.range, expr.filter, expr.step];
+  }
+}
+
+/** Whether `expr` reads the variable `name` (a rule that reads `oldSelf` is a transition rule). */
+export function readsVariable(expr: Expr, name: string): boolean {
+  if (expr.k === 'ident') return expr.name === name;
+  return children(expr).some((inner) => readsVariable(inner, name));
+}
+
+/** Parses a CEL expression; throws CelSyntaxError or CelUnsupported. */
+export function parseCel(text: string): Expr {
+  return new Parser(tokenize(text)).parseAll();
+}
