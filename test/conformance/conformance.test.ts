@@ -5,6 +5,7 @@
 import { after, before, describe } from 'node:test';
 import { applySuite } from './apply.js';
 import { startBackend, type Backend } from './backend.js';
+import { celRuleSuite } from './cel-rules.js';
 import { crdSuite } from './crds.js';
 import { fieldSelectorSuite } from './field-selectors.js';
 import { fieldValidationSuite } from './field-validation.js';
@@ -41,6 +42,7 @@ describe(`conformance (${choice})`, () => {
   fieldValidationSuite(backend);
   typedApplySuite(backend);
   schemaValidationSuite(backend);
+  celRuleSuite(backend);
   queryParameterSuite(backend);
   listSuite(backend);
   runtimeSuite(backend);
