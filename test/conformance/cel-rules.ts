@@ -18,6 +18,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, waitFor, type Backend, type Json } from './backend.js';
+import { answered, invalidAnswer, type Answered, type Cause } from './invalid-answer.js';
 import { raw, type RawAnswer } from './raw-http.js';
 
 const GROUP = 'cel.conformance.katalog.dev';
@@ -240,29 +241,9 @@ function gearCrd(tight: boolean): unknown {
   });
 }
 
-/** One cause of a 422: [reason, field, message]. */
-type Cause = [reason: string, field: string, message: string];
-
-interface Answered {
-  status: number;
-  reason: unknown;
-  message: unknown;
-  details: unknown;
-}
-
-function answered(answer: RawAnswer): Answered {
-  return { status: answer.status, reason: answer.body['reason'], message: answer.body['message'], details: answer.body['details'] };
-}
-
 /** kube-apiserver's 422 for `name` of `kind` with these causes, in this order. */
 function invalid(kind: string, name: string, causes: Cause[]): Answered {
-  const listed = causes.map(([, field, message]) => `${field}: ${message}`);
-  return {
-    status: 422,
-    reason: 'Invalid',
-    message: `${kind}.${GROUP} "${name}" is invalid: ${listed.length === 1 ? String(listed[0]) : `[${listed.join(', ')}]`}`,
-    details: { name, group: GROUP, kind, causes: causes.map(([reason, field, message]) => ({ reason, message, field })) },
-  };
+  return invalidAnswer(GROUP, kind, name, causes);
 }
 
 /** A false rule without a message; `value` is the printed scalar, or undefined for an object or a list. */

@@ -11,6 +11,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, waitFor, type Backend, type Json } from './backend.js';
+import { answered, invalidAnswer, type Answered, type Cause } from './invalid-answer.js';
 import { raw, type RawAnswer } from './raw-http.js';
 
 const GROUP = 'schema.conformance.katalog.dev';
@@ -128,29 +129,9 @@ function cogCrd(tight: boolean): unknown {
   };
 }
 
-/** One cause of a 422: [reason, field, message]. */
-type Cause = [reason: string, field: string, message: string];
-
-interface Answered {
-  status: number;
-  reason: unknown;
-  message: unknown;
-  details: unknown;
-}
-
-function answered(answer: RawAnswer): Answered {
-  return { status: answer.status, reason: answer.body['reason'], message: answer.body['message'], details: answer.body['details'] };
-}
-
 /** kube-apiserver's 422 for `name` with these causes, in this order. */
 function invalid(name: string, causes: Cause[], kind = 'Sprocket'): Answered {
-  const listed = causes.map(([, field, message]) => `${field}: ${message}`);
-  return {
-    status: 422,
-    reason: 'Invalid',
-    message: `${kind}.${GROUP} "${name}" is invalid: ${listed.length === 1 ? String(listed[0]) : `[${listed.join(', ')}]`}`,
-    details: { name, group: GROUP, kind, causes: causes.map(([reason, field, message]) => ({ reason, message, field })) },
-  };
+  return invalidAnswer(GROUP, kind, name, causes);
 }
 
 function specOf(answer: RawAnswer): unknown {

@@ -183,14 +183,7 @@ class SchemaWalk {
       const keys = olds === undefined ? [] : listMapKeys(node);
       items.forEach((item, index) => this.validate(itemSchema, item, `${path}[${index}]`, olds === undefined ? undefined : correlatedItem(olds, item, keys), out));
     }
-    const minItems = numberKeyword(node, 'minItems');
-    if (minItems !== undefined && items.length < minItems) {
-      out.push({ code: 'invalid', name: path, value: items.length, message: `${path} in body should have at least ${minItems} items` });
-    }
-    const maxItems = numberKeyword(node, 'maxItems');
-    if (maxItems !== undefined && items.length > maxItems) {
-      out.push({ code: 'tooMany', name: path, value: items.length, limit: maxItems, message: `${path} in body should have at most ${maxItems} items` });
-    }
+    checkCount(node, 'Items', items.length, path, out);
   }
 
   private checkEnum(node: SchemaNode, value: unknown, path: string, out: OpenApiError[]): void {
@@ -202,14 +195,7 @@ class SchemaWalk {
 
   private checkObject(node: SchemaNode, object: Record<string, unknown>, path: string, old: Old, out: OpenApiError[]): void {
     const keys = Object.keys(object);
-    const minProperties = numberKeyword(node, 'minProperties');
-    if (minProperties !== undefined && keys.length < minProperties) {
-      out.push({ code: 'invalid', name: path, value: keys.length, message: `${path} in body should have at least ${minProperties} properties` });
-    }
-    const maxProperties = numberKeyword(node, 'maxProperties');
-    if (maxProperties !== undefined && keys.length > maxProperties) {
-      out.push({ code: 'tooMany', name: path, value: keys.length, limit: maxProperties, message: `${path} in body should have at most ${maxProperties} properties` });
-    }
+    checkCount(node, 'Properties', keys.length, path, out);
     const properties = propertiesOf(node);
     const additional = asSchema(node['additionalProperties']);
     const oldObject = old !== undefined && kindOf(old.value) === 'object' ? (old.value as Record<string, unknown>) : undefined;
@@ -275,6 +261,15 @@ class SchemaWalk {
     this.validate(node, value, path, old, errors);
     return { errors, visits: this.visits - before };
   }
+}
+
+/** `minItems`/`maxItems` of an array, or `minProperties`/`maxProperties` of an object, against its `count`. */
+function checkCount(node: SchemaNode, what: 'Items' | 'Properties', count: number, path: string, out: OpenApiError[]): void {
+  const noun = what.toLowerCase();
+  const min = numberKeyword(node, `min${what}`);
+  if (min !== undefined && count < min) out.push({ code: 'invalid', name: path, value: count, message: `${path} in body should have at least ${min} ${noun}` });
+  const max = numberKeyword(node, `max${what}`);
+  if (max !== undefined && count > max) out.push({ code: 'tooMany', name: path, value: count, limit: max, message: `${path} in body should have at most ${max} ${noun}` });
 }
 
 /** Compiled `pattern`s by the schema node that holds them: built once per CRD schema, gone with it. */
