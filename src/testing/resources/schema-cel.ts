@@ -173,6 +173,7 @@ function checkRules(node: SchemaNode, value: unknown, old: Old, path: string, ro
     try {
       result = evaluate(rule.expr, vars);
     } catch (error) {
+      // A call this evaluator does not implement: the rule is left unjudged (documented), never judged wrongly.
       if (error instanceof CelUnsupported) continue;
       if (!(error instanceof CelEvalError)) throw error;
       const shown = error.message.startsWith('no such overload')
