@@ -8,18 +8,18 @@
  * it was is ratcheted: a warning, not a refusal.
  *
  * Not evaluated (the rule passes unjudged, rather than being judged wrongly): rules using a part of CEL the
- * evaluator in src/testing/cel/ does not implement (optional types, quantities, URLs, IPs, semver, format,
+ * evaluator in this folder does not implement (optional types, quantities, URLs, IPs, semver, format,
  * authorization), `optionalOldSelf`. Not checked: compile errors and cost limits (kube-apiserver refuses such a CRD
  * when it is created; the in-process server accepts it).
  */
-import { evaluate } from '../cel/evaluate.js';
-import { CelSyntaxError } from '../cel/lexer.js';
-import { CelUnsupported, parseCel, readsVariable, type Expr } from '../cel/parser.js';
-import { CelEvalError, CelOptional, fromJson, type CelValue } from '../cel/values.js';
+import { evaluate } from './evaluate.js';
+import { CelSyntaxError } from './lexer.js';
+import { CelUnsupported, parseCel, readsVariable, type Expr } from './parser.js';
+import { CelEvalError, CelOptional, fromJson, type CelValue } from './values.js';
 import { jsonEqual } from '../patch/json-value.js';
 import type { FieldProblem } from '../status-errors.js';
-import { goBadValue } from './go-values.js';
-import { asSchema, itemsSchema, keyword, listMapKeys, listType, propertiesOf, type SchemaNode } from './schema-keywords.js';
+import { goBadValue } from '../resources/go-values.js';
+import { asSchema, itemsSchema, keyword, listMapKeys, listType, propertiesOf, type SchemaNode } from '../resources/schema-keywords.js';
 
 /** One `x-kubernetes-validations` entry, compiled (or not, when unsupported or not parseable). */
 interface CompiledRule {
