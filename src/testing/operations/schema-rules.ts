@@ -2,11 +2,11 @@
  * The schema rules of a write of a custom resource, as kube-apiserver's custom resource strategy applies them: the
  * object is defaulted (schema-defaults.ts), then validated against the structural schema of the version it is
  * written in (schema-validation.ts), its set and map lists checked for duplicates (schema-list-types.ts), and its
- * CEL rules evaluated when the schema let it through (cel/validation-rules.ts). A write to `/status` validates only `status`
- * against the status schema, and the CEL rules of the whole object, as kube-apiserver does. An update is ratcheted
- * against the stored object: what it leaves as it was is not held against a schema that changed since (a CEL rule's
- * failure there is a warning), and list duplicates the stored object already had are not refused. Problems are one
- * 422 `Invalid` with every cause.
+ * CEL rules evaluated when the schema let it through (cel/validation-rules.ts). A write to `/status` validates only
+ * `status` against the status schema, and the CEL rules of the whole object, as kube-apiserver does. An update is
+ * ratcheted against the stored object: what it leaves as it was is not held against a schema that changed since (a
+ * CEL rule's failure there is a warning), and list duplicates the stored object already had are not refused.
+ * Problems are one 422 `Invalid` with every cause.
  */
 import { celOutcome, hasCelRules } from '../cel/validation-rules.js';
 import type { ResourceView } from '../resources/resource-type.js';
