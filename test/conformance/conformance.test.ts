@@ -6,6 +6,7 @@ import { after, before, describe } from 'node:test';
 import { applySuite } from './apply.js';
 import { startBackend, type Backend } from './backend.js';
 import { celRuleSuite } from './cel-rules.js';
+import { crdDefaultsSuite } from './crd-defaults.js';
 import { crdSuite } from './crds.js';
 import { fieldSelectorSuite } from './field-selectors.js';
 import { fieldValidationSuite } from './field-validation.js';
@@ -43,6 +44,7 @@ describe(`conformance (${choice})`, () => {
   typedApplySuite(backend);
   schemaValidationSuite(backend);
   celRuleSuite(backend);
+  crdDefaultsSuite(backend);
   queryParameterSuite(backend);
   listSuite(backend);
   runtimeSuite(backend);

@@ -96,10 +96,13 @@ function anyRules(schema: SchemaNode | undefined): boolean {
   return anyRules(asSchema(schema['additionalProperties'])) || anyRules(itemsSchema(schema));
 }
 
-/** The CEL rules' verdict on `object` (the whole custom resource) under its root schema; `old`: the stored object. */
-export function celOutcome(schema: SchemaNode, object: unknown, old: Old): CelOutcome {
+/**
+ * The CEL rules' verdict on `object` (the whole custom resource) under its root schema; `old`: the stored object.
+ * `at`: for a value that is not a whole resource (a CRD's default), its field path, and its rules see it as it is.
+ */
+export function celOutcome(schema: SchemaNode, object: unknown, old: Old, at?: string): CelOutcome {
   const outcome: CelOutcome = { problems: [], warnings: [] };
-  walk(schema, object, old, '', { root: true, parentUnchanged: false }, outcome);
+  walk(schema, object, old, at ?? '', { root: at === undefined, parentUnchanged: false }, outcome);
   return outcome;
 }
 

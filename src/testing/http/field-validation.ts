@@ -5,7 +5,7 @@
  * messages), `Warn` (the default) answers `Warning: 299` headers, `Ignore` says nothing. Unknown fields are dropped
  * from what is stored whatever the mode, as a real server prunes them. Server-side apply bodies are not checked.
  */
-import { childOf, itemsOf, rootNode, type FieldNode } from '../resources/known-fields.js';
+import { childOf, hasUnknown, itemsOf, rootNode, type FieldNode } from '../resources/known-fields.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { withSchemaDefaults } from '../operations/schema-rules.js';
 import { StatusError } from '../status-errors.js';
@@ -149,21 +149,6 @@ export function pruneUnknown(value: unknown, node: FieldNode, path = '', order: 
     } else removed.push(...pruneUnknown(object[key], child.node, join(path, key), order, prune));
   }
   return removed;
-}
-
-/** Whether `value` has a field `node` does not declare: {@link pruneUnknown}'s question without its paths and copies. */
-function hasUnknown(value: unknown, node: FieldNode): boolean {
-  if (Array.isArray(value)) {
-    const items = itemsOf(node);
-    return value.some((item) => hasUnknown(item, items));
-  }
-  if (node === undefined || typeof value !== 'object' || value === null) return false;
-  const object = value as Record<string, unknown>;
-  for (const key of Object.keys(object)) {
-    const child = childOf(node, key);
-    if (!child.known || hasUnknown(object[key], child.node)) return true;
-  }
-  return false;
 }
 
 function warningHeader(problems: readonly string[]): Record<string, string | string[]> {

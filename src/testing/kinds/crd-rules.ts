@@ -1,13 +1,15 @@
 /**
  * What the API server checks and fills in on a CustomResourceDefinition write: the name/group/scope/versions
- * rules, the cleanup finalizer, and the status a real server's controllers would write (accepted names,
- * NamesAccepted and Established at once, storedVersions, Terminating while deleting).
+ * rules, defaults a custom resource could not hold (crd-defaults.ts), the cleanup finalizer, and the status a real
+ * server's controllers would write (accepted names, NamesAccepted and Established at once, storedVersions,
+ * Terminating while deleting).
  */
 import { jsonEqual } from '../patch/json-value.js';
 import type { ResourceRegistry } from '../resources/registry.js';
 import type { ResourceType } from '../resources/resource-type.js';
 import { invalid, type FieldProblem } from '../status-errors.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
+import { dropNullDefaults, versionDefaultProblems } from './crd-defaults.js';
 import { acceptedNames, crdVersions } from './crd-types.js';
 
 /** The finalizer a real server puts on every CRD; removed once all its custom resources are gone. */
@@ -74,6 +76,7 @@ function validate(crd: KubeObject, name: string, registry: ResourceRegistry, pre
     seen.add(version);
   });
   problems.push(...selectableFieldProblems(versions));
+  problems.push(...versionDefaultProblems(versions));
   const existing = registry.byKey(`${group}/${plural}`);
   if (existing?.builtin === true) {
     problems.push({ field: 'metadata.name', message: `Invalid value: "${name}": conflicts with a built-in resource of the test API server` });
@@ -115,6 +118,7 @@ function computeStatus(crd: KubeObject, prev: StoredRecord | undefined, now: str
 /** Validates a new CRD, adds the cleanup finalizer and sets its status. */
 export function prepareCrdCreate(crd: KubeObject, registry: ResourceRegistry, now: string): void {
   const metadata = metadataOf(crd);
+  dropNullDefaults(crdVersions(crd));
   validate(crd, String(metadata['name'] ?? ''), registry, undefined);
   const finalizers = Array.isArray(metadata['finalizers']) ? [...(metadata['finalizers'] as unknown[])] : [];
   if (!finalizers.includes(CRD_CLEANUP_FINALIZER)) finalizers.push(CRD_CLEANUP_FINALIZER);
@@ -124,6 +128,7 @@ export function prepareCrdCreate(crd: KubeObject, registry: ResourceRegistry, no
 
 /** Validates an updated CRD and recomputes its status. */
 export function prepareCrdUpdate(crd: KubeObject, prev: StoredRecord, registry: ResourceRegistry, now: string): void {
+  dropNullDefaults(crdVersions(crd));
   validate(crd, String(metadataOf(crd)['name'] ?? ''), registry, prev);
   crd['status'] = computeStatus(crd, prev, now);
 }

@@ -124,3 +124,18 @@ export function childOf(node: FieldNode, key: string): { readonly known: boolean
 export function itemsOf(node: FieldNode): FieldNode {
   return node === undefined ? undefined : asNode(node['items']);
 }
+
+/** Whether `value` has a field `node` does not declare (what pruning would remove), without building paths or copies. */
+export function hasUnknown(value: unknown, node: FieldNode): boolean {
+  if (Array.isArray(value)) {
+    const items = itemsOf(node);
+    return value.some((item) => hasUnknown(item, items));
+  }
+  if (node === undefined || typeof value !== 'object' || value === null) return false;
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    const child = childOf(node, key);
+    if (!child.known || hasUnknown(object[key], child.node)) return true;
+  }
+  return false;
+}

@@ -54,9 +54,9 @@ function kindOf(value: unknown): Kind {
   return Array.isArray(value) ? 'array' : 'object';
 }
 
-/** The schema's types: `integer,string` for int-or-string, else its `type`. */
-function typesOf(node: SchemaNode): readonly string[] {
-  if (keyword(node, 'x-kubernetes-int-or-string') === true) return ['integer', 'string'];
+/** The schema's types: `integer,string` for int-or-string (none when `intOrStringTyped` is off), else its `type`. */
+function typesOf(node: SchemaNode, intOrStringTyped: boolean): readonly string[] {
+  if (keyword(node, 'x-kubernetes-int-or-string') === true) return intOrStringTyped ? ['integer', 'string'] : [];
   return typeof node['type'] === 'string' && node['type'] !== '' ? [node['type']] : [];
 }
 
@@ -80,10 +80,12 @@ class SchemaWalk {
   /** Schema nodes visited: the measure {@link anyOf}/{@link oneOf} pick the best-matching alternative by. */
   visits = 0;
 
+  constructor(private readonly intOrStringTyped: boolean) {}
+
   validate(node: SchemaNode, value: unknown, path: string, old: Old, out: OpenApiError[]): void {
     this.visits++;
     if (old !== undefined && jsonEqual(old.value, value)) return;
-    const types = typesOf(node);
+    const types = typesOf(node, this.intOrStringTyped);
     const format = formatOf(node, types);
     const kind = kindOf(value);
     if (kind === 'null') {
@@ -376,10 +378,12 @@ function fieldProblem(error: OpenApiError, prefix: string | undefined): FieldPro
  * The problems of `value` under `schema`, as kube-apiserver reports them in a 422's causes. `old`: the stored value
  * of an update (ratcheting). `prefix`: the field the value sits at when it is not the whole object (`status` for the
  * status subresource, whose schema is validated on its own: its messages name paths inside status).
+ * `intOrStringTyped`: false for a CRD's defaults, which kube-apiserver checks against the structural form of the
+ * schema, where int-or-string carries no type.
  */
-export function schemaProblems(schema: SchemaNode, value: unknown, old: Old, prefix?: string): FieldProblem[] {
+export function schemaProblems(schema: SchemaNode, value: unknown, old: Old, prefix?: string, intOrStringTyped = true): FieldProblem[] {
   const errors: OpenApiError[] = [];
-  new SchemaWalk().validate(schema, value, '', old, errors);
+  new SchemaWalk(intOrStringTyped).validate(schema, value, '', old, errors);
   const seen = new Set<string>();
   const problems: FieldProblem[] = [];
   for (const error of errors) {
