@@ -80,6 +80,42 @@ describe('admission webhooks in the test API server', { skip: hasOpenssl ? false
     );
   });
 
+  test('a custom resource reaches a mutating webhook with its schema defaults filled in, as kube-apiserver decodes it first', async () => {
+    await clear();
+    server.applyCrd({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'dials.admission.example.com' },
+      spec: {
+        group: 'admission.example.com',
+        scope: 'Namespaced',
+        names: { plural: 'dials', singular: 'dial', kind: 'Dial' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { level: { type: 'integer', default: 3 } } } } } },
+          },
+        ],
+      },
+    });
+    await server.settled();
+    webhook.answer = () => ({ allowed: true });
+    const rules = [{ operations: ['CREATE'], apiGroups: ['admission.example.com'], apiVersions: ['v1'], resources: ['dials'] }];
+    await admission.createMutatingWebhookConfiguration({ body: configuration('mutating', webhook.url, tls.cert, { rules }) });
+    const response = await fetch(`${server.url}/apis/admission.example.com/v1/namespaces/default/dials`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'admission.example.com/v1', kind: 'Dial', metadata: { name: 'd1' }, spec: {} }),
+    });
+    assert.equal(response.status, 201);
+    assert.deepEqual(
+      webhook.seen.map((r) => (r.object as { spec?: unknown }).spec),
+      [{ level: 3 }],
+    );
+  });
+
   test('DELETE sends the stored object as oldObject; a denial keeps it', async () => {
     await clear();
     webhook.answer = (request) => (request.operation === 'DELETE' ? { allowed: false, status: { code: 409, message: 'keep it' } } : { allowed: true });

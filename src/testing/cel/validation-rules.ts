@@ -19,7 +19,8 @@ import { CelEvalError, CelOptional, fromJson, type CelValue } from './values.js'
 import { jsonEqual } from '../patch/json-value.js';
 import type { FieldProblem } from '../status-errors.js';
 import { goBadValue } from '../resources/go-values.js';
-import { asSchema, itemsSchema, keyword, listMapKeys, listType, propertiesOf, type SchemaNode } from '../resources/schema-keywords.js';
+import { oldField, oldItem, type Old } from '../resources/schema-correlation.js';
+import { asSchema, itemsSchema, keyword, propertiesOf, type SchemaNode } from '../resources/schema-keywords.js';
 
 /** One `x-kubernetes-validations` entry, compiled (or not, when unsupported or not parseable). */
 interface CompiledRule {
@@ -38,7 +39,6 @@ export interface CelOutcome {
   readonly warnings: string[];
 }
 
-type Old = { readonly value: unknown } | undefined;
 
 /** Compiled rules by the schema node that holds them: compiled once per CRD schema, gone with it. */
 const compiled = new WeakMap<SchemaNode, readonly CompiledRule[]>();
@@ -125,32 +125,22 @@ function walk(node: SchemaNode, value: unknown, old: Old, path: string, place: P
   if (Array.isArray(value)) {
     const items = itemsSchema(node);
     if (items === undefined) return;
-    const olds = listType(node) === 'map' && old !== undefined && Array.isArray(old.value) ? (old.value as unknown[]) : undefined;
-    value.forEach((item, i) => walk(items, item, olds === undefined ? undefined : correlated(olds, item, listMapKeys(node)), `${path}[${i}]`, below, out));
+    value.forEach((item, i) => walk(items, item, oldItem(node, old, item), `${path}[${i}]`, below, out));
     return;
   }
   if (typeof value !== 'object') return;
   const object = value as Record<string, unknown>;
-  const oldObject = old !== undefined && typeof old.value === 'object' && old.value !== null && !Array.isArray(old.value) ? (old.value as Record<string, unknown>) : undefined;
-  const oldOf = (key: string): Old => (oldObject !== undefined && Object.hasOwn(oldObject, key) ? { value: oldObject[key] } : undefined);
   const properties = propertiesOf(node);
   const additional = asSchema(node['additionalProperties']);
   if (additional !== undefined) {
-    for (const key of Object.keys(object)) walk(additional, object[key], oldOf(key), `${path}[${key}]`, below, out);
+    for (const key of Object.keys(object)) walk(additional, object[key], oldField(old, key), `${path}[${key}]`, below, out);
   }
   if (properties !== undefined) {
     for (const key of Object.keys(object)) {
       if (!Object.hasOwn(properties, key)) continue;
-      walk(asSchema(properties[key]) ?? {}, object[key], oldOf(key), path === '' ? key : `${path}.${key}`, below, out);
+      walk(asSchema(properties[key]) ?? {}, object[key], oldField(old, key), path === '' ? key : `${path}.${key}`, below, out);
     }
   }
-}
-
-function correlated(olds: readonly unknown[], item: unknown, keys: readonly string[]): Old {
-  if (typeof item !== 'object' || item === null || keys.length === 0) return undefined;
-  const fields = item as Record<string, unknown>;
-  const match = olds.find((old) => typeof old === 'object' && old !== null && keys.every((key) => jsonEqual((old as Record<string, unknown>)[key], fields[key])));
-  return match === undefined ? undefined : { value: match };
 }
 
 /** The schema's type name kube-apiserver shows for a rule's runtime error (`"object"`, `"string"`...). */

@@ -89,6 +89,16 @@ function withWarnings(headers: Record<string, string | string[]>, warnings: read
   return { ...headers, Warning: [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), ...lines] };
 }
 
+/** The warnings a write's CEL rules earn (a ratcheted failure), once each: admission may run the write twice. */
+class RuleWarnings {
+  private readonly seen = new Set<string>();
+  readonly warn = (warning: string): void => void this.seen.add(warning);
+
+  all(): string[] {
+    return [...this.seen];
+  }
+}
+
 /**
  * Runs a write whose request already earned `Warning`s (unknown fields in `fieldValidation=Warn`): when the write
  * fails they are still sent, on the error's answer, as kube-apiserver sends the warnings its decoder recorded.
@@ -144,17 +154,16 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const metadata = body.metadata;
       const name = typeof metadata === 'object' && metadata !== null && typeof (metadata as Body).name === 'string' ? String((metadata as Body).name) : '';
       const namespace = view.type.namespaced ? (r.namespace ?? (typeof (metadata as Body | undefined)?.namespace === 'string' ? String((metadata as Body).namespace) : '')) : '';
-      const rules = new Set<string>();
-      const warn = (warning: string): void => void rules.add(warning);
-      const admitted = await warnedOnFailure(res, () => withWarnings(headers, [...rules]), async () => {
+      const rules = new RuleWarnings();
+      const admitted = await warnedOnFailure(res, () => withWarnings(headers, rules.all()), async () => {
         const write = await writeTarget(cluster, view, body);
         return admitWrite(
           cluster,
           { operation: 'CREATE', view: write.view, namespace, name, subresource: undefined, object: write.body, oldObject: undefined, dryRun: dryRun(query, 'CreateOptions') },
-          (object, dry) => createObject(cluster, write.view, object ?? {}, r.namespace, { manager, dryRun: dry, warn }),
+          (object, dry) => createObject(cluster, write.view, object ?? {}, r.namespace, { manager, dryRun: dry, warn: rules.warn }),
         );
       });
-      sendJson(res, 201, await recordText(cluster, view, admitted.record), withWarnings(headers, [...rules, ...admitted.warnings]));
+      sendJson(res, 201, await recordText(cluster, view, admitted.record), withWarnings(headers, [...rules.all(), ...admitted.warnings]));
       return;
     }
     case 'update': {
@@ -164,18 +173,17 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const headers = checkBody(view, mode, text, body);
       const manager = fieldManager(req, query);
       const current = cluster.store.get(view.type.key, namespace, target.name);
-      const rules = new Set<string>();
-      const warn = (warning: string): void => void rules.add(warning);
-      const admitted = await warnedOnFailure(res, () => withWarnings(headers, [...rules]), async () => {
+      const rules = new RuleWarnings();
+      const admitted = await warnedOnFailure(res, () => withWarnings(headers, rules.all()), async () => {
         const write = await writeTarget(cluster, view, body);
         const oldObject = current === undefined ? undefined : (JSON.parse(objectText(write.view, current)) as Body);
         return admitWrite(
           cluster,
           { operation: 'UPDATE', view: write.view, namespace, name: target.name, subresource: r.subresource, object: write.body, oldObject, dryRun: dryRun(query, 'UpdateOptions') },
-          (object, dry) => updateObject(cluster, write.view, object ?? {}, target, { manager, dryRun: dry, warn }),
+          (object, dry) => updateObject(cluster, write.view, object ?? {}, target, { manager, dryRun: dry, warn: rules.warn }),
         );
       });
-      sendJson(res, 200, await recordText(cluster, view, admitted.record), withWarnings(headers, [...rules, ...admitted.warnings]));
+      sendJson(res, 200, await recordText(cluster, view, admitted.record), withWarnings(headers, [...rules.all(), ...admitted.warnings]));
       return;
     }
     case 'patch': {
@@ -189,13 +197,12 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       if (untyped !== undefined) throw internalErrorWithMessage(untyped);
       const fields = patchChecker(view, mode, patchType === 'merge' || patchType === 'strategic' ? text : undefined);
       const manager = fieldManager(req, query);
-      const rules = new Set<string>();
-      const warn = (warning: string): void => void rules.add(warning);
-      const warnings = (): Record<string, string | string[]> => withWarnings(fields.headers(), [...rules]);
+      const rules = new RuleWarnings();
+      const warnings = (): Record<string, string | string[]> => withWarnings(fields.headers(), rules.all());
       const conversion = conversionFor(cluster, view);
       if (conversion !== undefined) {
         // Converted to the request's version, patched there, converted back (patch-converted.ts).
-        const options = { manager, force: flag(query, 'force'), dryRun: dryRun(query, 'PatchOptions'), checkFields: fields.check, warn };
+        const options = { manager, force: flag(query, 'force'), dryRun: dryRun(query, 'PatchOptions'), checkFields: fields.check, warn: rules.warn };
         const admitted = await warnedOnFailure(res, warnings, () => patchConverted(cluster, view, conversion, patchType, patch, target, options));
         sendJson(res, admitted.created ? 201 : 200, await recordText(cluster, view, admitted.record), withWarnings(warnings(), admitted.warnings));
         return;
@@ -216,7 +223,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         },
         // With webhooks the admission runs the patch several times and each run patches a copy (the engines keep
         // their inputs); without them it runs once, on the patch itself.
-        (run) => patchObject(cluster, view, patchType, reruns ? structuredClone(patch) : patch, target, { manager, force: flag(query, 'force'), checkFields: fields.check, warn, ...run }),
+        (run) => patchObject(cluster, view, patchType, reruns ? structuredClone(patch) : patch, target, { manager, force: flag(query, 'force'), checkFields: fields.check, warn: rules.warn, ...run }),
       ));
       sendJson(res, admitted.created ? 201 : 200, await recordText(cluster, view, admitted.record), withWarnings(warnings(), admitted.warnings));
       return;

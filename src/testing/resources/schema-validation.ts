@@ -17,7 +17,8 @@ import { jsonEqual } from '../patch/json-value.js';
 import type { FieldProblem } from '../status-errors.js';
 import { goBadValue, goFloat, goJson, goQuote } from './go-values.js';
 import { isKnownStringFormat, matchesFormat } from './schema-formats.js';
-import { asSchema, keyword, listMapKeys, listType, numberKeyword, propertiesOf, type SchemaNode } from './schema-keywords.js';
+import { oldField, oldItem, type Old } from './schema-correlation.js';
+import { asSchema, keyword, numberKeyword, propertiesOf, type SchemaNode } from './schema-keywords.js';
 
 /** How kube-apiserver turns each kind of validator error into a field error. */
 type Code = 'type' | 'required' | 'enum' | 'tooLong' | 'tooMany' | 'invalid';
@@ -35,8 +36,6 @@ interface OpenApiError {
   readonly values?: readonly unknown[];
 }
 
-/** A value's correlated old value, when an update has one: `undefined` when there is none to ratchet against. */
-type Old = { readonly value: unknown } | undefined;
 
 const INT64_LIMIT = 2 ** 63;
 const JSON_INTEGER_LIMIT = 2 ** 53;
@@ -181,9 +180,7 @@ class SchemaWalk {
   private checkArray(node: SchemaNode, items: unknown[], path: string, old: Old, out: OpenApiError[]): void {
     const itemSchema = asSchema(node['items']);
     if (itemSchema !== undefined) {
-      const olds = listType(node) === 'map' && old !== undefined && Array.isArray(old.value) ? (old.value as unknown[]) : undefined;
-      const keys = olds === undefined ? [] : listMapKeys(node);
-      items.forEach((item, index) => this.validate(itemSchema, item, `${path}[${index}]`, olds === undefined ? undefined : correlatedItem(olds, item, keys), out));
+      items.forEach((item, index) => this.validate(itemSchema, item, `${path}[${index}]`, oldItem(node, old, item), out));
     }
     checkCount(node, 'Items', items.length, path, out);
   }
@@ -200,19 +197,17 @@ class SchemaWalk {
     checkCount(node, 'Properties', keys.length, path, out);
     const properties = propertiesOf(node);
     const additional = asSchema(node['additionalProperties']);
-    const oldObject = old !== undefined && kindOf(old.value) === 'object' ? (old.value as Record<string, unknown>) : undefined;
-    const oldOf = (key: string): Old => (oldObject !== undefined && Object.hasOwn(oldObject, key) ? { value: oldObject[key] } : undefined);
     if (additional !== undefined) {
       for (const key of keys) {
         if (properties !== undefined && Object.hasOwn(properties, key)) continue;
-        this.validate(additional, object[key], `${path}.${key}`, oldOf(key), out);
+        this.validate(additional, object[key], `${path}.${key}`, oldField(old, key), out);
       }
     }
     if (properties !== undefined) {
       for (const key of Object.keys(properties)) {
         if (!Object.hasOwn(object, key)) continue;
         // The type fields of the root are never ratcheted (kube-apiserver validates them afresh on every update).
-        const ratchet = path === '' && (key === 'kind' || key === 'apiVersion') ? undefined : oldOf(key);
+        const ratchet = path === '' && (key === 'kind' || key === 'apiVersion') ? undefined : oldField(old, key);
         this.validate(asSchema(properties[key]) ?? {}, object[key], child(path, key), ratchet, out);
       }
     }
@@ -336,18 +331,6 @@ function rangeProblem(value: number, typeName: string, format: string, prefix: s
 /** Go's `%v` of the enum's values (numbers are float64 there): `[a b 1]`. Only told apart by it, never shown. */
 function goList(values: readonly unknown[]): string {
   return `[${values.map((v) => (typeof v === 'string' ? v : typeof v === 'number' ? goFloat(v) : JSON.stringify(v))).join(' ')}]`;
-}
-
-/** The old item of a `map` list with the same key values as `item`. */
-function correlatedItem(olds: readonly unknown[], item: unknown, keys: readonly string[]): Old {
-  if (kindOf(item) !== 'object' || keys.length === 0) return undefined;
-  const fields = item as Record<string, unknown>;
-  for (const old of olds) {
-    if (kindOf(old) !== 'object') continue;
-    const candidate = old as Record<string, unknown>;
-    if (keys.every((key) => jsonEqual(candidate[key], fields[key]))) return { value: old };
-  }
-  return undefined;
 }
 
 /** kube-apiserver's field error of one validator error (`kubeOpenAPIResultToFieldErrors`), under `prefix` (`status` for the subresource). */
