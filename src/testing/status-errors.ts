@@ -4,6 +4,7 @@
  * server throw it as is, so a test sees the same `reason` both ways.
  */
 import { KubeError } from '../errors.js';
+import { goBadValue, goQuote } from './resources/go-values.js';
 
 /** One field-level cause inside `Status.details.causes`. */
 export interface StatusCause {
@@ -234,4 +235,24 @@ export function deletedStatus(resource: ResourceName, name: string, uid: string)
     details: omitEmptyGroup({ name, group: resource.group, kind: resource.plural, uid }),
     code: 200,
   };
+}
+
+/** Go's `field.Required`: `Required value`, with its detail when there is one. */
+export function fieldRequired(field: string, detail = ''): FieldProblem {
+  return { field, reason: 'FieldValueRequired', message: detail === '' ? 'Required value' : `Required value: ${detail}` };
+}
+
+/** Go's `field.Forbidden`. */
+export function fieldForbidden(field: string, detail: string): FieldProblem {
+  return { field, reason: 'FieldValueForbidden', message: `Forbidden: ${detail}` };
+}
+
+/** Go's `field.Invalid`: the bad value as a field error prints it, then the detail. */
+export function fieldInvalid(field: string, value: unknown, detail: string): FieldProblem {
+  return { field, reason: 'FieldValueInvalid', message: `Invalid value: ${goBadValue(value)}: ${detail}` };
+}
+
+/** Go's `field.NotSupported`: the value and the supported ones, each quoted. */
+export function fieldNotSupported(field: string, value: string, supported: readonly string[]): FieldProblem {
+  return { field, reason: 'FieldValueNotSupported', message: `Unsupported value: ${goQuote(value)}: supported values: ${supported.map(goQuote).join(', ')}` };
 }

@@ -4,10 +4,10 @@
  * must be left as it is by pruning (`must not have unknown fields`), an embedded resource's must name its
  * `apiVersion` and `kind`, and it must pass the node's own schema and CEL rules, each reported under
  * `<schema path>.default` with the validators' messages. A default on the root's `metadata`, `apiVersion` or `kind`
- * is forbidden. `default: null` is no default (and is dropped from the stored CRD: crd-rules.ts). Not checked: the
+ * is forbidden (crd-schema-keywords.ts), so not checked here. kube-apiserver checks defaults only in a structural
+ * schema (crd-schemas.ts). `default: null` is no default (and is dropped from the stored CRD: crd-schemas.ts). Not checked: the
  * metadata an embedded resource's default carries.
  */
-import { jsonEqual } from '../patch/json-value.js';
 import { celOutcome } from '../cel/validation-rules.js';
 import { extension, hasUnknown } from '../resources/known-fields.js';
 import { goBadValue } from '../resources/go-values.js';
@@ -15,39 +15,14 @@ import { asSchema, itemsSchema, keyword, propertiesOf, type SchemaNode } from '.
 import { schemaProblems } from '../resources/schema-validation.js';
 import type { FieldProblem } from '../status-errors.js';
 
-/**
- * The problems of the defaults of a CRD's versions. kube-apiserver checks its internal form, where a schema that
- * every version shares sits once at `spec.validation` (as for `selectableFields`, crd-rules.ts); otherwise each
- * version's is at `spec.versions[i].schema`.
- */
-export function versionDefaultProblems(versions: readonly Readonly<Record<string, unknown>>[]): FieldProblem[] {
-  const schemaOf = (version: Readonly<Record<string, unknown>>): SchemaNode | undefined => asSchema(asSchema(version['schema'])?.['openAPIV3Schema']);
-  const first = versions[0];
-  if (first !== undefined && versions.every((v) => jsonEqual(v['schema'], first['schema']))) {
-    const shared = schemaOf(first);
-    return shared === undefined ? [] : defaultProblems(shared, 'spec.validation.openAPIV3Schema');
-  }
-  return versions.flatMap((version, i) => {
-    const schema = schemaOf(version);
-    return schema === undefined ? [] : defaultProblems(schema, `spec.versions[${i}].schema.openAPIV3Schema`);
-  });
-}
-
 /** The problems of every default under `schema` (a CRD version's root schema), whose own path is `path`. */
 export function defaultProblems(schema: SchemaNode, path: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  const properties = propertiesOf(schema);
-  for (const name of TYPE_AND_METADATA) {
-    const property = properties === undefined ? undefined : asSchema(properties[name]);
-    if (property !== undefined && defaultOf(property) !== undefined) {
-      problems.push({ field: `${path}.properties[${name}].default`, reason: 'FieldValueForbidden', message: `Forbidden: must not be set in top-level ${name}` });
-    }
-  }
   walk(schema, path, true, problems);
   return problems;
 }
 
-/** The fields of a resource's root whose default kube-apiserver forbids. */
+/** The fields of a resource's root whose default kube-apiserver forbids (crd-schema-keywords.ts), so never checks. */
 const TYPE_AND_METADATA = ['metadata', 'apiVersion', 'kind'] as const;
 
 function defaultOf(node: SchemaNode): unknown {
@@ -84,27 +59,4 @@ function problemsOf(node: SchemaNode, value: unknown, at: string): FieldProblem[
   const schemaFound = schemaProblems(node, value, undefined, at, false);
   if (schemaFound.length > 0) return [...problems, ...schemaFound];
   return [...problems, ...celOutcome(node, value, undefined, at).problems];
-}
-
-/**
- * Removes every `default: null` from the schemas of a CRD being written, in place, as kube-apiserver stores the CRD
- * (a null default is no default). Only the request's own schema objects are touched: a stored CRD holds none.
- */
-export function dropNullDefaults(versions: readonly Readonly<Record<string, unknown>>[]): void {
-  for (const version of versions) dropIn(asSchema(version['schema'])?.['openAPIV3Schema']);
-}
-
-function dropIn(value: unknown): void {
-  const node = asSchema(value);
-  if (node === undefined) return;
-  if (Object.hasOwn(node, 'default') && node['default'] === null) delete (node as Record<string, unknown>)['default'];
-  const properties = propertiesOf(node);
-  if (properties !== undefined) for (const key of Object.keys(properties)) dropIn(properties[key]);
-  dropIn(node['items']);
-  dropIn(node['additionalProperties']);
-  dropIn(node['not']);
-  for (const combinator of ['allOf', 'anyOf', 'oneOf']) {
-    const list = node[combinator];
-    if (Array.isArray(list)) for (const item of list) dropIn(item);
-  }
 }

@@ -9,7 +9,7 @@ import type { ResourceRegistry } from '../resources/registry.js';
 import type { ResourceType } from '../resources/resource-type.js';
 import { invalid, type FieldProblem } from '../status-errors.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
-import { dropNullDefaults, versionDefaultProblems } from './crd-defaults.js';
+import { dropUnsetKeywords, missingSchemaProblems, schemaProblemsOf, schemaWarnings, sharedSchema } from './crd-schemas.js';
 import { acceptedNames, crdVersions } from './crd-types.js';
 
 /** The finalizer a real server puts on every CRD; removed once all its custom resources are gone. */
@@ -76,7 +76,9 @@ function validate(crd: KubeObject, name: string, registry: ResourceRegistry, pre
     seen.add(version);
   });
   problems.push(...selectableFieldProblems(versions));
-  problems.push(...versionDefaultProblems(versions));
+  problems.push(...missingSchemaProblems(versions));
+  if (sharedSchema(versions)) problems.push(...schemaProblemsOf(versions, undefined));
+  else versions.forEach((_, i) => problems.push(...schemaProblemsOf(versions, i)));
   const existing = registry.byKey(`${group}/${plural}`);
   if (existing?.builtin === true) {
     problems.push({ field: 'metadata.name', message: `Invalid value: "${name}": conflicts with a built-in resource of the test API server` });
@@ -116,10 +118,11 @@ function computeStatus(crd: KubeObject, prev: StoredRecord | undefined, now: str
 }
 
 /** Validates a new CRD, adds the cleanup finalizer and sets its status. */
-export function prepareCrdCreate(crd: KubeObject, registry: ResourceRegistry, now: string): void {
+export function prepareCrdCreate(crd: KubeObject, registry: ResourceRegistry, now: string, warn?: (warning: string) => void): void {
   const metadata = metadataOf(crd);
-  dropNullDefaults(crdVersions(crd));
+  dropUnsetKeywords(crdVersions(crd));
   validate(crd, String(metadata['name'] ?? ''), registry, undefined);
+  for (const warning of schemaWarnings(crdVersions(crd))) warn?.(warning);
   const finalizers = Array.isArray(metadata['finalizers']) ? [...(metadata['finalizers'] as unknown[])] : [];
   if (!finalizers.includes(CRD_CLEANUP_FINALIZER)) finalizers.push(CRD_CLEANUP_FINALIZER);
   metadata['finalizers'] = finalizers;
@@ -127,9 +130,11 @@ export function prepareCrdCreate(crd: KubeObject, registry: ResourceRegistry, no
 }
 
 /** Validates an updated CRD and recomputes its status. */
-export function prepareCrdUpdate(crd: KubeObject, prev: StoredRecord, registry: ResourceRegistry, now: string): void {
-  dropNullDefaults(crdVersions(crd));
+export function prepareCrdUpdate(crd: KubeObject, prev: StoredRecord, registry: ResourceRegistry, now: string, warn?: (warning: string) => void): void {
+  dropUnsetKeywords(crdVersions(crd));
   validate(crd, String(metadataOf(crd)['name'] ?? ''), registry, prev);
+  const before = new Set(schemaWarnings(crdVersions(prev.object)));
+  for (const warning of schemaWarnings(crdVersions(crd))) if (!before.has(warning)) warn?.(warning);
   crd['status'] = computeStatus(crd, prev, now);
 }
 

@@ -11,6 +11,8 @@ import { prepareCrdCreate, prepareCrdUpdate, refreshCrdStatus } from './crd-rule
 export interface KindContext {
   readonly registry: ResourceRegistry;
   readonly now: string;
+  /** Receives the warnings the write earns (a CRD schema kube-apiserver warns about), for the answer's headers. */
+  readonly warn?: ((warning: string) => void) | undefined;
 }
 
 export interface KindBehaviour {
@@ -51,10 +53,10 @@ const podBehaviour: KindBehaviour = {
 
 const crdBehaviour: KindBehaviour = {
   prepareCreate(next, ctx) {
-    prepareCrdCreate(next, ctx.registry, ctx.now);
+    prepareCrdCreate(next, ctx.registry, ctx.now, ctx.warn);
   },
   prepareUpdate(next, prev, ctx) {
-    prepareCrdUpdate(next, prev, ctx.registry, ctx.now);
+    prepareCrdUpdate(next, prev, ctx.registry, ctx.now, ctx.warn);
   },
   prepareDelete(next, prev, ctx) {
     refreshCrdStatus(next, prev, ctx.now);

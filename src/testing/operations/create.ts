@@ -79,7 +79,7 @@ export function createObject(cluster: Cluster, view: ResourceView, body: KubeObj
   else delete metadata['generation'];
   if (view.statusSubresource) delete body['status'];
   const now = cluster.now();
-  behaviourOf(type.key)?.prepareCreate(body, { registry: cluster.registry, now });
+  behaviourOf(type.key)?.prepareCreate(body, { registry: cluster.registry, now, warn: options.warn });
   const object = checkSchema(view, body, undefined, { subresource: undefined, decoded: options.fromApply !== true, warn: options.warn });
   if (cluster.store.get(type.key, namespace, name) !== undefined) throw alreadyExists(type, name);
 

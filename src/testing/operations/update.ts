@@ -96,7 +96,7 @@ export function finishUpdate(
   }
   const merged = mergeForSubresource(view, prev, candidate, subresource);
   const now = cluster.now();
-  if (subresource === undefined) behaviourOf(type.key)?.prepareUpdate(merged, prev, { registry: cluster.registry, now });
+  if (subresource === undefined) behaviourOf(type.key)?.prepareUpdate(merged, prev, { registry: cluster.registry, now, warn: options.warn });
   checkNoNewFinalizers(type, prev.name, prev.object, merged);
   const next = checkSchema(view, merged, prev.object, { subresource, decoded: options.fromApply !== true, warn: options.warn });
   const metadata = ensureMetadata(next);

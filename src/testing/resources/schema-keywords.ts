@@ -14,7 +14,24 @@ const ALIASES: Readonly<Record<string, string>> = {
   'x-kubernetes-list-type': 'x_kubernetes_list_type',
   'x-kubernetes-list-map-keys': 'x_kubernetes_list_map_keys',
   'x-kubernetes-preserve-unknown-fields': 'x_kubernetes_preserve_unknown_fields',
+  'x-kubernetes-embedded-resource': 'x_kubernetes_embedded_resource',
+  'x-kubernetes-map-type': 'x_kubernetes_map_type',
+  'x-kubernetes-validations': 'x_kubernetes_validations',
+  $ref: 'ref',
+  $schema: 'schema',
 };
+
+const CANONICAL: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(ALIASES).map(([name, alias]) => [alias, name]));
+
+/** A keyword's JSON name, for a key that may be client-node's (`_default` → `default`). */
+export function canonicalKeyword(key: string): string {
+  return CANONICAL[key] ?? key;
+}
+
+/** Whether a keyword's value is absent once kube-apiserver decodes it (unset, null, false or ""). */
+export function isUnset(value: unknown): boolean {
+  return value === undefined || value === null || value === false || value === '';
+}
 
 /** A schema node, or undefined for anything else. */
 export function asSchema(value: unknown): SchemaNode | undefined {
