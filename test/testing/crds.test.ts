@@ -2,7 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiextensionsV1Api, CustomObjectsApi, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
-import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { crdManifest, startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { gadgetCrd, widget, widgetCrd } from './widget-crd.js';
 import { expectStatus, waitFor } from './wait-for.js';
 
@@ -205,5 +205,25 @@ describe('CRDs and custom resources', () => {
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
     await waitFor(() => server.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'widgets.example.com') === undefined, 'the CRD to go');
+  });
+
+  // Probed on kube-apiserver 1.37.2: the singular, kind and list kind conflict; the last name checked is reported.
+  test('a CRD whose kind another CRD of its group holds is not served until that one goes (NamesAccepted=False), as there', async () => {
+    server.applyCrd(crdManifest({ group: 'names.example.com', kind: 'Sprocket', plural: 'sprockets' }));
+    const second = server.applyCrd(crdManifest({ group: 'names.example.com', kind: 'Sprocket', plural: 'cogs' })) as Json;
+    const conditionsOf = (crd: Json): Record<string, string> => Object.fromEntries((crd['status']?.['conditions'] ?? []).map((c: Json) => [c['type'], `${c['status']} ${c['reason']}`]));
+    assert.deepEqual(conditionsOf(second), { NamesAccepted: 'False ListKindConflict', Established: 'False NotAccepted' });
+    assert.equal(second['status']?.['conditions']?.[0]?.['message'], '"SprocketList" is already in use');
+    // The names no other CRD holds are accepted (the plural), the others not (the singular, kind and list kind).
+    assert.deepEqual(second['status']?.['acceptedNames'], { plural: 'cogs', kind: '' });
+    await expectStatus(() => custom.listNamespacedCustomObject({ group: 'names.example.com', version: 'v1', namespace: 'default', plural: 'cogs' }), 404);
+
+    server.delete('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'sprockets.names.example.com');
+    await server.settled();
+    const freed = server.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'cogs.names.example.com') as Json;
+    assert.deepEqual(conditionsOf(freed), { NamesAccepted: 'True NoConflicts', Established: 'True InitialNamesAccepted' });
+    assert.equal(freed['status']?.['acceptedNames']?.['kind'], 'Sprocket');
+    const list = await custom.listNamespacedCustomObject({ group: 'names.example.com', version: 'v1', namespace: 'default', plural: 'cogs' });
+    assert.deepEqual((list as Json)['items'], []);
   });
 });

@@ -1,14 +1,15 @@
 /**
- * The CRD controllers: a stored CRD makes its resource servable at once (and replaces it on update, ending
+ * The CRD controllers: a stored CRD makes its resource servable at once when Established (and replaces it on update, ending
  * watches on versions no longer served, and filling a changed schema's defaults into the objects already stored); a deleted CRD first deletes its custom resources (each respecting its
  * finalizers), then loses its cleanup finalizer, then disappears with its resource and the resource's watches.
  */
 import type { Cluster } from '../cluster.js';
 import { CRD_CLEANUP_FINALIZER, crdNameOf } from '../kinds/crd-rules.js';
+import { established, recheckCrdNames } from '../kinds/crd-status.js';
 import { typeFromCrd } from '../kinds/crd-types.js';
 import { deleteObject } from '../operations/delete.js';
 import { isDeleting } from '../operations/object-rules.js';
-import { removeFinalizer } from '../operations/system-write.js';
+import { removeFinalizer, systemUpdate } from '../operations/system-write.js';
 import { CRDS_KEY } from '../resources/builtin-resources.js';
 import { storageView } from './storage-view.js';
 import { defaultStoredObjects } from './stored-defaults.js';
@@ -33,6 +34,16 @@ function finishCrd(cluster: Cluster, crdUid: string): void {
   removeFinalizer(cluster, crdUid, CRD_CLEANUP_FINALIZER);
 }
 
+/** The CRDs of `group` waiting for names another CRD held get them now, if it was the one that went. */
+function recheckNames(cluster: Cluster, group: string): void {
+  for (const record of cluster.store.list(CRDS_KEY)) {
+    const spec = record.object['spec'];
+    if (typeof spec !== 'object' || spec === null || (spec as Record<string, unknown>)['group'] !== group) continue;
+    const status = recheckCrdNames(record.object, cluster.registry, cluster.now());
+    if (status !== undefined) systemUpdate(cluster, CRDS_KEY, record, (next) => void (next['status'] = status));
+  }
+}
+
 /** Subscribes the CRD controllers to the cluster's commits. */
 export function runCrdController(cluster: Cluster): void {
   cluster.onCommit((type, event) => {
@@ -42,8 +53,11 @@ export function runCrdController(cluster: Cluster): void {
         cluster.registry.remove(crdType.key);
         cluster.hub.endAll({ key: crdType.key });
         cluster.store.dropBucket(crdType.key);
+        cluster.defer(() => recheckNames(cluster, crdType.group));
         return;
       }
+      // A CRD whose names another CRD of its group holds is not served (NamesAccepted=False), as there.
+      if (!established(event.record.object)) return;
       const previous = cluster.registry.byKey(crdType.key);
       cluster.registry.put(crdType);
       defaultStoredObjects(cluster, previous, crdType);

@@ -13,6 +13,7 @@
 import { parseCel, readsVariable } from '../cel/parser.js';
 import { asSchema, itemsSchema, keyword, listMapKeys, propertiesOf, type SchemaNode } from '../resources/schema-keywords.js';
 import { fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, type FieldProblem } from '../status-errors.js';
+import { resolveFieldPath } from './schema-field-path.js';
 
 const OPENAPI_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const RULE_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
@@ -221,44 +222,9 @@ function ruleProblems(node: SchemaNode, path: string): FieldProblem[] {
     const fieldPath = str(rule['fieldPath']);
     if (fieldPath !== '' && fieldPath.trim() === '') problems.push(fieldInvalid(`${at}.fieldPath`, fieldPath, 'must be non-empty if specified'));
     if (hasLineBreak(fieldPath)) problems.push(fieldInvalid(`${at}.fieldPath`, fieldPath, 'must not contain line breaks'));
-    if (fieldPath !== '' && !fieldPathValid(node, fieldPath)) problems.push(fieldInvalid(`${at}.fieldPath`, fieldPath, 'must be a valid path'));
+    if (fieldPath !== '' && !resolveFieldPath(node, fieldPath).ok) problems.push(fieldInvalid(`${at}.fieldPath`, fieldPath, 'must be a valid path'));
   });
   return problems;
-}
-
-/**
- * Whether a rule's `fieldPath` names a field of `node`: `.name` or `['name']` steps, each a declared property, or a
- * key of a map (`additionalProperties`), as kube-apiserver's `ValidFieldPath` reads it.
- */
-export function fieldPathValid(node: SchemaNode, fieldPath: string): boolean {
-  const tokens = fieldPath.match(/'(?:[^'\\]|\\.)*'|[.[\]]|[^.[\]']+/g) ?? [];
-  let schema: SchemaNode | undefined = node;
-  for (let i = 0; i < tokens.length; i += 1) {
-    let name: string;
-    if (tokens[i] === '.') {
-      name = tokens[i + 1] ?? '';
-      i += 1;
-      if (name === '' || name === '.' || name === '[' || name === ']') return false;
-    } else if (tokens[i] === '[') {
-      const quoted = tokens[i + 1] ?? '';
-      if (quoted.length < 2 || !quoted.startsWith("'") || !quoted.endsWith("'") || tokens[i + 2] !== ']') return false;
-      name = quoted.slice(1, -1).replace(/\\(.)/g, '$1');
-      i += 2;
-    } else {
-      return false;
-    }
-    if (schema === undefined) return false;
-    const properties = propertiesOf(schema);
-    if (properties !== undefined) {
-      if (!Object.hasOwn(properties, name)) return false;
-      schema = asSchema(properties[name]);
-    } else if (schema['additionalProperties'] !== undefined) {
-      schema = asSchema(schema['additionalProperties']);
-    } else {
-      return false;
-    }
-  }
-  return true;
 }
 
 /**

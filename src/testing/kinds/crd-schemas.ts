@@ -6,7 +6,6 @@
  * A schema every version shares is checked once, at `spec.validation.openAPIV3Schema`: kube-apiserver's internal form
  * holds it there (as for `selectableFields`, crd-rules.ts); otherwise each at `spec.versions[i].schema.openAPIV3Schema`.
  */
-import { jsonEqual } from '../patch/json-value.js';
 import { asSchema, canonicalKeyword, isUnset, itemsSchema, keyword, propertiesOf, type SchemaNode } from '../resources/schema-keywords.js';
 import { fieldForbidden, fieldInvalid, fieldRequired, type FieldProblem } from '../status-errors.js';
 import { defaultProblems } from './crd-defaults.js';
@@ -16,19 +15,14 @@ import { structureProblems } from './crd-schema-structure.js';
 
 type Version = Readonly<Record<string, unknown>>;
 
-const schemaOf = (version: Version): SchemaNode | undefined => asSchema(asSchema(version['schema'])?.['openAPIV3Schema']);
+/** A version's `schema.openAPIV3Schema`. */
+export const schemaOf = (version: Version): SchemaNode | undefined => asSchema(asSchema(version['schema'])?.['openAPIV3Schema']);
 
 const statusOn = (version: Version): boolean => asSchema(asSchema(version['subresources'])?.['status']) !== undefined;
 
 /** The versions' schemas are all present: kube-apiserver requires one of every version of a v1 CRD. */
 export function missingSchemaProblems(versions: readonly Version[]): FieldProblem[] {
   return versions.flatMap((version, i) => (schemaOf(version) === undefined ? [fieldRequired(`spec.versions[${i}].schema.openAPIV3Schema`)] : []));
-}
-
-/** Whether every version has the same schema, which kube-apiserver then checks once, at `spec.validation`. */
-export function sharedSchema(versions: readonly Version[]): boolean {
-  const first = versions[0];
-  return first !== undefined && versions.every((version) => jsonEqual(version['schema'], first['schema']));
 }
 
 /** The problems of one version's schema (`versionIndex`), or of the shared one (undefined), in kube-apiserver's order. */

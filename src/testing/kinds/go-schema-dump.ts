@@ -69,3 +69,62 @@ function dumpField(value: unknown, shape: Shape): string {
 export function goRuleDump(rule: Readonly<Record<string, unknown>>): string {
   return struct(RULE_FIELDS.map(([name, json, shape]) => [name, shape === 'string' ? goJson(typeof rule[json] === 'string' ? rule[json] : '') : goJson(rule[json] ?? null)]));
 }
+
+/** What kube-apiserver moved from the versions up to the spec (printed as null in each version). */
+export interface HoistedParts {
+  readonly schema: boolean;
+  readonly subresources: boolean;
+  readonly additionalPrinterColumns: boolean;
+  readonly selectableFields: boolean;
+}
+
+/** A CRD's versions as kube-apiserver's internal Go structs print as JSON (`spec.versions` causes). */
+export function goVersionsDump(versions: readonly Readonly<Record<string, unknown>>[], hoisted: HoistedParts): string {
+  return `[${versions.map((version) => goVersionDump(version, hoisted)).join(',')}]`;
+}
+
+function goVersionDump(version: Readonly<Record<string, unknown>>, hoisted: HoistedParts): string {
+  const schema = asSchema(asSchema(version['schema'])?.['openAPIV3Schema']);
+  const subresources = asSchema(version['subresources']);
+  const columns = Array.isArray(version['additionalPrinterColumns']) && version['additionalPrinterColumns'].length > 0 ? version['additionalPrinterColumns'] : undefined;
+  const fields = Array.isArray(version['selectableFields']) && version['selectableFields'].length > 0 ? version['selectableFields'] : undefined;
+  return struct([
+    ['Name', goJson(typeof version['name'] === 'string' ? version['name'] : '')],
+    ['Served', String(version['served'] === true)],
+    ['Storage', String(version['storage'] === true)],
+    ['Deprecated', String(version['deprecated'] === true)],
+    ['DeprecationWarning', typeof version['deprecationWarning'] === 'string' ? goJson(version['deprecationWarning']) : 'null'],
+    ['Schema', hoisted.schema || schema === undefined ? 'null' : struct([['OpenAPIV3Schema', goSchemaDump(schema)]])],
+    ['Subresources', hoisted.subresources || subresources === undefined ? 'null' : goSubresourcesDump(subresources)],
+    ['AdditionalPrinterColumns', hoisted.additionalPrinterColumns || columns === undefined ? 'null' : `[${columns.map((column) => goColumnDump(asSchema(column) ?? {})).join(',')}]`],
+    ['SelectableFields', hoisted.selectableFields || fields === undefined ? 'null' : `[${fields.map((field) => struct([['JSONPath', goJson(asSchema(field)?.['jsonPath'] ?? '')]])).join(',')}]`],
+  ]);
+}
+
+function goSubresourcesDump(subresources: SchemaNode): string {
+  const scale = asSchema(subresources['scale']);
+  return struct([
+    ['Status', asSchema(subresources['status']) === undefined ? 'null' : '{}'],
+    [
+      'Scale',
+      scale === undefined
+        ? 'null'
+        : struct([
+            ['SpecReplicasPath', goJson(scale['specReplicasPath'] ?? '')],
+            ['StatusReplicasPath', goJson(scale['statusReplicasPath'] ?? '')],
+            ['LabelSelectorPath', typeof scale['labelSelectorPath'] === 'string' ? goJson(scale['labelSelectorPath']) : 'null'],
+          ]),
+    ],
+  ]);
+}
+
+function goColumnDump(column: SchemaNode): string {
+  return struct([
+    ['Name', goJson(column['name'] ?? '')],
+    ['Type', goJson(column['type'] ?? '')],
+    ['Format', goJson(column['format'] ?? '')],
+    ['Description', goJson(column['description'] ?? '')],
+    ['Priority', goJson(typeof column['priority'] === 'number' ? column['priority'] : 0)],
+    ['JSONPath', goJson(column['jsonPath'] ?? '')],
+  ]);
+}

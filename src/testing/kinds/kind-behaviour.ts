@@ -16,6 +16,8 @@ export interface KindContext {
 }
 
 export interface KindBehaviour {
+  /** Whether the kind's own validation reports a bad name, among its other problems, as kube-apiserver does for CRDs. */
+  readonly checksName?: boolean;
   /** Adjusts a new object before it is stored; may throw a StatusError. */
   prepareCreate(next: KubeObject, ctx: KindContext): void;
   /** Adjusts an updated object before it is stored; may throw a StatusError. */
@@ -52,6 +54,7 @@ const podBehaviour: KindBehaviour = {
 };
 
 const crdBehaviour: KindBehaviour = {
+  checksName: true,
   prepareCreate(next, ctx) {
     prepareCrdCreate(next, ctx.registry, ctx.now, ctx.warn);
   },
@@ -59,7 +62,7 @@ const crdBehaviour: KindBehaviour = {
     prepareCrdUpdate(next, prev, ctx.registry, ctx.now, ctx.warn);
   },
   prepareDelete(next, prev, ctx) {
-    refreshCrdStatus(next, prev, ctx.now);
+    refreshCrdStatus(next, prev, ctx.registry, ctx.now);
   },
 };
 

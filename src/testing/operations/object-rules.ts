@@ -3,35 +3,23 @@
  * generation, finalizers and the "did anything change" test that keeps no-op writes silent.
  */
 import { jsonEqual } from '../patch/json-value.js';
+import { dns1035LabelProblems, dns1123LabelProblems, dns1123SubdomainProblems } from '../resources/dns-names.js';
 import type { NameRule, ResourceType, ResourceView } from '../resources/resource-type.js';
 import { badRequest, invalid, type FieldProblem } from '../status-errors.js';
 import { metadataOf, type KubeObject } from '../store/record.js';
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** Problems with `name` under `rule` (empty when valid). */
+/** Problems with `name` under `rule` (empty when valid), in Go's words. */
 export function nameProblems(rule: NameRule, name: string): string[] {
   switch (rule) {
     case 'label':
-      if (name.length > 63 || !DNS_LABEL.test(name)) {
-        return [`a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character`];
-      }
-      return [];
+      return dns1123LabelProblems(name);
     case 'label1035':
-      if (name.length > 63 || !DNS_1035.test(name)) {
-        return [`a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character`];
-      }
-      return [];
+      return dns1035LabelProblems(name);
     case 'path':
       if (name === '.' || name === '..' || name.includes('/') || name.includes('%')) return [`may not be '.' or '..' and may not contain '/' or '%'`];
       return [];
     case 'subdomain':
-      if (name.length > 253 || !DNS_SUBDOMAIN.test(name)) {
-        return [`a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`];
-      }
-      return [];
+      return dns1123SubdomainProblems(name);
   }
 }
 
