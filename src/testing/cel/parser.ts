@@ -15,7 +15,7 @@ export type ComprehensionKind = 'all' | 'exists' | 'exists_one' | 'map' | 'filte
 export type Expr =
   | { readonly k: 'literal'; readonly value: unknown }
   | { readonly k: 'ident'; readonly name: string }
-  | { readonly k: 'select'; readonly operand: Expr; readonly field: string; readonly test: boolean }
+  | { readonly k: 'select'; readonly operand: Expr; readonly field: string; readonly test: boolean; /** Offset of its `.` (of `has(`'s `(`) in the text. */ readonly at?: number }
   | { readonly k: 'index'; readonly operand: Expr; readonly index: Expr }
   | { readonly k: 'call'; readonly name: string; readonly target: Expr | undefined; readonly args: readonly Expr[] }
   | { readonly k: 'list'; readonly items: readonly Expr[] }
@@ -134,11 +134,12 @@ class Parser {
   private member(start: Expr): Expr {
     let expr = start;
     for (;;) {
+      const at = this.peek().at;
       if (this.take('.')) {
         if (this.isOp('?')) throw new CelUnsupported('optional field selection');
         const name = this.ident();
         if (this.take('(')) expr = this.receiverCall(expr, name, this.args(')'));
-        else expr = { k: 'select', operand: expr, field: name, test: false };
+        else expr = { k: 'select', operand: expr, field: name, test: false, at };
       } else if (this.take('[')) {
         if (this.isOp('?')) throw new CelUnsupported('optional index');
         const index = this.expr();
@@ -185,7 +186,8 @@ class Parser {
         if (token.value === 'true' || token.value === 'false') return { k: 'literal', value: token.value === 'true' };
         if (token.value === 'null') return { k: 'literal', value: null };
         if (RESERVED.has(token.value)) throw new CelSyntaxError(`Syntax error: reserved identifier: ${token.value}`);
-        if (this.take('(')) return this.globalCall(token.value, this.args(')'));
+        const open = this.peek().at;
+        if (this.take('(')) return this.globalCall(token.value, this.args(')'), open);
         return { k: 'ident', name: token.value };
       }
       case 'op':
@@ -218,11 +220,12 @@ class Parser {
     }
   }
 
-  private globalCall(name: string, args: Expr[]): Expr {
+  private globalCall(name: string, args: Expr[], open: number): Expr {
     if (name === 'has') {
       const [arg] = args;
       if (args.length !== 1 || arg === undefined || arg.k !== 'select') throw new CelSyntaxError('invalid argument to has() macro');
-      return { ...arg, test: true };
+      // CEL places the test at the macro's `(`.
+      return { ...arg, test: true, at: open };
     }
     return { k: 'call', name, target: undefined, args };
   }

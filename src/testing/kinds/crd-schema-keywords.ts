@@ -4,15 +4,18 @@
  * JSON-schema features it does not support (`$ref`, `id`, `definitions`, `dependencies`, `patternProperties`,
  * `additionalItems`, `items` as a list, `uniqueItems: true`), `additionalProperties` beside `properties`, defaults
  * on the root's `metadata`/`apiVersion`/`kind`, `x-kubernetes-preserve-unknown-fields: false`, the list and map type
- * extensions and their keys, and the static parts of each `x-kubernetes-validations` rule. A rule's CEL is only
- * parsed here, for whether it reads `oldSelf`: a rule whose CEL the test server cannot parse, or that would not
- * compile or costs too much, is not judged at CRD creation (docs/testing.md, "Limits").
+ * extensions and their keys, and each `x-kubernetes-validations` rule: its static parts, then what its compilation
+ * refuses that the test server can tell (an undeclared field, a result that is not a bool, `oldSelf` where it cannot
+ * be correlated). A rule whose CEL the test server cannot parse, or that kube-apiserver would refuse for another
+ * compile error or its cost, is not judged at CRD creation (docs/testing.md, "Limits").
  * The schema problems of a node and all below it come first; the CEL problems follow, and are only looked for when a
  * subtree has no schema problem, as kube-apiserver does.
  */
-import { parseCel, readsVariable } from '../cel/parser.js';
+import { parseCel, readsVariable, type Expr } from '../cel/parser.js';
+import { compileErrorText, notBool, schemaType, typeOf, type CelIssue } from '../cel/type-check.js';
 import { asSchema, itemsSchema, keyword, listMapKeys, propertiesOf, type SchemaNode } from '../resources/schema-keywords.js';
 import { fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, type FieldProblem } from '../status-errors.js';
+import { goRuleDump } from './go-schema-dump.js';
 import { resolveFieldPath } from './schema-field-path.js';
 
 const OPENAPI_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
@@ -99,7 +102,7 @@ function walk(node: SchemaNode, path: string, context: Context): KeywordProblems
   }
   out.schema.push(...extensionProblems(node, path));
   out.schema.push(...ruleProblems(node, path));
-  if (out.schema.length === 0 && context.cel) out.cel.push(...oldSelfProblems(node, path, context));
+  if (out.schema.length === 0 && context.cel) out.cel.push(...celProblems(node, path, context));
   return out;
 }
 
@@ -228,21 +231,41 @@ function ruleProblems(node: SchemaNode, path: string): FieldProblem[] {
 }
 
 /**
- * `oldSelf` where old values cannot be correlated (under the items of a list other than a map list) is refused, and so is
- * `optionalOldSelf` on a rule that does not read `oldSelf`. A rule the CEL parser here cannot read is skipped.
+ * What kube-apiserver's compilation of each rule refuses, as far as the test server can tell without doubt
+ * (cel/type-check.ts): a field the schema does not declare, a result that is not a bool. Then, for a rule that
+ * compiles, `oldSelf` where old values cannot be correlated (under the items of a list other than a map list) is
+ * refused, and so is `optionalOldSelf` on a rule that does not read `oldSelf`. A rule the CEL parser here cannot
+ * read is skipped.
  */
-function oldSelfProblems(node: SchemaNode, path: string, context: Context): FieldProblem[] {
+function celProblems(node: SchemaNode, path: string, context: Context): FieldProblem[] {
   const problems: FieldProblem[] = [];
+  const selfType = schemaType(node, context.root || keyword(node, 'x-kubernetes-embedded-resource') === true);
   rules(node).forEach((rule, i) => {
     const text = str(rule['rule']);
-    let usesOldSelf: boolean;
+    let expr: Expr;
     try {
-      usesOldSelf = readsVariable(parseCel(text), 'oldSelf');
+      expr = parseCel(text);
     } catch {
       // Not judged: kube-apiserver's CEL compiler would report this rule; the test server's parser cannot word it.
       return;
     }
     const at = `${path}.x-kubernetes-validations[${i}]`;
+    const issues: CelIssue[] = [];
+    const vars = new Map([
+      ['self', selfType],
+      ['oldSelf', rule['optionalOldSelf'] === true ? { t: 'dyn' as const } : selfType],
+    ]);
+    const result = typeOf(expr, vars, issues);
+    const compiled = (detail: string): FieldProblem => ({ field: `${at}.rule`, reason: 'FieldValueInvalid', message: `Invalid value: ${goRuleDump(rule)}: ${detail}` });
+    if (issues.length > 0) {
+      problems.push(compiled(compileErrorText(text, issues)));
+      return;
+    }
+    if (notBool(result)) {
+      problems.push(compiled('cel expression must evaluate to a bool'));
+      return;
+    }
+    const usesOldSelf = readsVariable(expr, 'oldSelf');
     if (usesOldSelf && context.uncorrelatable !== undefined) {
       problems.push(fieldInvalid(`${at}.rule`, text, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${context.uncorrelatable}`));
     } else if (!usesOldSelf && typeof rule['optionalOldSelf'] === 'boolean') {
