@@ -4,7 +4,8 @@
  * subresource is on, a nullable root, whether it is structural (crd-schema-structure.ts), and only when it is, its
  * defaults (crd-defaults.ts); then its keywords node by node (crd-schema-keywords.ts).
  * A schema every version shares is checked once, at `spec.validation.openAPIV3Schema`: kube-apiserver's internal form
- * holds it there (as for `selectableFields`, crd-rules.ts); otherwise each at `spec.versions[i].schema.openAPIV3Schema`.
+ * holds it there (as it holds other shared parts: crd-version-rules.ts); otherwise each at
+ * `spec.versions[i].schema.openAPIV3Schema`.
  */
 import { asSchema, canonicalKeyword, isUnset, itemsSchema, keyword, propertiesOf, type SchemaNode } from '../resources/schema-keywords.js';
 import { fieldForbidden, fieldInvalid, fieldRequired, type FieldProblem } from '../status-errors.js';
