@@ -462,6 +462,38 @@ export function crdSchemaSuite(backend: () => Backend): void {
       await refusedCrd(backend(), ids, [0, 1].map((i) => forbidden(`spec.versions[${i}].schema.openAPIV3Schema.properties[spec].properties[a].id`, 'id is not supported')));
     });
 
+    test('a format kube-apiserver does not know is a warning, not a refusal; on update only a format new to the CRD', async () => {
+      const warned = async (properties: Schema, warnings: string[]): Promise<Crd> => {
+        const crd = crdOf([specOf(properties)]);
+        const answer = await post(backend(), crd.body);
+        assert.equal(answer.status, 201, String(answer.body['message']));
+        assert.deepEqual(answer.warnings, warnings, JSON.stringify(properties));
+        return crd;
+      };
+      await warned({ a: { type: 'string', format: 'date-time' }, b: { type: 'string', format: 'k8s-short-name' }, c: { type: 'integer', format: 'int32' }, d: { type: 'number', format: 'float' } }, []);
+      await warned({ a: { type: 'string', format: 'phone' } }, ['unrecognized format "phone"']);
+      await warned({ a: { type: 'integer', format: 'uuid' } }, ['unrecognized format "uuid"']);
+      await warned({ a: { type: 'boolean', format: 'flag' } }, ['unrecognized format "flag"']);
+      // Twice the same unknown format: a warning each time.
+      await warned({ a: { type: 'array', items: { type: 'string', format: 'phone' } } }, ['unrecognized format "phone"']);
+      const crd = await warned({ a: { type: 'string', format: 'phone' } }, ['unrecognized format "phone"']);
+      const url = `${CRDS}/${crd.name}`;
+      // Served: the server's controllers are done writing the CRD's status.
+      await backend().applyCrd(crd.body);
+      const put = async (properties: Schema, attempt = 0): Promise<RawAnswer> => {
+        const current = (await raw(backend().kubeConfig, 'GET', url)).body as { spec: { versions: Array<{ schema: Schema }> } };
+        const version = current.spec.versions[0];
+        assert.ok(version !== undefined);
+        version.schema = { openAPIV3Schema: specOf(properties) };
+        const answer = await raw(backend().kubeConfig, 'PUT', url, JSON.stringify(current));
+        return answer.status === 409 && attempt < 5 ? put(properties, attempt + 1) : answer;
+      };
+      const kept = await put({ a: { type: 'string', format: 'phone' }, b: str });
+      assert.deepEqual([kept.status, kept.warnings], [200, []], 'a format the CRD already had: no warning');
+      const added = await put({ a: { type: 'string', format: 'phone' }, b: { type: 'string', format: 'fax' } });
+      assert.deepEqual([added.status, added.warnings], [200, ['unrecognized format "fax"']]);
+    });
+
     test('an update (PUT) that makes the schema non-structural is refused the same way, the CRD unchanged', async () => {
       const crd = crdOf([onA(str)]);
       assert.equal((await post(backend(), crd.body)).status, 201);

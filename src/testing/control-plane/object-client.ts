@@ -77,21 +77,31 @@ export class ObjectClient {
     return this.get(apiVersion, kind, name, namespace);
   }
 
-  /** Creates or replaces the CRD, then waits (up to `timeoutMs`) until every served version answers a list. */
+  /**
+   * Creates or replaces the CRD, then waits (up to `timeoutMs`) until every served version answers a list. A replace
+   * that meets a write of kube-apiserver's own CRD controllers in between (409 Conflict) reads the CRD again and
+   * replaces it again, a few times, as `kubectl apply` does.
+   */
   async applyCrd(crd: unknown, timeoutMs = 60_000): Promise<Json> {
     const body = plain(crd);
     body['apiVersion'] ??= 'apiextensions.k8s.io/v1';
     body['kind'] ??= 'CustomResourceDefinition';
     const name = String(metadataOf(body)['name']);
-    const existing = await this.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', name);
-    let stored: Json;
-    if (existing === undefined) stored = await this.create(body);
-    else {
-      metadataOf(body)['resourceVersion'] = metadataOf(existing)['resourceVersion'];
-      stored = await this.update(body);
-    }
+    const stored = await this.createOrReplace(body, name);
     await this.waitServed(stored, timeoutMs);
     return (await this.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', name)) ?? stored;
+  }
+
+  private async createOrReplace(body: Json, name: string, attempt = 1): Promise<Json> {
+    const existing = await this.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', name);
+    if (existing === undefined) return this.create(body);
+    metadataOf(body)['resourceVersion'] = metadataOf(existing)['resourceVersion'];
+    try {
+      return await this.update(body);
+    } catch (error) {
+      if (!(error instanceof ApiException && error.code === 409) || attempt >= 5) throw error;
+      return this.createOrReplace(body, name, attempt + 1);
+    }
   }
 
   private async waitServed(crd: Json, timeoutMs: number): Promise<void> {

@@ -175,8 +175,7 @@ export function prepareCrdUpdate(crd: KubeObject, prev: StoredRecord, registry: 
   defaultCrdSpec(crd);
   dropUnsetKeywords(crdVersions(crd));
   validate(crd, String(metadataOf(crd)['name'] ?? ''), registry, prev);
-  const before = new Set(schemaWarnings(crdVersions(prev.object)));
-  for (const warning of schemaWarnings(crdVersions(crd))) if (!before.has(warning)) warn?.(warning);
+  for (const warning of schemaWarnings(crdVersions(crd), crdVersions(prev.object))) warn?.(warning);
   crd['status'] = crdStatus(crd, prev.object, registry, now);
 }
 

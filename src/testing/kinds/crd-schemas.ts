@@ -7,12 +7,14 @@
  * holds it there (as it holds other shared parts: crd-version-rules.ts); otherwise each at
  * `spec.versions[i].schema.openAPIV3Schema`.
  */
+import { goQuote } from '../resources/go-values.js';
 import { asSchema, canonicalKeyword, isUnset, itemsSchema, keyword, propertiesOf, type SchemaNode } from '../resources/schema-keywords.js';
 import { fieldForbidden, fieldInvalid, fieldRequired, type FieldProblem } from '../status-errors.js';
 import { defaultProblems } from './crd-defaults.js';
 import { goSchemaDump } from './go-schema-dump.js';
 import { keywordProblems } from './crd-schema-keywords.js';
 import { structureProblems } from './crd-schema-structure.js';
+import { sharedPart } from './crd-version-rules.js';
 
 type Version = Readonly<Record<string, unknown>>;
 
@@ -52,25 +54,74 @@ export function schemaProblemsOf(versions: readonly Version[], versionIndex: num
   return problems;
 }
 
-/**
- * kube-apiserver's warnings on a CRD write: a `set` list whose items are objects or arrays (server-side apply and
- * CEL rules cannot tell its items apart). Sorted, each once.
- */
-export function schemaWarnings(versions: readonly Version[]): string[] {
+/** The string formats kube-apiserver 1.37 knows (compared without dashes: `date-time` is `datetime`). */
+const STRING_FORMATS = new Set([
+  'bsonobjectid', 'uri', 'email', 'hostname', 'ipv4', 'ipv6', 'cidr', 'mac', 'uuid', 'uuid3', 'uuid4', 'uuid5', 'isbn', 'isbn10', 'isbn13',
+  'creditcard', 'ssn', 'hexcolor', 'rgbcolor', 'byte', 'password', 'date', 'duration', 'datetime', 'k8sshortname', 'k8slongname',
+]);
+
+/** Whether kube-apiserver knows `format` for a value of `type` (integers: int32, int64; numbers: float, double). */
+function knownFormat(type: unknown, format: string): boolean {
+  if (type === undefined || type === '' || type === 'string') return STRING_FORMATS.has(format.replaceAll('-', ''));
+  if (type === 'integer') return format === 'int32' || format === 'int64';
+  if (type === 'number') return format === 'float' || format === 'double';
+  return false;
+}
+
+/** Every node of a schema, in the order kube-apiserver walks it (itself, items, junctors, properties, additionalProperties). */
+function nodesOf(node: SchemaNode, out: SchemaNode[] = []): SchemaNode[] {
+  out.push(node);
+  const items = node['items'];
+  for (const item of Array.isArray(items) ? items : [items]) {
+    const schema = asSchema(item);
+    if (schema !== undefined) nodesOf(schema, out);
+  }
+  for (const junctor of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[junctor])) for (const item of node[junctor] as unknown[]) nodesOf(asSchema(item) ?? {}, out);
+  for (const child of [asSchema(node['not']), ...Object.values(propertiesOf(node) ?? {}).map(asSchema), asSchema(node['additionalProperties'])]) {
+    if (child !== undefined) nodesOf(child, out);
+  }
+  return out;
+}
+
+/** The CRD's schemas as kube-apiserver holds them: one when every version shares it, else each version's. */
+function schemasOf(versions: readonly Version[]): SchemaNode[] {
+  return (sharedPart(versions, 'schema') ? versions.slice(0, 1) : versions).map(schemaOf).filter((schema): schema is SchemaNode => schema !== undefined);
+}
+
+function formatsUnknown(versions: readonly Version[]): string[] {
+  return schemasOf(versions)
+    .flatMap((schema) => nodesOf(schema))
+    .flatMap((node) => {
+      const format = keyword(node, 'format');
+      return typeof format === 'string' && format !== '' && !knownFormat(keyword(node, 'type'), format) ? [format] : [];
+    });
+}
+
+/** A `set` list whose items are objects or arrays: server-side apply and CEL rules cannot tell its items apart. */
+function setWarnings(versions: readonly Version[]): string[] {
   const warnings = new Set<string>();
-  const visit = (node: SchemaNode): void => {
+  for (const node of schemasOf(versions).flatMap((schema) => nodesOf(schema))) {
     const items = itemsSchema(node);
     const itemType = items === undefined ? undefined : keyword(items, 'type');
     if (keyword(node, 'x-kubernetes-list-type') === 'set' && (itemType === 'object' || itemType === 'array')) {
       warnings.add(`x-kubernetes-list-type: set for items of type "${itemType}" is not supported by server-side apply or CEL validation rules`);
     }
-    for (const child of childSchemas(node)) visit(child);
-  };
-  for (const version of versions) {
-    const schema = schemaOf(version);
-    if (schema !== undefined) visit(schema);
   }
   return [...warnings].sort();
+}
+
+/**
+ * kube-apiserver's warnings on a CRD write: each `format` it does not know (`unrecognized format "x"`), then each
+ * `set` of objects or arrays. On update (`previous`: the stored CRD's versions) only what is new: a format no schema
+ * of the stored CRD had, a set warning it did not earn.
+ */
+export function schemaWarnings(versions: readonly Version[], previous?: readonly Version[]): string[] {
+  const formerFormats = new Set(previous === undefined ? [] : formatsUnknown(previous));
+  const formerSets = new Set(previous === undefined ? [] : setWarnings(previous));
+  return [
+    ...formatsUnknown(versions).filter((format) => !formerFormats.has(format)).map((format) => `unrecognized format ${goQuote(format)}`),
+    ...setWarnings(versions).filter((warning) => !formerSets.has(warning)),
+  ];
 }
 
 /**
