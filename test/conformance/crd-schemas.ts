@@ -84,6 +84,20 @@ async function accepted(backend: Backend, schemas: Array<Schema | [Schema, Schem
   }
 }
 
+/**
+ * Reads the CRD `name`, gives its first version this root schema and replaces it; again when the server's own
+ * controllers wrote the CRD in between (409).
+ */
+async function putSchema(backend: Backend, name: string, schema: Schema, attempt = 0): Promise<RawAnswer> {
+  const url = `${CRDS}/${name}`;
+  const current = (await raw(backend.kubeConfig, 'GET', url)).body as { spec: { versions: Array<{ schema: Schema }> } };
+  const version = current.spec.versions[0];
+  assert.ok(version !== undefined);
+  version.schema = { openAPIV3Schema: schema };
+  const answer = await raw(backend.kubeConfig, 'PUT', url, JSON.stringify(current));
+  return answer.status === 409 && attempt < 5 ? putSchema(backend, name, schema, attempt + 1) : answer;
+}
+
 function storedSchema(crd: Record<string, unknown>): unknown {
   return (crd['spec'] as { versions: Array<{ schema: { openAPIV3Schema: unknown } }> }).versions[0]?.schema.openAPIV3Schema;
 }
@@ -477,17 +491,9 @@ export function crdSchemaSuite(backend: () => Backend): void {
       // Twice the same unknown format: a warning each time.
       await warned({ a: { type: 'array', items: { type: 'string', format: 'phone' } } }, ['unrecognized format "phone"']);
       const crd = await warned({ a: { type: 'string', format: 'phone' } }, ['unrecognized format "phone"']);
-      const url = `${CRDS}/${crd.name}`;
       // Served: the server's controllers are done writing the CRD's status.
       await backend().applyCrd(crd.body);
-      const put = async (properties: Schema, attempt = 0): Promise<RawAnswer> => {
-        const current = (await raw(backend().kubeConfig, 'GET', url)).body as { spec: { versions: Array<{ schema: Schema }> } };
-        const version = current.spec.versions[0];
-        assert.ok(version !== undefined);
-        version.schema = { openAPIV3Schema: specOf(properties) };
-        const answer = await raw(backend().kubeConfig, 'PUT', url, JSON.stringify(current));
-        return answer.status === 409 && attempt < 5 ? put(properties, attempt + 1) : answer;
-      };
+      const put = (properties: Schema): Promise<RawAnswer> => putSchema(backend(), crd.name, specOf(properties));
       const kept = await put({ a: { type: 'string', format: 'phone' }, b: str });
       assert.deepEqual([kept.status, kept.warnings], [200, []], 'a format the CRD already had: no warning');
       const added = await put({ a: { type: 'string', format: 'phone' }, b: { type: 'string', format: 'fax' } });
@@ -500,15 +506,7 @@ export function crdSchemaSuite(backend: () => Backend): void {
       // Served: the server's controllers are done writing the CRD's status (each write a new resourceVersion).
       await backend().applyCrd(crd.body);
       const url = `${CRDS}/${crd.name}`;
-      const put = async (a: Schema, attempt = 0): Promise<RawAnswer> => {
-        const current = (await raw(backend().kubeConfig, 'GET', url)).body as { spec: { versions: Array<{ schema: Schema }> } };
-        const version = current.spec.versions[0];
-        assert.ok(version !== undefined);
-        version.schema = { openAPIV3Schema: onA(a) };
-        const answer = await raw(backend().kubeConfig, 'PUT', url, JSON.stringify(current));
-        // A status write of the server's own controllers in between: read and try again.
-        return answer.status === 409 && attempt < 5 ? put(a, attempt + 1) : answer;
-      };
+      const put = (a: Schema): Promise<RawAnswer> => putSchema(backend(), crd.name, onA(a));
       const cases: Array<[Schema, Cause[]]> = [
         [{}, [required(`${A}.type`, 'must not be empty for specified object fields')]],
         [{ type: 'string', anyOf: [str] }, [notStructural(`${A}.anyOf[0]`, 'type')]],
