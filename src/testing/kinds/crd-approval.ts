@@ -5,14 +5,7 @@
  */
 import { fieldInvalid, fieldRequired, type FieldProblem } from '../status-errors.js';
 import { metadataOf, type KubeObject } from '../store/record.js';
-
-type Json = Record<string, unknown>;
-
-function obj(value: unknown): Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
-}
-
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+import { obj, str } from './crd-types.js';
 
 const APPROVAL = 'api-approved.kubernetes.io';
 const KEP = 'see https://github.com/kubernetes/enhancements/pull/1111';

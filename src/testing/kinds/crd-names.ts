@@ -6,10 +6,10 @@
  */
 import { dns1035LabelProblems } from '../resources/dns-names.js';
 import { fieldInvalid, fieldRequired, type FieldProblem } from '../status-errors.js';
+import { str } from './crd-types.js';
 
 type Json = Readonly<Record<string, unknown>>;
 
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(str) : []);
 
 /** The names kube-apiserver requires, in its order. */

@@ -20,7 +20,7 @@ import { columnProblems, deprecationProblems, selectableFieldProblems, sharedPar
 import { goVersionsDump, type HoistedParts } from './go-schema-dump.js';
 import { approvalProblems } from './crd-approval.js';
 import { crdStatus, established, storedVersionsOf } from './crd-status.js';
-import { crdVersions } from './crd-types.js';
+import { crdVersions, obj, str } from './crd-types.js';
 
 /** The finalizer a real server puts on every CRD; removed once all its custom resources are gone. */
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -29,13 +29,7 @@ const CRD_KIND = { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinitio
 
 type Json = Record<string, unknown>;
 
-function obj(value: unknown): Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
-}
-
 const fieldsOf = (version: Json): unknown[] => (Array.isArray(version['selectableFields']) ? (version['selectableFields'] as unknown[]) : []);
-
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** What kube-apiserver checks of a CRD's versions and their parts, in its order (the parts it checks per version). */
 function versionProblems(versions: readonly Json[], hoisted: HoistedParts): FieldProblem[] {

@@ -17,6 +17,7 @@ import { asSchema, itemsSchema, keyword, listMapKeys, propertiesOf, type SchemaN
 import { fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, type FieldProblem } from '../status-errors.js';
 import { goRuleDump } from './go-schema-dump.js';
 import { resolveFieldPath } from './schema-field-path.js';
+import { str } from './crd-types.js';
 
 const OPENAPI_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const RULE_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
@@ -204,7 +205,6 @@ function rules(node: SchemaNode): Array<Readonly<Record<string, unknown>>> {
   return Array.isArray(list) ? list.map((rule) => asSchema(rule) ?? {}) : [];
 }
 
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 const hasLineBreak = (value: string): boolean => /[\n\r]/.test(value);
 
 /** The static checks of each `x-kubernetes-validations` rule: its text, message, reason and fieldPath. */

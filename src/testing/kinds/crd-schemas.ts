@@ -68,19 +68,9 @@ function knownFormat(type: unknown, format: string): boolean {
   return false;
 }
 
-/** Every node of a schema, in the order kube-apiserver walks it (itself, items, junctors, properties, additionalProperties). */
-function nodesOf(node: SchemaNode, out: SchemaNode[] = []): SchemaNode[] {
-  out.push(node);
-  const items = node['items'];
-  for (const item of Array.isArray(items) ? items : [items]) {
-    const schema = asSchema(item);
-    if (schema !== undefined) nodesOf(schema, out);
-  }
-  for (const junctor of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[junctor])) for (const item of node[junctor] as unknown[]) nodesOf(asSchema(item) ?? {}, out);
-  for (const child of [asSchema(node['not']), ...Object.values(propertiesOf(node) ?? {}).map(asSchema), asSchema(node['additionalProperties'])]) {
-    if (child !== undefined) nodesOf(child, out);
-  }
-  return out;
+/** Every node of a schema, in the order kube-apiserver walks it. */
+function nodesOf(node: SchemaNode): SchemaNode[] {
+  return [node, ...childSchemas(node).flatMap(nodesOf)];
 }
 
 /** The CRD's schemas as kube-apiserver holds them: one when every version shares it, else each version's. */
@@ -172,10 +162,15 @@ function unconvertibleReason(node: SchemaNode): string | undefined {
   return undefined;
 }
 
-/** The schemas directly under `node`: its properties, items, additionalProperties and junctors. */
+/**
+ * The schemas directly under `node`, in the order kube-apiserver's `SchemaHas` walks them: items (a list of them too),
+ * the junctors, `not`, the properties, `additionalProperties`.
+ */
 function childSchemas(node: SchemaNode): SchemaNode[] {
-  const children: unknown[] = [...Object.values(propertiesOf(node) ?? {}), itemsSchema(node), node['additionalProperties'], node['not']];
+  const items = node['items'];
+  const children: unknown[] = Array.isArray(items) ? [...items] : [items];
   for (const junctor of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[junctor])) children.push(...(node[junctor] as unknown[]));
+  children.push(node['not'], ...Object.values(propertiesOf(node) ?? {}), node['additionalProperties']);
   return children.map(asSchema).filter((child): child is SchemaNode => child !== undefined);
 }
 

@@ -7,15 +7,9 @@
 import { jsonEqual } from '../patch/json-value.js';
 import type { ResourceRegistry } from '../resources/registry.js';
 import { metadataOf, type KubeObject } from '../store/record.js';
-import { acceptedNames, crdVersions } from './crd-types.js';
+import { acceptedNames, crdVersions, obj, str } from './crd-types.js';
 
 type Json = Record<string, unknown>;
-
-function obj(value: unknown): Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
-}
-
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** `status.storedVersions` of the CRD once written: the earlier ones, then the storage version if it is new. */
 export function storedVersionsOf(versions: readonly Json[], prev: KubeObject | undefined): string[] {

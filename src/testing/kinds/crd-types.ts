@@ -8,11 +8,13 @@ import type { KubeObject } from '../store/record.js';
 
 type Json = Record<string, unknown>;
 
-function obj(value: unknown): Json {
+/** A field of a CRD read as an object: `{}` when it is not one. */
+export function obj(value: unknown): Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
 }
 
-function str(value: unknown): string {
+/** A field of a CRD read as a string: `''` when it is not one. */
+export function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 

@@ -10,6 +10,7 @@ import { goJson, goQuote } from '../resources/go-values.js';
 import { asSchema, type SchemaNode } from '../resources/schema-keywords.js';
 import { fieldInvalid, fieldRequired, type FieldProblem } from '../status-errors.js';
 import { resolveFieldPath } from './schema-field-path.js';
+import { str } from './crd-types.js';
 
 type Json = Readonly<Record<string, unknown>>;
 
@@ -26,8 +27,6 @@ export function sharedPart(versions: readonly Json[], part: VersionPart): boolea
   const first = versions[0];
   return first !== undefined && versions.every((version) => jsonEqual(normalized(version[part]), normalized(first[part])));
 }
-
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** A deprecation warning is only for a deprecated version, and is 1–256 printable characters. */
 export function deprecationProblems(version: Json, path: string): FieldProblem[] {

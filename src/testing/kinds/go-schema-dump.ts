@@ -1,7 +1,8 @@
 /**
- * A CRD schema node as kube-apiserver prints it in one message (the status-subresource root check): its internal Go
- * struct `JSONSchemaProps` through `encoding/json`, every field in the struct's order, unset ones as their zero value
- * (`""`, `false` or `null`), nested schemas likewise, map keys sorted.
+ * CRD parts as kube-apiserver prints them in its messages: its internal Go structs through `encoding/json`, every
+ * field in the struct's order, unset ones as their zero value (`""`, `false` or `null`), map keys sorted. A schema
+ * node (`JSONSchemaProps`, in the status-subresource root check), a validation rule (in CEL compile errors) and the
+ * versions (in the `spec.versions` causes).
  */
 import { goJson } from '../resources/go-values.js';
 import { asSchema, keyword, type SchemaNode } from '../resources/schema-keywords.js';
