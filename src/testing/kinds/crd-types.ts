@@ -45,21 +45,28 @@ export function acceptedNames(crd: KubeObject): Json {
   return accepted;
 }
 
-/** Walks an OpenAPI v3 schema along field names (array levels are stepped through) and reads list-map keys. */
+/** The schema at `path` (field names; array levels are stepped through), or undefined where the schema says nothing. */
+function schemaAt(root: Json, path: readonly string[]): Json | undefined {
+  let schema: Json | undefined = root;
+  for (const segment of path) {
+    if (schema === undefined) return undefined;
+    if (schema['type'] === 'array') schema = obj(schema['items']);
+    const properties = obj(schema['properties']);
+    const next: unknown = properties[segment];
+    schema = next === undefined ? undefined : obj(next);
+  }
+  return schema;
+}
+
+/** A schema's list-map keys and its atomic maps (`x-kubernetes-map-type: atomic`), for server-side apply. */
 function schemaListKeys(root: Json): ListKeyLookup {
-  return (path) => {
-    let schema: Json | undefined = root;
-    for (const segment of path) {
-      if (schema === undefined) return undefined;
-      if (schema['type'] === 'array') schema = obj(schema['items']);
-      const properties = obj(schema['properties']);
-      const next: unknown = properties[segment];
-      schema = next === undefined ? undefined : obj(next);
-    }
+  const lookup = (path: readonly string[]): string[] | undefined => {
+    const schema = schemaAt(root, path);
     if (schema === undefined || schema['x-kubernetes-list-type'] !== 'map') return undefined;
     const keys = strings(schema['x-kubernetes-list-map-keys']);
     return keys.length > 0 ? keys : undefined;
   };
+  return Object.assign(lookup, { atomicMap: (path: readonly string[]) => schemaAt(root, path)?.['x-kubernetes-map-type'] === 'atomic' });
 }
 
 /** The field labels a CRD version's `selectableFields` declare (their JSON paths without the leading dot). */

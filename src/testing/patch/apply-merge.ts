@@ -28,7 +28,7 @@ interface MergeContext {
  * Merges `applied` into `live`, which the caller owns and which is mutated and returned: maps merge key by key,
  * `null` removes a field (a built-in kind's decoding drops it; with `keepNulls`, for a custom resource, it is the
  * field's value, as structured-merge-diff merges it), associative lists merge item by item on their keys (new items
- * appended), sets take the union (new values appended), atomic lists and scalars are replaced. Server-owned metadata
+ * appended), sets take the union (new values appended), atomic lists, atomic maps and scalars are replaced. Server-owned metadata
  * (`uid`, `resourceVersion`, `managedFields`...) is never taken from `applied`. With `scope`, only that top-level
  * field is merged.
  */
@@ -68,7 +68,7 @@ function mergeMap(target: JsonObject, applied: JsonObject, fields: string[], ctx
 }
 
 function mergeValue(live: unknown, applied: unknown, fields: string[], ctx: MergeContext): unknown {
-  if (isJsonObject(applied)) return mergeMap(isJsonObject(live) ? live : {}, applied, fields, ctx);
+  if (isJsonObject(applied)) return ctx.listKeys.atomicMap?.(fields) === true ? cloneJson(applied) : mergeMap(isJsonObject(live) ? live : {}, applied, fields, ctx);
   if (!Array.isArray(applied)) return applied;
   const keys = ctx.listKeys(fields.slice());
   if (keys === undefined) return cloneJson(applied);

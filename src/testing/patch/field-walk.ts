@@ -81,6 +81,11 @@ function visitField(ctx: Collecting, node: FieldSet, key: string, value: unknown
 
 function visitValue(ctx: Collecting, value: unknown, node: FieldSet, depth: number, inMetadata: boolean): void {
   if (isJsonObject(value)) {
+    // An atomic map is one member, as a scalar is.
+    if (depth > 0 && ctx.listKeys.atomicMap?.(ctx.fields) === true) {
+      node.member = true;
+      return;
+    }
     // A map adds nothing itself: a node is kept only when something at or under it is a member.
     for (const key of Object.keys(value)) {
       if (depth === 0 ? UNTRACKED_ROOT.has(key) || (ctx.scope !== undefined && key !== ctx.scope) : inMetadata && UNTRACKED_METADATA.has(key)) continue;

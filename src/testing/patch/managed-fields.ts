@@ -10,9 +10,11 @@ import { sortSmall } from './small-sort.js';
 /**
  * The merge keys of the associative list at `path` (field names from the root; list items add no segment):
  * `['name']` for a list keyed by name, `[]` for a set of primitives, `undefined` for an atomic list.
- * {@link listKeysFor} gives the built-in table; without a lookup every list is atomic.
+ * {@link listKeysFor} gives the built-in table; without a lookup every list is atomic. `atomicMap`, when given,
+ * tells the maps and structs that are owned and replaced whole (`+structType=atomic`, `+mapType=atomic`,
+ * `x-kubernetes-map-type: atomic`): a label selector, a Service's selector; other maps merge field by field.
  */
-export type ListKeyLookup = (path: readonly string[]) => string[] | undefined;
+export type ListKeyLookup = ((path: readonly string[]) => string[] | undefined) & { readonly atomicMap?: (path: readonly string[]) => boolean };
 
 /** One element of `metadata.managedFields`, as the Kubernetes API serves it. */
 export interface ManagedFieldsEntry {

@@ -107,6 +107,35 @@ const KINDS: ReadonlyMap<string, Table> = new Map<string, Table>([
   ['admissionregistration.k8s.io/v1 MutatingWebhookConfiguration', [['webhooks', byName]]],
 ]);
 
+/**
+ * The maps and structs server-side apply owns and replaces whole (`+structType=atomic` and `+mapType=atomic` in
+ * Kubernetes' Go types), for the fields operators set most: label selectors (metav1.LabelSelector), a Service's
+ * selector, a pod spec's nodeSelector, and the key and field references of its containers' environment.
+ */
+const POD_SPEC_ATOMIC = [
+  'nodeSelector',
+  ...['containers', 'initContainers', 'ephemeralContainers'].flatMap((list) =>
+    ['secretKeyRef', 'configMapKeyRef', 'fieldRef', 'resourceFieldRef'].map((ref) => `${list}.env.valueFrom.${ref}`),
+  ),
+  'topologySpreadConstraints.labelSelector',
+];
+const atomicPodSpecAt = (prefix: string): string[] => POD_SPEC_ATOMIC.map((path) => `${prefix}.${path}`);
+const WORKLOAD_ATOMIC = ['spec.selector', ...atomicPodSpecAt('spec.template.spec')];
+
+const ATOMIC_MAPS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ['v1 Pod', atomicPodSpecAt('spec')],
+  ['v1 PodTemplate', atomicPodSpecAt('template.spec')],
+  ['v1 Service', ['spec.selector']],
+  ['apps/v1 Deployment', WORKLOAD_ATOMIC],
+  ['apps/v1 StatefulSet', WORKLOAD_ATOMIC],
+  ['apps/v1 DaemonSet', WORKLOAD_ATOMIC],
+  ['apps/v1 ReplicaSet', WORKLOAD_ATOMIC],
+  ['batch/v1 Job', WORKLOAD_ATOMIC],
+  ['batch/v1 CronJob', ['spec.jobTemplate.spec.selector', ...atomicPodSpecAt('spec.jobTemplate.spec.template.spec')]],
+  ['policy/v1 PodDisruptionBudget', ['spec.selector']],
+  ['networking.k8s.io/v1 NetworkPolicy', ['spec.podSelector', 'spec.ingress.from.podSelector', 'spec.ingress.from.namespaceSelector', 'spec.egress.to.podSelector', 'spec.egress.to.namespaceSelector']],
+]);
+
 /** Joins path segments with a character no field name holds, so `a.b` as one name never matches `a`,`b`. */
 function pathKey(path: readonly string[]): string {
   return path.join('\u0000');
@@ -117,12 +146,15 @@ function lookupOf(table: Table): (path: readonly string[]) => ListStrategy | und
   return (path) => lists.get(pathKey(path));
 }
 
-function toListKeys(strategyAt: (path: readonly string[]) => ListStrategy | undefined): ListKeyLookup {
-  return (path) => {
+function toListKeys(strategyAt: (path: readonly string[]) => ListStrategy | undefined, atomic: readonly string[] = []): ListKeyLookup {
+  const lookup = (path: readonly string[]): string[] | undefined => {
     const strategy = strategyAt(path);
     if (strategy === undefined) return undefined;
     return strategy.mergeKey === undefined ? [] : [strategy.mergeKey];
   };
+  if (atomic.length === 0) return lookup;
+  const maps = new Set(atomic.map((path) => pathKey(path.split('.'))));
+  return Object.assign(lookup, { atomicMap: (path: readonly string[]) => maps.has(pathKey(path)) });
 }
 
 /**
@@ -134,7 +166,7 @@ export function strategicSchemaFor(apiVersion: string, kind: string): StrategicS
   const table = KINDS.get(`${apiVersion} ${kind}`);
   if (table === undefined) return undefined;
   const listStrategy = lookupOf(table);
-  return { apiVersion, kind, listStrategy, listKeys: toListKeys(listStrategy) };
+  return { apiVersion, kind, listStrategy, listKeys: toListKeys(listStrategy, ATOMIC_MAPS.get(`${apiVersion} ${kind}`)) };
 }
 
 /**
@@ -143,5 +175,5 @@ export function strategicSchemaFor(apiVersion: string, kind: string): StrategicS
  * since ObjectMeta has the same schema everywhere; other lists of custom resources are atomic.
  */
 export function listKeysFor(apiVersion: string, kind: string): ListKeyLookup {
-  return toListKeys(lookupOf(KINDS.get(`${apiVersion} ${kind}`) ?? []));
+  return toListKeys(lookupOf(KINDS.get(`${apiVersion} ${kind}`) ?? []), ATOMIC_MAPS.get(`${apiVersion} ${kind}`));
 }
