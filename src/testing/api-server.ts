@@ -10,6 +10,7 @@ import { Cluster } from './cluster.js';
 import { runCrdController } from './controllers/crd-lifecycle.js';
 import { runGarbageCollector } from './controllers/garbage-collector.js';
 import { runNamespaceController } from './controllers/namespace-lifecycle.js';
+import { runPvcProtection } from './controllers/pvc-protection.js';
 import { resolveSimulation, type WorkloadSimulationOptions } from './controllers/workloads/simulation-options.js';
 import { runWorkloadSimulation, type WorkloadSimulator } from './controllers/workloads/simulated-workloads.js';
 import { DirectAccess, type DirectDeleteOptions, type DirectPatchOptions } from './direct-access.js';
@@ -256,6 +257,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   runCrdController(cluster);
   runNamespaceController(cluster);
   runGarbageCollector(cluster);
+  runPvcProtection(cluster);
   const simulation = options.simulateWorkloads ?? true;
   const simulator = simulation === false ? undefined : runWorkloadSimulation(cluster, resolveSimulation(simulation === true ? {} : simulation));
   seedNamespaces(cluster, seeds);

@@ -252,6 +252,16 @@ export function fieldInvalid(field: string, value: unknown, detail: string): Fie
   return { field, reason: 'FieldValueInvalid', message: `Invalid value: ${goBadValue(value)}: ${detail}` };
 }
 
+/** Go's `field.Duplicate` of a string value. */
+export function fieldDuplicate(field: string, value: string): FieldProblem {
+  return { field, reason: 'FieldValueDuplicate', message: `Duplicate value: ${goQuote(value)}` };
+}
+
+/** Go's `field.NotFound` of a string value. */
+export function fieldNotFound(field: string, value: string): FieldProblem {
+  return { field, reason: 'FieldValueNotFound', message: `Not found: ${goQuote(value)}` };
+}
+
 /** Go's `field.NotSupported`: the value and the supported ones, each quoted. */
 export function fieldNotSupported(field: string, value: string, supported: readonly string[]): FieldProblem {
   return { field, reason: 'FieldValueNotSupported', message: `Unsupported value: ${goQuote(value)}: supported values: ${supported.map(goQuote).join(', ')}` };

@@ -60,7 +60,8 @@ export async function startBackend(env: NodeJS.ProcessEnv): Promise<Backend> {
     };
   }
   if (choice !== 'in-process') throw new Error(`KATALOG_CONFORMANCE_BACKEND must be in-process or kube-apiserver, not ${choice}`);
-  const server = await startTestApiServer();
+  // kube-apiserver runs here without kube-controller-manager: nothing writes a workload's status there either.
+  const server = await startTestApiServer({ simulateWorkloads: false });
   let expiries = 0;
   // Writes go through the server's own operations; settled() lets its CRD and namespace controllers catch up, as
   // applyCrd on the real server waits until the resource is served.

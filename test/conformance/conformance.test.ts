@@ -5,6 +5,9 @@
 import { after, before, describe } from 'node:test';
 import { applySuite } from './apply.js';
 import { startBackend, type Backend } from './backend.js';
+import { builtinDefaultsSuite } from './builtin-defaults.js';
+import { builtinUpdatesSuite } from './builtin-updates.js';
+import { builtinValidationSuite } from './builtin-validation.js';
 import { celRuleSuite } from './cel-rules.js';
 import { crdDefaultsSuite } from './crd-defaults.js';
 import { crdSchemaSuite } from './crd-schemas.js';
@@ -49,6 +52,9 @@ describe(`conformance (${choice})`, () => {
   celRuleSuite(backend);
   crdDefaultsSuite(backend);
   crdSchemaSuite(backend);
+  builtinDefaultsSuite(backend);
+  builtinValidationSuite(backend);
+  builtinUpdatesSuite(backend);
   queryParameterSuite(backend);
   listSuite(backend);
   runtimeSuite(backend);

@@ -22,7 +22,7 @@ describe('Orkestra corpus, run: current/07-crd-file (two CRDs from their crdFile
     const deployment = await waitFor('Deployment', () => server().get('apps/v1', 'Deployment', 'web-deployment', 'default') as Obj | undefined);
     assert.equal(deployment.spec?.['replicas'], 2);
     const service = await waitFor('Service', () => server().get('v1', 'Service', 'web-svc', 'default') as Obj | undefined);
-    assert.deepEqual((service.spec?.['ports'] as Obj[])[0], { port: 80, targetPort: 8080 });
+    assert.deepEqual((service.spec?.['ports'] as Obj[])[0], { port: 80, targetPort: 8080, protocol: 'TCP' });
     const config = await waitFor('ConfigMap', () => server().get('v1', 'ConfigMap', 'pg-db-config', 'default') as Obj | undefined);
     assert.deepEqual(config['data'], { ENGINE: 'postgres', STORAGE: '10Gi' });
     const app = await waitFor('App status', () => status(server().get('crdfile.orkestra.io/v1alpha1', 'App', 'web', 'default')));
@@ -110,7 +110,7 @@ describe('Orkestra corpus, run: current/e2e-probe (resourceExists and allReplica
     const deployment = await waitFor('Deployment', () => server().get('apps/v1', 'Deployment', 'probe', 'default') as Obj | undefined);
     assert.equal(deployment.spec?.['replicas'], 1);
     const service = await waitFor('Service', () => server().get('v1', 'Service', 'probe-svc', 'default') as Obj | undefined);
-    assert.deepEqual((service.spec?.['ports'] as Obj[])[0], { port: 8080, targetPort: 8080 });
+    assert.deepEqual((service.spec?.['ports'] as Obj[])[0], { port: 8080, targetPort: 8080, protocol: 'TCP' });
     await waitFor('Ready', () => status(server().get('e2e.orkestra.io/v1alpha1', 'E2EProbe', 'probe', 'default'))?.['phase'] === 'Ready', 20_000);
     server().patch('apps/v1', 'Deployment', 'probe', { spec: { replicas: 3 } }, { namespace: 'default' });
     await waitFor('drift corrected', () => (server().get('apps/v1', 'Deployment', 'probe', 'default') as Obj | undefined)?.spec?.['replicas'] === 1);

@@ -35,7 +35,7 @@ describe('Orkestra corpus, run: early/04-multi-resource (Deployment + Service + 
     const deployment = await waitFor('Deployment', () => server().get('apps/v1', 'Deployment', 'app', 'default') as Obj | undefined);
     assert.equal(deployment.spec?.['replicas'], 2);
     const service = await waitFor('Service', () => server().get('v1', 'Service', 'app-svc', 'default') as Obj | undefined);
-    assert.deepEqual((service.spec?.['ports'] as Obj[])[0], { port: 80, targetPort: 8080 });
+    assert.deepEqual((service.spec?.['ports'] as Obj[])[0], { port: 80, targetPort: 8080, protocol: 'TCP' });
     const config = await waitFor('ConfigMap', () => server().get('v1', 'ConfigMap', 'app-config', 'default') as Obj | undefined);
     assert.deepEqual(config['data'], { LOG_LEVEL: 'info', MAX_CONNECTIONS: '100' });
     // The test server's simulated Deployment controller makes the replicas ready; the next cycle reads them.
@@ -58,7 +58,7 @@ describe('Orkestra corpus, run: early/komposer-basic/website-katalog (default ch
     const deployment = await waitFor('Deployment', () => server().get('apps/v1', 'Deployment', 'site-deployment', 'default') as Obj | undefined);
     assert.equal(deployment.spec?.['replicas'], 2);
     const service = await waitFor('Service', () => server().get('v1', 'Service', 'site-svc', 'default') as Obj | undefined);
-    assert.deepEqual((service.spec?.['ports'] as Obj[])[0], { port: 80, targetPort: 8080 });
+    assert.deepEqual((service.spec?.['ports'] as Obj[])[0], { port: 80, targetPort: 8080, protocol: 'TCP' });
     const status = await waitFor('status', () => server().get(API, 'Website', 'site', 'default')?.['status'] as Obj | undefined);
     assert.deepEqual([status['phase'], status['endpoint']], ['Running', 'site.default.svc.cluster.local']);
     server().patch('apps/v1', 'Deployment', 'site-deployment', { spec: { replicas: 7 } }, { namespace: 'default' });

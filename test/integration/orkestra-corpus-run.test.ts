@@ -24,7 +24,7 @@ describe('Orkestra corpus, run: current/02-with-serviceaccount (crdFile alone, a
     assert.equal(pod['serviceAccountName'], 'site-sa');
     assert.ok(server().get('v1', 'ServiceAccount', 'site-sa', 'default'));
     const service = server().get('v1', 'Service', 'site-svc', 'default') as Obj;
-    assert.deepEqual((service.spec?.['ports'] as Obj[])[0], { port: 80, targetPort: 8080 });
+    assert.deepEqual((service.spec?.['ports'] as Obj[])[0], { port: 80, targetPort: 8080, protocol: 'TCP' });
     assert.equal(server().get('demo.orkestra.io/v1alpha1', 'Website', 'outside', 'other')?.['status'], undefined);
     assert.equal(server().get('apps/v1', 'Deployment', 'outside', 'other'), undefined);
   });

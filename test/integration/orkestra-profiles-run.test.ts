@@ -134,7 +134,8 @@ describe('Orkestra profiles, run', () => {
     assert.equal(((await child('v1', 'ResourceQuota', 'shop-quota')).spec?.['hard'] as Map)['requests.memory'], '2Gi');
 
     const cache = (await child('apps/v1', 'StatefulSet', 'shop-cache')).spec as Map;
-    assert.deepEqual(cache['updateStrategy'], { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%' } });
+    // The server adds the rolling update's partition (0), as kube-apiserver does.
+    assert.deepEqual(cache['updateStrategy'], { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', partition: 0 } });
     const cacheContainer = ((((cache['template'] as Map)['spec'] as Map)['containers'] as Map[])[0] ?? {});
     assert.deepEqual(cacheContainer['resources'], { requests: { cpu: '25m', memory: '64Mi' }, limits: { cpu: '100m', memory: '128Mi' } });
     const limits = (await child('v1', 'LimitRange', 'shop-limits')).spec as Map;

@@ -149,7 +149,7 @@ describe('simulated workload controllers (fake clock)', () => {
 });
 
 describe('simulated workload controllers: options', () => {
-  test('simulateWorkloads: false leaves workloads without status and Pods', async () => {
+  test('simulateWorkloads: false leaves workloads with the empty status they were created with, and no Pods', async () => {
     const server = await startTestApiServer({ simulateWorkloads: false });
     try {
       const apps = server.kubeConfig.makeApiClient(AppsV1Api);
@@ -158,8 +158,8 @@ describe('simulated workload controllers: options', () => {
       await server.settled();
       await new Promise((resolve) => setTimeout(resolve, 150));
       await server.settled();
-      assert.equal((await apps.readNamespacedDeployment({ namespace: 'default', name: 'web' })).status, undefined);
-      assert.equal(server.get('batch/v1', 'Job', 'j')?.['status'], undefined);
+      assert.deepEqual({ ...(await apps.readNamespacedDeployment({ namespace: 'default', name: 'web' })).status }, {});
+      assert.deepEqual(server.get('batch/v1', 'Job', 'j')?.['status'], {});
       assert.equal(server.objects({ kind: 'Pod' }).length, 0);
     } finally {
       await server.stop();

@@ -1,15 +1,19 @@
 /**
  * Per-kind write behaviour beyond the common rules: what a real server's registry strategies do on create and
- * update for Namespaces (spec.finalizers, phase), Pods (phase) and CustomResourceDefinitions (validation, status,
- * cleanup finalizer).
+ * update for Namespaces (spec.finalizers, phase), CustomResourceDefinitions (validation, status, cleanup finalizer)
+ * and the built-in kinds of builtin/registry-behaviours.ts (first status, Pod admission, Service addresses...).
  */
 import { CRDS_KEY, NAMESPACES_KEY } from '../resources/builtin-resources.js';
 import type { ResourceRegistry } from '../resources/registry.js';
+import type { ObjectStore } from '../store/object-store.js';
 import type { KubeObject, StoredRecord } from '../store/record.js';
+import { REGISTRY_BEHAVIOURS } from './builtin/registry-behaviours.js';
 import { prepareCrdCreate, prepareCrdUpdate, refreshCrdStatus } from './crd-rules.js';
 
 export interface KindContext {
   readonly registry: ResourceRegistry;
+  /** The stored objects, for what a write depends on (the addresses other Services hold, a Pod's PriorityClass). */
+  readonly store: ObjectStore;
   readonly now: string;
   /** Receives the warnings the write earns (a CRD schema kube-apiserver warns about), for the answer's headers. */
   readonly warn?: ((warning: string) => void) | undefined;
@@ -46,13 +50,6 @@ const namespaceBehaviour: KindBehaviour = {
   },
 };
 
-const podBehaviour: KindBehaviour = {
-  prepareCreate(next) {
-    next['status'] = { phase: 'Pending' };
-  },
-  prepareUpdate() {},
-};
-
 const crdBehaviour: KindBehaviour = {
   checksName: true,
   prepareCreate(next, ctx) {
@@ -66,11 +63,7 @@ const crdBehaviour: KindBehaviour = {
   },
 };
 
-const BEHAVIOURS: ReadonlyMap<string, KindBehaviour> = new Map([
-  [NAMESPACES_KEY, namespaceBehaviour],
-  ['/pods', podBehaviour],
-  [CRDS_KEY, crdBehaviour],
-]);
+const BEHAVIOURS: ReadonlyMap<string, KindBehaviour> = new Map([...REGISTRY_BEHAVIOURS, [NAMESPACES_KEY, namespaceBehaviour], [CRDS_KEY, crdBehaviour]]);
 
 /** The behaviour of a resource key, if it has one. */
 export function behaviourOf(key: string): KindBehaviour | undefined {

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Cluster } from '../cluster.js';
+import { withBuiltinDefaults } from '../kinds/builtin/builtin-defaults.js';
 import { behaviourOf } from '../kinds/kind-behaviour.js';
 import { crdNameOf } from '../kinds/crd-rules.js';
 import { recordUpdate, type ManagedFieldsEntry } from '../patch/index.js';
@@ -79,8 +80,10 @@ export function createObject(cluster: Cluster, view: ResourceView, body: KubeObj
   else delete metadata['generation'];
   if (view.statusSubresource) delete body['status'];
   const now = cluster.now();
-  behaviourOf(type.key)?.prepareCreate(body, { registry: cluster.registry, now, warn: options.warn });
-  const object = checkSchema(view, body, undefined, { subresource: undefined, decoded: options.fromApply !== true, warn: options.warn });
+  // A built-in object is defaulted before its registry sees it, as kube-apiserver decodes it first.
+  const decoded = type.builtin ? withBuiltinDefaults(type.key, body) : body;
+  behaviourOf(type.key)?.prepareCreate(decoded, { registry: cluster.registry, store: cluster.store, now, warn: options.warn });
+  const object = checkSchema(view, decoded, undefined, { subresource: undefined, decoded: options.fromApply !== true, warn: options.warn });
   if (cluster.store.get(type.key, namespace, name) !== undefined) throw alreadyExists(type, name);
 
   const managed = options.managedFields ?? managedFieldsOnCreate(view, object, options.manager, now);

@@ -84,7 +84,7 @@ export function markDeleting(cluster: Cluster, view: ResourceView, prev: StoredR
     metadata['deletionGracePeriodSeconds'] = 0;
     metadata['finalizers'] = finalizers;
     if (typeof metadata['generation'] === 'number') metadata['generation'] = metadata['generation'] + 1;
-    behaviourOf(view.type.key)?.prepareDelete?.(next, prev, { registry: cluster.registry, now });
+    behaviourOf(view.type.key)?.prepareDelete?.(next, prev, { registry: cluster.registry, store: cluster.store, now });
   });
 }
 

@@ -9,6 +9,7 @@
  * Problems are one 422 `Invalid` with every cause.
  */
 import { celOutcome, hasCelRules } from '../cel/validation-rules.js';
+import { withBuiltinDefaults } from '../kinds/builtin/builtin-defaults.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { decodedObject, withDefaults } from '../resources/schema-defaults.js';
 import { asSchema, fieldSchema, type SchemaNode } from '../resources/schema-keywords.js';
@@ -16,6 +17,7 @@ import { listTypeProblems } from '../resources/schema-list-types.js';
 import { schemaProblems } from '../resources/schema-validation.js';
 import { invalid, type FieldProblem } from '../status-errors.js';
 import { metadataOf, type KubeObject } from '../store/record.js';
+import { checkBuiltin } from './builtin-rules.js';
 
 /** The kinds of schema problem after which kube-apiserver does not run the CEL rules. */
 const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
@@ -30,8 +32,9 @@ export function schemaOf(view: ResourceView): SchemaNode | undefined {
   return view.type.builtin ? undefined : asSchema(view.type.schemas?.[view.version]);
 }
 
-/** `object` (a custom resource) with its schema's defaults, as kube-apiserver's decoder leaves it; other kinds as they are. */
+/** `object` with the defaults kube-apiserver's decoder leaves it with: its schema's (a custom resource) or its kind's (built-in). */
 export function withSchemaDefaults(view: ResourceView, object: KubeObject): KubeObject {
+  if (view.type.builtin) return withBuiltinDefaults(view.type.key, object);
   const schema = schemaOf(view);
   return schema === undefined ? object : decodedObject(object, schema);
 }
@@ -54,6 +57,7 @@ export interface SchemaWrite {
  */
 export function checkSchema(view: ResourceView, next: KubeObject, prev: KubeObject | undefined, write: SchemaWrite): KubeObject {
   const { subresource, decoded } = write;
+  if (view.type.builtin) return checkBuiltin(view, next, prev, subresource);
   const schema = schemaOf(view);
   if (schema === undefined) return next;
   const object = decoded ? decodedObject(next, schema) : (withDefaults(next, schema) as KubeObject);

@@ -4,6 +4,7 @@
  * changes only, managed fields, silent no-ops, and deletion when the last finalizer goes.
  */
 import type { Cluster } from '../cluster.js';
+import { withBuiltinDefaults } from '../kinds/builtin/builtin-defaults.js';
 import { behaviourOf } from '../kinds/kind-behaviour.js';
 import { recordUpdate, type ManagedFieldsEntry } from '../patch/index.js';
 import type { ResourceView } from '../resources/resource-type.js';
@@ -94,9 +95,9 @@ export function finishUpdate(
   if (typeof askedUid === 'string' && askedUid !== '' && askedUid !== prev.uid) {
     throw conflict(type, prev.name, `Precondition failed: UID in precondition: ${askedUid}, UID in object meta: ${prev.uid}`);
   }
-  const merged = mergeForSubresource(view, prev, candidate, subresource);
+  const merged = type.builtin ? withBuiltinDefaults(type.key, mergeForSubresource(view, prev, candidate, subresource)) : mergeForSubresource(view, prev, candidate, subresource);
   const now = cluster.now();
-  if (subresource === undefined) behaviourOf(type.key)?.prepareUpdate(merged, prev, { registry: cluster.registry, now, warn: options.warn });
+  if (subresource === undefined) behaviourOf(type.key)?.prepareUpdate(merged, prev, { registry: cluster.registry, store: cluster.store, now, warn: options.warn });
   checkNoNewFinalizers(type, prev.name, prev.object, merged);
   const next = checkSchema(view, merged, prev.object, { subresource, decoded: options.fromApply !== true, warn: options.warn });
   const metadata = ensureMetadata(next);

@@ -57,7 +57,7 @@ const SPECS: readonly BuiltinSpec[] = [
   { group: '', version: 'v1', plural: 'secrets', kind: 'Secret', namespaced: true, fieldLabels: ['type'] },
   { group: '', version: 'v1', plural: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ALL, status: true, nameRule: 'label1035' },
   { group: '', version: 'v1', plural: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'] },
-  { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ALL, status: true, fieldLabels: POD_FIELDS },
+  { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ALL, status: true, generation: true, fieldLabels: POD_FIELDS },
   { group: '', version: 'v1', plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'], status: true },
   { group: '', version: 'v1', plural: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'], status: true },
   { group: '', version: 'v1', plural: 'limitranges', kind: 'LimitRange', namespaced: true, shortNames: ['limits'] },

@@ -1,0 +1,61 @@
+/**
+ * Which validation each built-in resource has, on create and on update (kube-apiserver's registry strategies'
+ * Validate and ValidateUpdate), and the call that gives a write's problems in kube-apiserver's order.
+ */
+import type { FieldProblem } from '../../status-errors.js';
+import type { KubeObject } from '../../store/record.js';
+import type { Json } from './fields.js';
+import {
+  configMapProblems,
+  configMapUpdateProblems,
+  ingressProblems,
+  persistentVolumeClaimProblems,
+  roleBindingProblems,
+  roleBindingUpdateProblems,
+  roleProblems,
+  secretProblems,
+  secretUpdateProblems,
+} from './other-validation.js';
+import {
+  daemonSetUpdateProblems,
+  deploymentUpdateProblems,
+  jobUpdateProblems,
+  persistentVolumeClaimUpdateProblems,
+  replicaSetUpdateProblems,
+  statefulSetUpdateProblems,
+} from './immutable-fields.js';
+import { podProblems, podUpdateProblems } from './pod-validation.js';
+import { serviceProblems } from './service-validation.js';
+import { cronJobProblems, daemonSetProblems, deploymentProblems, jobProblems, replicaSetProblems, statefulSetProblems } from './workload-validation.js';
+
+interface Validation {
+  create(object: Json): FieldProblem[];
+  /** The problems of an update; without it, the object is judged as on create. */
+  update?(object: Json, old: Json): FieldProblem[];
+}
+
+const VALIDATIONS: ReadonlyMap<string, Validation> = new Map<string, Validation>([
+  ['/pods', { create: podProblems, update: podUpdateProblems }],
+  ['/services', { create: serviceProblems }],
+  ['/configmaps', { create: configMapProblems, update: configMapUpdateProblems }],
+  ['/secrets', { create: secretProblems, update: secretUpdateProblems }],
+  ['/persistentvolumeclaims', { create: persistentVolumeClaimProblems, update: persistentVolumeClaimUpdateProblems }],
+  ['apps/deployments', { create: deploymentProblems, update: deploymentUpdateProblems }],
+  ['apps/replicasets', { create: replicaSetProblems, update: replicaSetUpdateProblems }],
+  ['apps/statefulsets', { create: statefulSetProblems, update: statefulSetUpdateProblems }],
+  ['apps/daemonsets', { create: daemonSetProblems, update: daemonSetUpdateProblems }],
+  ['batch/jobs', { create: (o) => jobProblems(o), update: jobUpdateProblems }],
+  ['batch/cronjobs', { create: cronJobProblems }],
+  ['networking.k8s.io/ingresses', { create: ingressProblems }],
+  ['rbac.authorization.k8s.io/roles', { create: roleProblems }],
+  ['rbac.authorization.k8s.io/clusterroles', { create: roleProblems }],
+  ['rbac.authorization.k8s.io/rolebindings', { create: (o) => roleBindingProblems(o, true), update: (o, old) => roleBindingUpdateProblems(o, old, true) }],
+  ['rbac.authorization.k8s.io/clusterrolebindings', { create: (o) => roleBindingProblems(o, false), update: (o, old) => roleBindingUpdateProblems(o, old, false) }],
+]);
+
+/** The problems kube-apiserver finds in a write of `object` (of the built-in resource `key`; `old`: the stored one of an update). */
+export function builtinProblems(key: string, object: KubeObject, old: KubeObject | undefined): FieldProblem[] {
+  const validation = VALIDATIONS.get(key);
+  if (validation === undefined) return [];
+  return old !== undefined && validation.update !== undefined ? validation.update(object, old) : validation.create(object);
+}

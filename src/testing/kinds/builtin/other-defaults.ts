@@ -1,0 +1,115 @@
+/**
+ * The defaults kube-apiserver 1.37 decodes the other built-in kinds with: a Secret's type, a claim's and a volume's
+ * mode and phase, a NetworkPolicy's policy types and port protocols, a Namespace's name label, a role binding's API
+ * groups, an HPA's minimum, metric and scaling rules, a StorageClass's and PriorityClass's policies, an
+ * EndpointSlice's ports, and an admission webhook's policies, selectors, timeout, rule scope and service port.
+ */
+import { ensureObject, objectAt, objectsAt, textAt, unset, whenUnset, whenZero, type Json } from './fields.js';
+
+/** A Secret's type, and its `stringData` written into `data` in base64 (the v1 conversion; stringData is never stored). */
+export function secretDefaults(object: Json): void {
+  whenZero(object, 'type', 'Opaque');
+  const stringData = objectAt(object, 'stringData');
+  delete object['stringData'];
+  if (stringData === undefined || Object.keys(stringData).length === 0) return;
+  const data = ensureObject(object, 'data');
+  for (const [key, value] of Object.entries(stringData)) data[key] = Buffer.from(String(value), 'utf8').toString('base64');
+  delete object['stringData'];
+}
+
+export function persistentVolumeClaimDefaults(object: Json): void {
+  whenUnset(ensureObject(object, 'spec'), 'volumeMode', 'Filesystem');
+  whenZero(ensureObject(object, 'status'), 'phase', 'Pending');
+}
+
+export function persistentVolumeDefaults(object: Json): void {
+  const spec = ensureObject(object, 'spec');
+  whenZero(spec, 'persistentVolumeReclaimPolicy', 'Retain');
+  whenUnset(spec, 'volumeMode', 'Filesystem');
+  whenZero(ensureObject(object, 'status'), 'phase', 'Pending');
+}
+
+export function networkPolicyDefaults(object: Json): void {
+  const spec = ensureObject(object, 'spec');
+  if (unset(spec, 'policyTypes')) spec['policyTypes'] = unset(spec, 'egress') ? ['Ingress'] : ['Ingress', 'Egress'];
+  for (const direction of ['ingress', 'egress']) {
+    for (const rule of objectsAt(spec, direction)) for (const port of objectsAt(rule, 'ports')) whenUnset(port, 'protocol', 'TCP');
+  }
+}
+
+/** Every named Namespace carries its name in the `kubernetes.io/metadata.name` label. */
+export function namespaceDefaults(object: Json): void {
+  const metadata = ensureObject(object, 'metadata');
+  const name = textAt(metadata, 'name');
+  if (name === '') return;
+  ensureObject(metadata, 'labels')['kubernetes.io/metadata.name'] = name;
+}
+
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
+
+/** A RoleBinding's or ClusterRoleBinding's role reference group, and its subjects' groups by kind. */
+export function roleBindingDefaults(object: Json): void {
+  whenZero(ensureObject(object, 'roleRef'), 'apiGroup', RBAC_GROUP);
+  for (const subject of objectsAt(object, 'subjects')) {
+    if (textAt(subject, 'apiGroup') !== '') continue;
+    if (subject['kind'] === 'User' || subject['kind'] === 'Group') subject['apiGroup'] = RBAC_GROUP;
+  }
+}
+
+/** The HPA's scale-up rules when behavior is given: 4 pods or 100 % per 15 s, the larger, no stabilization. */
+function scaleUpRules(): Json {
+  return { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] };
+}
+
+/** The HPA's scale-down rules: 100 % per 15 s; the stabilization window is left to the controller's flag. */
+function scaleDownRules(): Json {
+  return { selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] };
+}
+
+function scalingRules(given: Json | undefined, defaults: Json): Json {
+  if (given === undefined) return defaults;
+  const out = { ...defaults };
+  for (const key of ['selectPolicy', 'stabilizationWindowSeconds', 'policies', 'tolerance']) if (given[key] !== undefined && given[key] !== null) out[key] = given[key];
+  return out;
+}
+
+export function horizontalPodAutoscalerDefaults(object: Json): void {
+  const spec = ensureObject(object, 'spec');
+  whenUnset(spec, 'minReplicas', 1);
+  if (unset(spec, 'metrics')) spec['metrics'] = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
+  const behavior = objectAt(spec, 'behavior');
+  if (behavior === undefined) return;
+  behavior['scaleUp'] = scalingRules(objectAt(behavior, 'scaleUp'), scaleUpRules());
+  behavior['scaleDown'] = scalingRules(objectAt(behavior, 'scaleDown'), scaleDownRules());
+}
+
+export function storageClassDefaults(object: Json): void {
+  whenUnset(object, 'reclaimPolicy', 'Delete');
+  whenUnset(object, 'volumeBindingMode', 'Immediate');
+}
+
+export function priorityClassDefaults(object: Json): void {
+  whenUnset(object, 'preemptionPolicy', 'PreemptLowerPriority');
+}
+
+export function endpointSliceDefaults(object: Json): void {
+  for (const port of objectsAt(object, 'ports')) {
+    whenUnset(port, 'name', '');
+    whenUnset(port, 'protocol', 'TCP');
+  }
+}
+
+/** Each webhook of a Validating- or MutatingWebhookConfiguration: failure and match policy, selectors, timeout, rule scope, service port. */
+export function webhookConfigurationDefaults(object: Json, mutating: boolean): void {
+  for (const webhook of objectsAt(object, 'webhooks')) {
+    whenUnset(webhook, 'failurePolicy', 'Fail');
+    whenUnset(webhook, 'matchPolicy', 'Equivalent');
+    whenUnset(webhook, 'namespaceSelector', {});
+    whenUnset(webhook, 'objectSelector', {});
+    whenUnset(webhook, 'timeoutSeconds', 10);
+    if (mutating) whenUnset(webhook, 'reinvocationPolicy', 'Never');
+    for (const rule of objectsAt(webhook, 'rules')) whenUnset(rule, 'scope', '*');
+    const service = objectAt(objectAt(webhook, 'clientConfig') ?? {}, 'service');
+    if (service !== undefined) whenUnset(service, 'port', 443);
+  }
+}
