@@ -25,75 +25,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, type Backend } from './backend.js';
-import { answered, invalidAnswer, type Answered } from './invalid-answer.js';
+import { at, both, CONFIGMAP, CRONJOB, DAEMONSET, DEPLOYMENT, drop, invalid, JOB, MISMATCH, none, POD, POD_UPDATE_FORBIDDEN, PVC, REPLICASET, SECRET, SERVICE, set, STATEFULSET, type Edit, type Kind, type Obj } from './builtin-objects.js';
+import { answered, type Answered } from './invalid-answer.js';
 import { raw, type RawAnswer } from './raw-http.js';
 
-type Obj = Record<string, unknown>;
-type Edit = (object: Obj) => void;
-
-interface Kind {
-  readonly group: string;
-  readonly kind: string;
-  /** The collection's path in namespace default. */
-  readonly path: string;
-  /** A minimal valid object named `name`. */
-  readonly base: (name: string) => Obj;
-}
-
-const NS = 'default';
-const podSpec = (): Obj => ({ containers: [{ name: 'web', image: 'nginx' }] });
-const meta = (name: string): Obj => ({ name, namespace: NS });
-const apps = (kind: string, plural: string, spec: Obj = {}): Kind => ({
-  group: 'apps',
-  kind,
-  path: `/apis/apps/v1/namespaces/${NS}/${plural}`,
-  base: (name) => ({
-    apiVersion: 'apps/v1',
-    kind,
-    metadata: meta(name),
-    spec: { ...spec, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: podSpec() } },
-  }),
-});
-const core = (kind: string, plural: string, body: (name: string) => Obj): Kind => ({
-  group: '',
-  kind,
-  path: `/api/v1/namespaces/${NS}/${plural}`,
-  base: (name) => ({ apiVersion: 'v1', kind, metadata: meta(name), ...body(name) }),
-});
-
-const DEPLOYMENT = apps('Deployment', 'deployments');
-const REPLICASET = apps('ReplicaSet', 'replicasets');
-const DAEMONSET = apps('DaemonSet', 'daemonsets');
-const STATEFULSET = apps('StatefulSet', 'statefulsets', { serviceName: 'web' });
-const JOB: Kind = {
-  group: 'batch',
-  kind: 'Job',
-  path: `/apis/batch/v1/namespaces/${NS}/jobs`,
-  base: (name) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: meta(name), spec: { template: { spec: { ...podSpec(), restartPolicy: 'Never' } } } }),
-};
-const CRONJOB: Kind = {
-  group: 'batch',
-  kind: 'CronJob',
-  path: `/apis/batch/v1/namespaces/${NS}/cronjobs`,
-  base: (name) => ({
-    apiVersion: 'batch/v1',
-    kind: 'CronJob',
-    metadata: meta(name),
-    spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { ...podSpec(), restartPolicy: 'OnFailure' } } } } },
-  }),
-};
-const CONFIGMAP = core('ConfigMap', 'configmaps', () => ({ data: { a: '1' } }));
-const SECRET = core('Secret', 'secrets', () => ({ stringData: { a: '1' } }));
-const PVC = core('PersistentVolumeClaim', 'persistentvolumeclaims', () => ({ spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }));
-const SERVICE = core('Service', 'services', () => ({ spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } }));
-const POD = core('Pod', 'pods', () => ({ spec: podSpec() }));
-
 const IMMUTABLE = 'field is immutable';
-const MISMATCH = '`selector` does not match template `labels`';
 const CONFIGMAP_IMMUTABLE = 'Forbidden: field is immutable when `immutable` is set';
 const PVC_SPEC = 'Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
-const POD_SPEC =
-  'Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
 /**
  * A cause's message when part of it is Go output: `what` describes it (shown when it does not match), `matches` checks
@@ -116,18 +54,6 @@ const dumpBetween = (start: string, end: string, apiStart: string): Loose => {
 };
 type Cause = [reason: string, field: string, message: string | Loose];
 
-/** The 422 of kube-apiserver for `name` of `kind`: a core kind is named without a group, and its details have none. */
-function invalid(kind: Kind, name: string, causes: ReadonlyArray<[string, string, string]>): Answered {
-  if (kind.group !== '') return invalidAnswer(kind.group, kind.kind, name, causes);
-  const listed = causes.map(([, field, message]) => `${field}: ${message}`);
-  return {
-    status: 422,
-    reason: 'Invalid',
-    message: `${kind.kind} "${name}" is invalid: ${listed.length === 1 ? String(listed[0]) : `[${listed.join(', ')}]`}`,
-    details: { name, kind: kind.kind, causes: causes.map(([reason, field, message]) => ({ reason, message, field })) },
-  };
-}
-
 /** The causes expected, a loose message replaced by the answer's own where it matches (by its description where not). */
 function resolve(answer: RawAnswer, causes: readonly Cause[]): Array<[string, string, string]> {
   const given = ((answer.body['details'] as { causes?: unknown } | undefined)?.causes ?? []) as Array<{ message?: unknown }>;
@@ -143,35 +69,6 @@ function goMap(map: Record<string, string>): string {
   return JSON.stringify(Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
 }
 
-/** The keys of a path such as `spec.template.spec.containers[0].image`. */
-function keys(path: string): string[] {
-  return path.match(/[^.[\]]+/g) ?? [];
-}
-/** The value at `path`, or undefined. */
-function at(object: unknown, path: string): unknown {
-  let node = object;
-  for (const key of keys(path)) node = node !== null && typeof node === 'object' ? (node as Obj)[key] : undefined;
-  return node;
-}
-/** Sets the value at `path` (the parents must exist); undefined deletes it. */
-function set(path: string, value: unknown): Edit {
-  return (object) => {
-    const all = keys(path);
-    const last = all.pop();
-    assert.ok(last !== undefined);
-    let node = object;
-    for (const key of all) node = node[key] as Obj;
-    if (value === undefined) delete node[last];
-    else node[last] = structuredClone(value);
-  };
-}
-const drop = (path: string): Edit => set(path, undefined);
-const both =
-  (...edits: Edit[]): Edit =>
-  (object) => {
-    for (const edit of edits) edit(object);
-  };
-const none: Edit = () => undefined;
 
 interface Update {
   readonly name: string;
@@ -412,7 +309,7 @@ export function builtinUpdatesSuite(backend: () => Backend): void {
       await updates(backend(), async (u) => {
         const labels = await u.allowed(POD, none, set('metadata.labels', { app: 'web', tier: 'a' }));
         assert.deepEqual([generation(labels.before), generation(labels.answer.body), at(labels.answer.body, 'metadata.labels')], [1, 1, { app: 'web', tier: 'a' }]);
-        await u.refused(POD, none, set('spec.containers[0].name', 'other'), [['FieldValueForbidden', 'spec', diffAfter(POD_SPEC)]]);
+        await u.refused(POD, none, set('spec.containers[0].name', 'other'), [['FieldValueForbidden', 'spec', diffAfter(POD_UPDATE_FORBIDDEN)]]);
         const data = await u.allowed(SECRET, none, set('data', { a: 'Mg==' }));
         assert.deepEqual([at(data.before, 'data'), at(data.answer.body, 'data')], [{ a: 'MQ==' }, { a: 'Mg==' }]);
       });

@@ -11,113 +11,19 @@
 // selector stops the template from being checked at all; StatefulSet, DaemonSet, ReplicaSet selectors and
 // podManagementPolicy (a StatefulSet without serviceName is accepted); Job and CronJob restartPolicy, backoffLimit, a
 // selector without manualSelector, schedules; Pod restartPolicy and updates (the image may change, ports not: the
-// message carries a unified diff of the internal pod spec); Service ports, type, clusterIP, externalName, nodePort,
+// message is compared up to the unified diff of the internal pod spec kube-apiserver appends); Service ports, type, clusterIP, externalName, nodePort,
 // sessionAffinity, protocol and an immutable clusterIP; ConfigMap and Secret keys, a TLS Secret's keys, a Secret's
 // data that is not base64 (400, a decode error), its immutable type and immutable data; Ingress paths and backends;
 // Role rules and RoleBinding roleRef (required, immutable); PersistentVolumeClaim accessModes and storage request.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, type Backend } from './backend.js';
-import { answered, invalidAnswer, type Answered, type Cause } from './invalid-answer.js';
+import { both, CONFIGMAP, CRONJOB, DAEMONSET, DEPLOYMENT, drop, INGRESS, invalid, JOB, MISMATCH, NS, POD, POD_UPDATE_FORBIDDEN, PVC, RBAC, REPLICASET, ROLE, ROLEBINDING, SECRET, SERVICE, set, STATEFULSET, type Edit, type Kind, type Obj } from './builtin-objects.js';
+import { answered, type Answered, type Cause } from './invalid-answer.js';
 import { raw, type RawAnswer } from './raw-http.js';
 
-type Obj = Record<string, unknown>;
-type Edit = (object: Obj) => void;
 /** The causes expected, or (for a value the server generates) a function of the answer giving them. */
 type Causes = Cause[] | ((answer: RawAnswer) => Cause[]);
-
-interface Kind {
-  readonly group: string;
-  readonly kind: string;
-  /** The collection's path in namespace default. */
-  readonly path: string;
-  /** A minimal valid object named `name`. */
-  readonly base: (name: string) => Obj;
-}
-
-const NS = 'default';
-const podSpec = (): Obj => ({ containers: [{ name: 'web', image: 'nginx' }] });
-const template = (): Obj => ({ metadata: { labels: { app: 'web' } }, spec: podSpec() });
-const selector = (): Obj => ({ matchLabels: { app: 'web' } });
-const meta = (name: string): Obj => ({ name, namespace: NS });
-const apps = (kind: string, plural: string, spec: Obj = {}): Kind => ({
-  group: 'apps',
-  kind,
-  path: `/apis/apps/v1/namespaces/${NS}/${plural}`,
-  base: (name) => ({ apiVersion: 'apps/v1', kind, metadata: meta(name), spec: { ...spec, selector: selector(), template: template() } }),
-});
-
-const DEPLOYMENT = apps('Deployment', 'deployments');
-const STATEFULSET = apps('StatefulSet', 'statefulsets', { serviceName: 'web' });
-const DAEMONSET = apps('DaemonSet', 'daemonsets');
-const REPLICASET = apps('ReplicaSet', 'replicasets');
-const JOB: Kind = {
-  group: 'batch',
-  kind: 'Job',
-  path: `/apis/batch/v1/namespaces/${NS}/jobs`,
-  base: (name) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: meta(name), spec: { template: { spec: { ...podSpec(), restartPolicy: 'Never' } } } }),
-};
-const CRONJOB: Kind = {
-  group: 'batch',
-  kind: 'CronJob',
-  path: `/apis/batch/v1/namespaces/${NS}/cronjobs`,
-  base: (name) => ({
-    apiVersion: 'batch/v1',
-    kind: 'CronJob',
-    metadata: meta(name),
-    spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { ...podSpec(), restartPolicy: 'OnFailure' } } } } },
-  }),
-};
-const POD: Kind = { group: '', kind: 'Pod', path: `/api/v1/namespaces/${NS}/pods`, base: (name) => ({ apiVersion: 'v1', kind: 'Pod', metadata: meta(name), spec: podSpec() }) };
-const SERVICE: Kind = {
-  group: '',
-  kind: 'Service',
-  path: `/api/v1/namespaces/${NS}/services`,
-  base: (name) => ({ apiVersion: 'v1', kind: 'Service', metadata: meta(name), spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } }),
-};
-const CONFIGMAP: Kind = { group: '', kind: 'ConfigMap', path: `/api/v1/namespaces/${NS}/configmaps`, base: (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(name), data: { a: '1' } }) };
-const SECRET: Kind = { group: '', kind: 'Secret', path: `/api/v1/namespaces/${NS}/secrets`, base: (name) => ({ apiVersion: 'v1', kind: 'Secret', metadata: meta(name), stringData: { a: '1' } }) };
-const INGRESS: Kind = {
-  group: 'networking.k8s.io',
-  kind: 'Ingress',
-  path: `/apis/networking.k8s.io/v1/namespaces/${NS}/ingresses`,
-  base: (name) => ({
-    apiVersion: 'networking.k8s.io/v1',
-    kind: 'Ingress',
-    metadata: meta(name),
-    spec: { rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] },
-  }),
-};
-const RBAC = 'rbac.authorization.k8s.io';
-const ROLE: Kind = {
-  group: RBAC,
-  kind: 'Role',
-  path: `/apis/${RBAC}/v1/namespaces/${NS}/roles`,
-  base: (name) => ({ apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: meta(name), rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] }),
-};
-const ROLEBINDING: Kind = {
-  group: RBAC,
-  kind: 'RoleBinding',
-  path: `/apis/${RBAC}/v1/namespaces/${NS}/rolebindings`,
-  base: (name) => ({
-    apiVersion: `${RBAC}/v1`,
-    kind: 'RoleBinding',
-    metadata: meta(name),
-    roleRef: { apiGroup: RBAC, kind: 'Role', name: 'r' },
-    subjects: [{ kind: 'User', apiGroup: RBAC, name: 'alice' }],
-  }),
-};
-const PVC: Kind = {
-  group: '',
-  kind: 'PersistentVolumeClaim',
-  path: `/api/v1/namespaces/${NS}/persistentvolumeclaims`,
-  base: (name) => ({
-    apiVersion: 'v1',
-    kind: 'PersistentVolumeClaim',
-    metadata: meta(name),
-    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
-  }),
-};
 
 const LABEL_VALUE =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
@@ -127,58 +33,13 @@ const CONFIG_KEY =
   "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
 const IANA_NAME = 'must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)';
 const PORT_RANGE = 'must be between 1 and 65535, inclusive';
-const MISMATCH = '`selector` does not match template `labels`';
 const JOB_RESTART = 'Required value: valid values: "OnFailure", "Never"';
-/**
- * The first line of the Forbidden message of a Pod update that adds `ports: [{containerPort: 80}]` to the base pod's
- * container. kube-apiserver goes on with a unified diff of its internal Go PodSpec (`@@ -8,7 +8,15 @@`, `-   "Ports":
- * null,` ...), which the in-process server does not print (docs/testing.md); the test compares up to it.
- */
-const POD_PORTS_UPDATE =
-  'Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
 /** An answer with every message cut at its first line break: what both servers say before kube-apiserver's Go diff. */
 function firstLines(answer: Answered): Answered {
   const cut = (text: unknown): unknown => (typeof text === 'string' ? text.split('\n')[0] : text);
   const details = answer.details as { causes?: Array<Record<string, unknown>> } | undefined;
   return { ...answer, message: cut(answer.message), details: details === undefined ? details : { ...details, causes: details.causes?.map((c) => ({ ...c, message: cut(c['message']) })) } };
-}
-
-/** The keys of a path such as `spec.containers[0].image` (array indexes as strings, which JavaScript arrays take). */
-function keys(path: string): string[] {
-  return path.match(/[^.[\]]+/g) ?? [];
-}
-
-/** Sets the value at `path` (the parents must exist); undefined deletes it. */
-function set(path: string, value: unknown): Edit {
-  return (object) => {
-    const all = keys(path);
-    const last = all.pop();
-    assert.ok(last !== undefined);
-    let node = object;
-    for (const key of all) node = node[key] as Obj;
-    if (value === undefined) delete node[last];
-    else node[last] = structuredClone(value);
-  };
-}
-
-const drop = (path: string): Edit => set(path, undefined);
-const both =
-  (...edits: Edit[]): Edit =>
-  (object) => {
-    for (const edit of edits) edit(object);
-  };
-
-/** The 422 of kube-apiserver for `name` of `kind`: a core kind is named without a group, and its details have none. */
-function invalid(kind: Kind, name: string, causes: readonly Cause[]): Answered {
-  if (kind.group !== '') return invalidAnswer(kind.group, kind.kind, name, causes);
-  const listed = causes.map(([, field, message]) => `${field}: ${message}`);
-  return {
-    status: 422,
-    reason: 'Invalid',
-    message: `${kind.kind} "${name}" is invalid: ${listed.length === 1 ? String(listed[0]) : `[${listed.join(', ')}]`}`,
-    details: { name, kind: kind.kind, causes: causes.map(([reason, field, message]) => ({ reason, message, field })) },
-  };
 }
 
 function objectOf(kind: Kind, edit: Edit): { name: string; object: Obj } {
@@ -342,7 +203,7 @@ export function builtinValidationSuite(backend: () => Backend): void {
       assert.deepEqual(image.answer.warnings, []);
       assert.equal(((image.answer.body['spec'] as { containers: Obj[] }).containers[0] ?? {})['image'], 'nginx:1.27');
       const ports = await put(backend(), POD, () => undefined, set('spec.containers[0].ports', [{ containerPort: 80 }]));
-      assert.deepEqual(firstLines(answered(ports.answer)), invalid(POD, ports.name, [['FieldValueForbidden', 'spec', POD_PORTS_UPDATE]]));
+      assert.deepEqual(firstLines(answered(ports.answer)), invalid(POD, ports.name, [['FieldValueForbidden', 'spec', POD_UPDATE_FORBIDDEN]]));
       assert.deepEqual((await raw(backend().kubeConfig, 'GET', `${POD.path}/${ports.name}`)).body, ports.before, `${ports.name} unchanged`);
     });
 
