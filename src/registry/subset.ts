@@ -9,12 +9,31 @@
  *   container are ignored, but a container, port or env var added or removed is a difference). Exception:
  *   `metadata.ownerReferences` and `metadata.finalizers`, where every desired element must be present somewhere
  *   (others may add their own);
- * - scalars: strictly equal (`80` is not `"80"`);
+ * - scalars: strictly equal (`80` is not `"80"`), but for quantities (a resource list's entries: requests, limits,
+ *   capacity, a quota's hard limits...; an emptyDir's size limit), which are equal by value: the API server writes
+ *   `cpu: 0.5` back as `500m`, and rounds resource lists up to a thousandth (`0.0001` comes back `1m`);
  * - an empty desired value (`""`, `0`, `false`, `[]`, `{}`, `null`) also matches a missing live field, because the
  *   API server drops empty fields of built-in kinds.
  */
 
+import { formatQuantity, parseQuantity, quantityText, roundUpQuantity, sameQuantity } from '../util/quantity.js';
+
 type Path = readonly string[];
+
+/** The maps whose values are quantities (resource lists), and the single quantity fields, by name. */
+const RESOURCE_LISTS = new Set(['limits', 'requests', 'hard', 'capacity', 'overhead', 'default', 'defaultRequest', 'max', 'min', 'maxLimitRequestRatio']);
+const QUANTITY_FIELDS = new Set(['sizeLimit']);
+
+/** Whether a desired scalar and the live one are the same quantity as the API server stores it. */
+function sameStoredQuantity(desired: unknown, live: unknown, path: Path): boolean {
+  const list = path.length >= 2 && RESOURCE_LISTS.has(path[path.length - 2] ?? '');
+  if (!list && !QUANTITY_FIELDS.has(path[path.length - 1] ?? '')) return false;
+  if (sameQuantity(desired, live)) return true;
+  // A resource list's entry is rounded up to a thousandth by the API server.
+  const text = list ? quantityText(desired) : undefined;
+  const quantity = text === undefined ? undefined : parseQuantity(text);
+  return quantity !== undefined && sameQuantity(formatQuantity(roundUpQuantity(quantity, -3)), live);
+}
 
 function isMap(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -60,7 +79,7 @@ export function firstDifference(desired: unknown, live: unknown, path: Path = []
     }
     return undefined;
   }
-  return desired === live ? undefined : text(path);
+  return desired === live || sameStoredQuantity(desired, live, path) ? undefined : text(path);
 }
 
 /** True when `live` holds every field `desired` sets, by the rules above. */

@@ -102,6 +102,28 @@ describe('what a new custom resource costs', () => {
     }
   });
 
+  test('a child whose quantities the API server rewrites (cpu: 0.5 → 500m, 1024Mi → 1Gi) is not written again when nothing changed', async () => {
+    server.reset();
+    server.applyCrd(crdManifest(GIZMO));
+    const resources = { limits: { cpu: 0.5, memory: '1024Mi' }, requests: { cpu: '0.0001' } };
+    const operatorBox = { onCreate: { deployments: [{ name: '{{ .metadata.name }}', image: 'nginx:1.27', reconcile: true, resources }] } };
+    const runtime = createRuntime(katalog({ gizmo: katalogEntry(GIZMO, { operatorBox }) }), { kubeConfig: server.kubeConfig, watch: FAST_WATCH });
+    await runtime.start();
+    try {
+      server.create(customResource(GIZMO, 'g2', { size: 1 }));
+      await waitFor('the Deployment', () => server.get('apps/v1', 'Deployment', 'g2', 'default'));
+      await quiet(runtime);
+      const deployment = server.get('apps/v1', 'Deployment', 'g2', 'default') as { spec: { template: { spec: { containers: Array<{ resources: unknown }> } } } };
+      assert.deepEqual(deployment.spec.template.spec.containers[0]?.resources, { limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: '1m' } }, 'stored as kube-apiserver stores it');
+      server.requests.reset();
+      server.patch('example.io/v1', 'Gizmo', 'g2', { metadata: { labels: { touched: 'yes' } } }, { namespace: 'default' });
+      await quiet(runtime);
+      assert.deepEqual(writes(server, 'deployments'), [], 'no write to the Deployment: its quantities are the same values');
+    } finally {
+      await runtime.stop();
+    }
+  });
+
   for (const finalized of [false, true]) {
     test(`one write per child and one status write${finalized ? ', plus the finalizer a declared finalizer asks for' : ', and no finalizer'}; no 409; nothing for an unchanged object`, async () => {
       server.reset();
