@@ -24,6 +24,9 @@
 // - Small kinds: Secret type Opaque, PVC volumeMode Filesystem and the pvc-protection finalizer, NetworkPolicy
 //   policyTypes and port protocol, HPA minReplicas 1 and an 80% CPU metric, RoleBinding subjects' apiGroup for User and
 //   Group, Namespace finalizer, phase and name label; ConfigMap, ServiceAccount, Ingress, PDB, Role and Lease get none.
+// - Quantities: stored in apimachinery's canonical form (0.5 → 500m, 1024Mi → 1Gi, 1.5Gi → 1536Mi, 2048Ki → 2Mi; a text
+//   already canonical kept as written: 1e3, 1073741824), resource lists rounded up to a thousandth first (0.0001 →
+//   1m), a container LimitRange's default and defaultRequest filled from max; a text that is no quantity is a 400.
 // - Updates: a PUT without clusterIP/clusterIPs keeps them; a PUT without defaulted fields gets them again (the
 //   generation moves only when the result differs); a server-side apply's managedFields own only the fields applied
 //   (a POST's own the defaulted ones too); a merge patch nulling a defaulted field gets the default again; a PUT
@@ -582,6 +585,41 @@ export function builtinDefaultsSuite(backend: () => Backend): void {
           spec: { finalizers: ['kubernetes'] },
           status: { phase: 'Active' },
         });
+      });
+    });
+
+    test('quantities are stored canonically (0.5 → 500m, 1024Mi → 1Gi, 1.5Gi → 1536Mi), resource lists rounded up to milli; a container limit range fills its defaults; a text that is no quantity is 400', async () => {
+      await withObjects(backend(), async (create) => {
+        const resources = { limits: { cpu: 0.5, memory: '1024Mi', 'ephemeral-storage': '1.5Gi' }, requests: { cpu: '0.0001', memory: '1e3' } };
+        const name = unique('defaults-quantity');
+        const spec = { containers: [{ name: 'app', image: 'nginx:1.27', resources }], volumes: [{ name: 'scratch', emptyDir: { sizeLimit: '2048Ki' } }] };
+        const stored = await create(`${APPS}/deployments`, deployment(name, { template: template(name, spec) }));
+        const podSpec = (stored.spec?.['template'] as Json | undefined)?.spec as Json;
+        assert.deepEqual((podSpec['containers'] as Json[])[0]?.['resources'], { limits: { cpu: '500m', memory: '1Gi', 'ephemeral-storage': '1536Mi' }, requests: { cpu: '1m', memory: '1e3' } });
+        assert.deepEqual((podSpec['volumes'] as Json[])[0], { name: 'scratch', emptyDir: { sizeLimit: '2Mi' } });
+        const claim = await create(`${CORE}/persistentvolumeclaims`, {
+          apiVersion: 'v1',
+          kind: 'PersistentVolumeClaim',
+          metadata: { name: unique('defaults-quantity') },
+          spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1073741824' } } },
+        });
+        assert.deepEqual(claim.spec?.['resources'], { requests: { storage: '1073741824' } });
+        const limits = await create(`${CORE}/limitranges`, {
+          apiVersion: 'v1',
+          kind: 'LimitRange',
+          metadata: { name: unique('defaults-quantity') },
+          spec: { limits: [{ type: 'Container', max: { cpu: '2', memory: '0.5Gi' }, min: { cpu: 0.1 } }] },
+        });
+        assert.deepEqual(limits.spec?.['limits'], [{ type: 'Container', max: { cpu: '2', memory: '512Mi' }, min: { cpu: '100m' }, default: { cpu: '2', memory: '512Mi' }, defaultRequest: { cpu: '2', memory: '512Mi' } }]);
+        const quota = await create(`${CORE}/resourcequotas`, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: unique('defaults-quantity') }, spec: { hard: { 'requests.cpu': '4000m', pods: 10 } } });
+        assert.deepEqual(quota.spec?.['hard'], { 'requests.cpu': '4', pods: '10' });
+
+        const bad = unique('defaults-quantity');
+        const answer = await raw(backend().kubeConfig, 'POST', `${APPS}/deployments`, JSON.stringify(deployment(bad, { template: template(bad, { containers: [{ name: 'app', image: 'nginx:1.27', resources: { limits: { cpu: 'lots' } } }] }) })));
+        assert.deepEqual(
+          { status: answer.status, reason: answer.body['reason'], message: answer.body['message'] },
+          { status: 400, reason: 'BadRequest', message: `Deployment in version "v1" cannot be handled as a Deployment: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'` },
+        );
       });
     });
 

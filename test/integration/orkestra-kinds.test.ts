@@ -83,7 +83,7 @@ const CHILDREN: readonly Child[] = [
   { apiVersion: 'v1', kind: 'PersistentVolumeClaim', suffix: 'data', restored: (o) => JSON.stringify(spec(o)['resources']) === '{"requests":{"storage":"2Gi"}}' },
   { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', suffix: 'deny', edit: { spec: { podSelector: { matchLabels: { app: 'other' } } } }, restored: (o) => JSON.stringify(spec(o)['podSelector']) === '{"matchLabels":{"app":"shop"}}' },
   { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', suffix: 'pdb', edit: { spec: { minAvailable: 3 } }, restored: (o) => spec(o)['minAvailable'] === 1 },
-  { apiVersion: 'v1', kind: 'LimitRange', suffix: 'limits', edit: { spec: { limits: [{ type: 'Container', default: { cpu: '9' } }] } }, restored: (o) => JSON.stringify(spec(o)['limits']) === '[{"type":"Container","default":{"cpu":"500m"}}]' },
+  { apiVersion: 'v1', kind: 'LimitRange', suffix: 'limits', edit: { spec: { limits: [{ type: 'Container', default: { cpu: '9' } }] } }, restored: (o) => JSON.stringify(spec(o)['limits']) === '[{"type":"Container","default":{"cpu":"500m"},"defaultRequest":{"cpu":"500m"}}]' },
   { apiVersion: 'v1', kind: 'ResourceQuota', suffix: 'quota', edit: { spec: { hard: { cpu: '64' } } }, restored: (o) => (spec(o)['hard'] as Record<string, string>)['cpu'] === '4' },
   { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', suffix: 'priority', clusterScoped: true, edit: { description: 'edited' }, restored: (o) => o['description'] === 'batch' },
   { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', suffix: 'hpa', edit: { spec: { maxReplicas: 99 } }, restored: (o) => spec(o)['maxReplicas'] === 5 },

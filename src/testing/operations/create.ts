@@ -81,7 +81,7 @@ export function createObject(cluster: Cluster, view: ResourceView, body: KubeObj
   if (view.statusSubresource) delete body['status'];
   const now = cluster.now();
   // A built-in object is defaulted before its registry sees it, as kube-apiserver decodes it first.
-  const decoded = type.builtin ? withBuiltinDefaults(type.key, body) : body;
+  const decoded = type.builtin ? withBuiltinDefaults(type, body) : body;
   behaviourOf(type.key)?.prepareCreate(decoded, { registry: cluster.registry, store: cluster.store, now, warn: options.warn });
   const object = checkSchema(view, decoded, undefined, { subresource: undefined, decoded: options.fromApply !== true, warn: options.warn });
   if (cluster.store.get(type.key, namespace, name) !== undefined) throw alreadyExists(type, name);

@@ -34,7 +34,7 @@ export function schemaOf(view: ResourceView): SchemaNode | undefined {
 
 /** `object` with the defaults kube-apiserver's decoder leaves it with: its schema's (a custom resource) or its kind's (built-in). */
 export function withSchemaDefaults(view: ResourceView, object: KubeObject): KubeObject {
-  if (view.type.builtin) return withBuiltinDefaults(view.type.key, object);
+  if (view.type.builtin) return withBuiltinDefaults(view.type, object);
   const schema = schemaOf(view);
   return schema === undefined ? object : decodedObject(object, schema);
 }

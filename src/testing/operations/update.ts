@@ -95,7 +95,7 @@ export function finishUpdate(
   if (typeof askedUid === 'string' && askedUid !== '' && askedUid !== prev.uid) {
     throw conflict(type, prev.name, `Precondition failed: UID in precondition: ${askedUid}, UID in object meta: ${prev.uid}`);
   }
-  const merged = type.builtin ? withBuiltinDefaults(type.key, mergeForSubresource(view, prev, candidate, subresource)) : mergeForSubresource(view, prev, candidate, subresource);
+  const merged = type.builtin ? withBuiltinDefaults(type, mergeForSubresource(view, prev, candidate, subresource)) : mergeForSubresource(view, prev, candidate, subresource);
   const now = cluster.now();
   if (subresource === undefined) behaviourOf(type.key)?.prepareUpdate(merged, prev, { registry: cluster.registry, store: cluster.store, now, warn: options.warn });
   checkNoNewFinalizers(type, prev.name, prev.object, merged);

@@ -7,11 +7,13 @@ import type { KubeObject } from '../../store/record.js';
 import {
   endpointSliceDefaults,
   horizontalPodAutoscalerDefaults,
+  limitRangeDefaults,
   namespaceDefaults,
   networkPolicyDefaults,
   persistentVolumeClaimDefaults,
   persistentVolumeDefaults,
   priorityClassDefaults,
+  resourceQuotaDefaults,
   roleBindingDefaults,
   secretDefaults,
   storageClassDefaults,
@@ -22,12 +24,17 @@ import { podDefaults } from './pod-defaults.js';
 import { serviceDefaults } from './service-defaults.js';
 import { cronJobDefaults, daemonSetDefaults, deploymentDefaults, jobDefaults, replicaSetDefaults, statefulSetDefaults } from './workload-defaults.js';
 
-const DEFAULTERS: ReadonlyMap<string, (object: Json) => void> = new Map<string, (object: Json) => void>([
+/** A kind's defaulter: fills `object` in place; `kind` names it in a decoding error. */
+type Defaulter = (object: Json, kind: string) => void;
+
+const DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulter>([
   ['/pods', podDefaults],
   ['/services', serviceDefaults],
   ['/secrets', secretDefaults],
   ['/persistentvolumeclaims', persistentVolumeClaimDefaults],
   ['/persistentvolumes', persistentVolumeDefaults],
+  ['/resourcequotas', resourceQuotaDefaults],
+  ['/limitranges', limitRangeDefaults],
   [NAMESPACES_KEY, namespaceDefaults],
   ['apps/deployments', deploymentDefaults],
   ['apps/statefulsets', statefulSetDefaults],
@@ -47,14 +54,14 @@ const DEFAULTERS: ReadonlyMap<string, (object: Json) => void> = new Map<string, 
 ]);
 
 /**
- * `object` (of the built-in resource `key`) with the defaults kube-apiserver decodes it with: a defaulted copy, or
+ * `object` (of the built-in resource `type`) with the defaults kube-apiserver decodes it with: a defaulted copy, or
  * `object` itself when the kind has no defaulter (ConfigMaps, ServiceAccounts, Leases...). The copy keeps a caller's
  * object, and any part of it shared with a stored one, as it was.
  */
-export function withBuiltinDefaults(key: string, object: KubeObject): KubeObject {
-  const defaulter = DEFAULTERS.get(key);
+export function withBuiltinDefaults(type: { readonly key: string; readonly kind: string }, object: KubeObject): KubeObject {
+  const defaulter = DEFAULTERS.get(type.key);
   if (defaulter === undefined) return object;
   const copy = structuredClone(object);
-  defaulter(copy);
+  defaulter(copy, type.kind);
   return copy;
 }

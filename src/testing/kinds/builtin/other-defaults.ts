@@ -1,10 +1,11 @@
 /**
  * The defaults kube-apiserver 1.37 decodes the other built-in kinds with: a Secret's type, a claim's and a volume's
- * mode and phase, a NetworkPolicy's policy types and port protocols, a Namespace's name label, a role binding's API
+ * mode, phase and quantities, a quota's and a limit range's quantities (a container limit's defaults too), a NetworkPolicy's policy types and port protocols, a Namespace's name label, a role binding's API
  * groups, an HPA's minimum, metric and scaling rules, a StorageClass's and PriorityClass's policies, an
  * EndpointSlice's ports, and an admission webhook's policies, selectors, timeout, rule scope and service port.
  */
 import { ensureObject, objectAt, objectsAt, textAt, unset, whenUnset, whenZero, type Json } from './fields.js';
+import { canonicalQuantityAt, canonicalResourceList, canonicalResources } from './quantity-fields.js';
 
 /** A Secret's type, and its `stringData` written into `data` in base64 (the v1 conversion; stringData is never stored). */
 export function secretDefaults(object: Json): void {
@@ -17,16 +18,43 @@ export function secretDefaults(object: Json): void {
   delete object['stringData'];
 }
 
-export function persistentVolumeClaimDefaults(object: Json): void {
-  whenUnset(ensureObject(object, 'spec'), 'volumeMode', 'Filesystem');
-  whenZero(ensureObject(object, 'status'), 'phase', 'Pending');
+export function persistentVolumeClaimDefaults(object: Json, kind: string): void {
+  const spec = ensureObject(object, 'spec');
+  whenUnset(spec, 'volumeMode', 'Filesystem');
+  canonicalResources(spec, kind);
+  const status = ensureObject(object, 'status');
+  whenZero(status, 'phase', 'Pending');
+  canonicalResourceList(status, 'capacity', kind);
 }
 
-export function persistentVolumeDefaults(object: Json): void {
+export function persistentVolumeDefaults(object: Json, kind: string): void {
   const spec = ensureObject(object, 'spec');
   whenZero(spec, 'persistentVolumeReclaimPolicy', 'Retain');
   whenUnset(spec, 'volumeMode', 'Filesystem');
+  canonicalResourceList(spec, 'capacity', kind);
   whenZero(ensureObject(object, 'status'), 'phase', 'Pending');
+}
+
+export function resourceQuotaDefaults(object: Json, kind: string): void {
+  canonicalResourceList(objectAt(object, 'spec'), 'hard', kind);
+  for (const list of ['hard', 'used']) canonicalResourceList(objectAt(object, 'status'), list, kind);
+}
+
+/** A container limit's default from its max and its default request from its default or min (Go's SetDefaults_LimitRangeItem). */
+export function limitRangeDefaults(object: Json, kind: string): void {
+  for (const item of objectsAt(objectAt(object, 'spec') ?? {}, 'limits')) {
+    if (item['type'] === 'Container') {
+      const fill = (target: string, from: string): void => {
+        const into = ensureObject(item, target);
+        for (const [name, value] of Object.entries(objectAt(item, from) ?? {})) if (!Object.hasOwn(into, name)) into[name] = value;
+      };
+      fill('default', 'max');
+      fill('defaultRequest', 'default');
+      fill('defaultRequest', 'min');
+      for (const list of ['default', 'defaultRequest']) if (Object.keys(objectAt(item, list) ?? {}).length === 0) delete item[list];
+    }
+    for (const list of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']) canonicalResourceList(item, list, kind);
+  }
 }
 
 export function networkPolicyDefaults(object: Json): void {
@@ -73,8 +101,14 @@ function scalingRules(given: Json | undefined, defaults: Json): Json {
   return out;
 }
 
-export function horizontalPodAutoscalerDefaults(object: Json): void {
+export function horizontalPodAutoscalerDefaults(object: Json, kind: string): void {
   const spec = ensureObject(object, 'spec');
+  for (const metric of objectsAt(spec, 'metrics')) {
+    for (const source of ['resource', 'containerResource', 'pods', 'object', 'external']) {
+      const target = objectAt(objectAt(metric, source) ?? {}, 'target');
+      for (const key of ['value', 'averageValue']) canonicalQuantityAt(target, key, kind);
+    }
+  }
   whenUnset(spec, 'minReplicas', 1);
   if (unset(spec, 'metrics')) spec['metrics'] = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
   const behavior = objectAt(spec, 'behavior');

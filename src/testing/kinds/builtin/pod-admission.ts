@@ -4,10 +4,11 @@
  * DefaultTolerationSeconds: five minutes' toleration of a not-ready or unreachable node) and the status its registry
  * starts it with (Pending, with its QoS class).
  */
+import { compareQuantities } from '../../../util/quantity.js';
 import { forbidden } from '../../status-errors.js';
 import type { ObjectStore } from '../../store/object-store.js';
 import { ensureObject, objectAt, objectsAt, textAt, unset, type Json } from './fields.js';
-import { quantityValue } from './quantity.js';
+
 
 const PRIORITY_CLASSES_KEY = 'scheduling.k8s.io/priorityclasses';
 /** The PriorityClasses every cluster has (kube-apiserver creates them at start). */
@@ -56,8 +57,8 @@ function qosClass(spec: Json): string {
     for (const name of ['cpu', 'memory']) {
       const request = requests[name];
       const limit = limits[name];
-      if ((request !== undefined && quantityValue(request) !== 0) || limit !== undefined) any = true;
-      if (limit === undefined || (request !== undefined && quantityValue(request) !== quantityValue(limit))) guaranteed = false;
+      if ((request !== undefined && compareQuantities(request, 0) !== 0) || limit !== undefined) any = true;
+      if (limit === undefined || (request !== undefined && compareQuantities(request, limit) !== 0)) guaranteed = false;
     }
   }
   if (!any) return 'BestEffort';

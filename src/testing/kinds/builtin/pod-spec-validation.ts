@@ -3,13 +3,14 @@
  * wrong, in its order: volume names; each container's name, image, ports, env names, volume mounts, pull policy and
  * requests against limits, and duplicate names; the restart and DNS policies; node selector labels; the service
  * account name. Not judged here (documented): volume sources, probes, lifecycle hooks, security contexts, affinity,
- * topology spread, resource names and quantities' own syntax.
+ * topology spread, resource names.
  */
+import { compareQuantities } from '../../../util/quantity.js';
 import { dns1123LabelProblems, dns1123SubdomainProblems } from '../../resources/dns-names.js';
 import { fieldDuplicate, fieldInvalid, fieldNotFound, fieldNotSupported, fieldRequired, type FieldProblem } from '../../status-errors.js';
 import { labelProblems, portNameProblems, portNumberProblems } from './field-rules.js';
 import { objectAt, objectsAt, textAt, type Json } from './fields.js';
-import { quantityValue } from './quantity.js';
+
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
@@ -47,7 +48,7 @@ function resourceProblems(resources: Json, path: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
   for (const [name, request] of Object.entries(requests)) {
     const limit = limits[name];
-    if (limit !== undefined && quantityValue(request) > quantityValue(limit)) {
+    if (limit !== undefined && compareQuantities(request, limit) === 1) {
       problems.push(fieldInvalid(`${path}.requests`, String(request), `must be less than or equal to ${name} limit of ${String(limit)}`));
     }
   }

@@ -4,6 +4,7 @@
  */
 import { ensureObject, objectAt, objectsAt, textAt, unset, whenUnset, whenZero, type Json } from './fields.js';
 import { podTemplateDefaults } from './pod-defaults.js';
+import { canonicalResources } from './quantity-fields.js';
 
 /** Int32's largest value: a Job's backoffLimit when it counts failures per index. */
 const MAX_INT32 = 2 ** 31 - 1;
@@ -20,23 +21,23 @@ function rollingDefaults(strategy: Json, rollingType: string, defaults: Record<s
   for (const [key, value] of Object.entries(defaults)) whenUnset(rolling, key, value);
 }
 
-export function deploymentDefaults(object: Json): void {
+export function deploymentDefaults(object: Json, kind: string): void {
   const spec = ensureObject(object, 'spec');
   whenUnset(spec, 'replicas', 1);
   rollingDefaults(ensureObject(spec, 'strategy'), 'RollingUpdate', { maxUnavailable: '25%', maxSurge: '25%' });
   whenUnset(spec, 'revisionHistoryLimit', 10);
   whenUnset(spec, 'progressDeadlineSeconds', 600);
-  podTemplateDefaults(templateOf(spec));
+  podTemplateDefaults(templateOf(spec), kind);
 }
 
-export function daemonSetDefaults(object: Json): void {
+export function daemonSetDefaults(object: Json, kind: string): void {
   const spec = ensureObject(object, 'spec');
   rollingDefaults(ensureObject(spec, 'updateStrategy'), 'RollingUpdate', { maxUnavailable: 1, maxSurge: 0 });
   whenUnset(spec, 'revisionHistoryLimit', 10);
-  podTemplateDefaults(templateOf(spec));
+  podTemplateDefaults(templateOf(spec), kind);
 }
 
-export function statefulSetDefaults(object: Json): void {
+export function statefulSetDefaults(object: Json, kind: string): void {
   const spec = ensureObject(object, 'spec');
   whenZero(spec, 'podManagementPolicy', 'OrderedReady');
   const strategy = ensureObject(spec, 'updateStrategy');
@@ -57,20 +58,21 @@ export function statefulSetDefaults(object: Json): void {
   whenUnset(spec, 'revisionHistoryLimit', 10);
   // serviceName is a string without omitempty: written even when empty.
   whenUnset(spec, 'serviceName', '');
-  podTemplateDefaults(templateOf(spec));
+  podTemplateDefaults(templateOf(spec), kind);
   for (const claim of objectsAt(spec, 'volumeClaimTemplates')) {
     // Each claim template is a whole PersistentVolumeClaim, its type written out.
     claim['apiVersion'] = 'v1';
     claim['kind'] = 'PersistentVolumeClaim';
     whenUnset(ensureObject(claim, 'spec'), 'volumeMode', 'Filesystem');
+    canonicalResources(objectAt(claim, 'spec'), kind);
     whenZero(ensureObject(claim, 'status'), 'phase', 'Pending');
   }
 }
 
-export function replicaSetDefaults(object: Json): void {
+export function replicaSetDefaults(object: Json, kind: string): void {
   const spec = ensureObject(object, 'spec');
   whenUnset(spec, 'replicas', 1);
-  podTemplateDefaults(templateOf(spec));
+  podTemplateDefaults(templateOf(spec), kind);
 }
 
 /** A Job's spec defaults (also a CronJob's job template's pod template, but not the rest: Go registers them for Jobs only). */
@@ -91,17 +93,17 @@ function podFailurePolicyDefaults(spec: Json): void {
   }
 }
 
-export function jobDefaults(object: Json): void {
+export function jobDefaults(object: Json, kind: string): void {
   const spec = ensureObject(object, 'spec');
   jobSpecDefaults(spec);
   const template = templateOf(spec);
   const labels = template === undefined ? undefined : objectAt(ensureObject(template, 'metadata'), 'labels');
   const metadata = ensureObject(object, 'metadata');
   if (labels !== undefined && Object.keys(objectAt(metadata, 'labels') ?? {}).length === 0) metadata['labels'] = { ...labels };
-  podTemplateDefaults(template);
+  podTemplateDefaults(template, kind);
 }
 
-export function cronJobDefaults(object: Json): void {
+export function cronJobDefaults(object: Json, kind: string): void {
   const spec = ensureObject(object, 'spec');
   whenZero(spec, 'concurrencyPolicy', 'Allow');
   whenUnset(spec, 'suspend', false);
@@ -113,5 +115,5 @@ export function cronJobDefaults(object: Json): void {
   const jobSpec = objectAt(jobTemplate, 'spec');
   if (jobSpec === undefined) return;
   podFailurePolicyDefaults(jobSpec);
-  podTemplateDefaults(templateOf(jobSpec));
+  podTemplateDefaults(templateOf(jobSpec), kind);
 }
