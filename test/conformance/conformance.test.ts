@@ -7,6 +7,7 @@ import { applySuite } from './apply.js';
 import { startBackend, type Backend } from './backend.js';
 import { builtinDefaultsSuite } from './builtin-defaults.js';
 import { builtinUpdatesSuite } from './builtin-updates.js';
+import { builtinMoreValidationSuite } from './builtin-validation-more.js';
 import { builtinValidationSuite } from './builtin-validation.js';
 import { celRuleSuite } from './cel-rules.js';
 import { crdDefaultsSuite } from './crd-defaults.js';
@@ -55,6 +56,7 @@ describe(`conformance (${choice})`, () => {
   builtinDefaultsSuite(backend);
   builtinValidationSuite(backend);
   builtinUpdatesSuite(backend);
+  builtinMoreValidationSuite(backend);
   queryParameterSuite(backend);
   listSuite(backend);
   runtimeSuite(backend);

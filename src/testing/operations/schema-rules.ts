@@ -57,7 +57,7 @@ export interface SchemaWrite {
  */
 export function checkSchema(view: ResourceView, next: KubeObject, prev: KubeObject | undefined, write: SchemaWrite): KubeObject {
   const { subresource, decoded } = write;
-  if (view.type.builtin) return checkBuiltin(view, next, prev, subresource);
+  if (view.type.builtin) return checkBuiltin(view, next, prev, subresource, write.warn);
   const schema = schemaOf(view);
   if (schema === undefined) return next;
   const object = decoded ? decodedObject(next, schema) : (withDefaults(next, schema) as KubeObject);

@@ -24,7 +24,7 @@ interface BuiltinSpec {
 
 const META_FIELDS = ['metadata.name', 'metadata.namespace'];
 
-const POD_FIELDS = [
+export const POD_FIELDS = [
   'spec.nodeName',
   'spec.restartPolicy',
   'spec.schedulerName',

@@ -4,7 +4,8 @@
  */
 import type { FieldProblem } from '../../status-errors.js';
 import type { KubeObject } from '../../store/record.js';
-import type { Json } from './fields.js';
+import { containerWarnings } from './container-validation.js';
+import { objectAt, type Json } from './fields.js';
 import {
   configMapProblems,
   configMapUpdateProblems,
@@ -25,6 +26,7 @@ import {
   statefulSetUpdateProblems,
 } from './immutable-fields.js';
 import { podProblems, podUpdateProblems } from './pod-validation.js';
+import { horizontalPodAutoscalerProblems, limitRangeProblems, networkPolicyProblems, podDisruptionBudgetProblems, resourceQuotaProblems } from './policy-validation.js';
 import { serviceProblems } from './service-validation.js';
 import { cronJobProblems, daemonSetProblems, deploymentProblems, jobProblems, replicaSetProblems, statefulSetProblems } from './workload-validation.js';
 
@@ -47,11 +49,36 @@ const VALIDATIONS: ReadonlyMap<string, Validation> = new Map<string, Validation>
   ['batch/jobs', { create: (o) => jobProblems(o), update: jobUpdateProblems }],
   ['batch/cronjobs', { create: cronJobProblems }],
   ['networking.k8s.io/ingresses', { create: ingressProblems }],
+  ['networking.k8s.io/networkpolicies', { create: networkPolicyProblems }],
+  ['autoscaling/horizontalpodautoscalers', { create: horizontalPodAutoscalerProblems }],
+  ['policy/poddisruptionbudgets', { create: podDisruptionBudgetProblems }],
+  ['/resourcequotas', { create: resourceQuotaProblems }],
+  ['/limitranges', { create: limitRangeProblems }],
   ['rbac.authorization.k8s.io/roles', { create: roleProblems }],
   ['rbac.authorization.k8s.io/clusterroles', { create: roleProblems }],
   ['rbac.authorization.k8s.io/rolebindings', { create: (o) => roleBindingProblems(o, true), update: (o, old) => roleBindingUpdateProblems(o, old, true) }],
   ['rbac.authorization.k8s.io/clusterrolebindings', { create: (o) => roleBindingProblems(o, false), update: (o, old) => roleBindingUpdateProblems(o, old, false) }],
 ]);
+
+/** Where each kind holds a pod spec, for the warnings kube-apiserver gives about it. */
+const POD_SPEC_PATHS: ReadonlyMap<string, string> = new Map([
+  ['/pods', 'spec'],
+  ['apps/deployments', 'spec.template.spec'],
+  ['apps/replicasets', 'spec.template.spec'],
+  ['apps/statefulsets', 'spec.template.spec'],
+  ['apps/daemonsets', 'spec.template.spec'],
+  ['batch/jobs', 'spec.template.spec'],
+  ['batch/cronjobs', 'spec.jobTemplate.spec.template.spec'],
+]);
+
+/** The warnings kube-apiserver answers a write of `object` with (about its pod spec). */
+export function builtinWarnings(key: string, object: KubeObject): string[] {
+  const path = POD_SPEC_PATHS.get(key);
+  if (path === undefined) return [];
+  let spec: Json | undefined = object;
+  for (const field of path.split('.')) spec = spec === undefined ? undefined : objectAt(spec, field);
+  return spec === undefined ? [] : containerWarnings(spec, path);
+}
 
 /** The problems kube-apiserver finds in a write of `object` (of the built-in resource `key`; `old`: the stored one of an update). */
 export function builtinProblems(key: string, object: KubeObject, old: KubeObject | undefined): FieldProblem[] {

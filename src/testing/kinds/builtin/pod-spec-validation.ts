@@ -5,10 +5,10 @@
  * account name. Not judged here (documented): volume sources, probes, lifecycle hooks, security contexts, affinity,
  * topology spread, resource names.
  */
-import { compareQuantities } from '../../../util/quantity.js';
 import { dns1123LabelProblems, dns1123SubdomainProblems } from '../../resources/dns-names.js';
 import { fieldDuplicate, fieldInvalid, fieldNotFound, fieldNotSupported, fieldRequired, type FieldProblem } from '../../status-errors.js';
 import { labelProblems, portNameProblems, portNumberProblems } from './field-rules.js';
+import { containerContentProblems, probeProblems, volumeSourceProblems } from './container-validation.js';
 import { objectAt, objectsAt, textAt, type Json } from './fields.js';
 
 
@@ -42,19 +42,6 @@ function portProblems(ports: Json[], path: string): FieldProblem[] {
   return problems;
 }
 
-function resourceProblems(resources: Json, path: string): FieldProblem[] {
-  const requests = objectAt(resources, 'requests') ?? {};
-  const limits = objectAt(resources, 'limits') ?? {};
-  const problems: FieldProblem[] = [];
-  for (const [name, request] of Object.entries(requests)) {
-    const limit = limits[name];
-    if (limit !== undefined && compareQuantities(request, limit) === 1) {
-      problems.push(fieldInvalid(`${path}.requests`, String(request), `must be less than or equal to ${name} limit of ${String(limit)}`));
-    }
-  }
-  return problems;
-}
-
 function containerProblems(container: Json, path: string, volumes: ReadonlySet<string>): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const name = textAt(container, 'name');
@@ -67,16 +54,21 @@ function containerProblems(container: Json, path: string, volumes: ReadonlySet<s
   objectsAt(container, 'env').forEach((env, i) => {
     if (textAt(env, 'name') === '') problems.push(fieldRequired(`${path}.env[${i}].name`));
   });
+  const content = containerContentProblems(container, path);
+  problems.push(...content.env);
+  const mountPaths = new Set<string>();
   objectsAt(container, 'volumeMounts').forEach((mount, i) => {
     const volume = textAt(mount, 'name');
     if (volume === '') problems.push(fieldRequired(`${path}.volumeMounts[${i}].name`));
     else if (!volumes.has(volume)) problems.push(fieldNotFound(`${path}.volumeMounts[${i}].name`, volume));
-    if (textAt(mount, 'mountPath') === '') problems.push(fieldRequired(`${path}.volumeMounts[${i}].mountPath`));
+    const mountPath = textAt(mount, 'mountPath');
+    if (mountPath === '') problems.push(fieldRequired(`${path}.volumeMounts[${i}].mountPath`));
+    else if (mountPaths.has(mountPath)) problems.push(fieldInvalid(`${path}.volumeMounts[${i}].mountPath`, mountPath, 'must be unique'));
+    mountPaths.add(mountPath);
   });
   const pullPolicy = textAt(container, 'imagePullPolicy');
   if (!PULL_POLICIES.includes(pullPolicy)) problems.push(fieldNotSupported(`${path}.imagePullPolicy`, pullPolicy, PULL_POLICIES));
-  problems.push(...resourceProblems(objectAt(container, 'resources') ?? {}, `${path}.resources`));
-  return problems;
+  return [...problems, ...content.resources];
 }
 
 function containerListProblems(containers: Json[], path: string, volumes: ReadonlySet<string>, taken: Set<string>, required: boolean): FieldProblem[] {
@@ -87,6 +79,7 @@ function containerListProblems(containers: Json[], path: string, volumes: Readon
     const name = textAt(container, 'name');
     if (taken.has(name)) problems.push(fieldDuplicate(`${path}[${i}].name`, name));
     else taken.add(name);
+    problems.push(...probeProblems(container, `${path}[${i}]`));
   });
   return problems;
 }
@@ -102,6 +95,7 @@ export function podSpecProblems(spec: Json, path: string, claimVolumes: readonly
     else if (volumes.has(name)) problems.push(fieldDuplicate(`${path}.volumes[${i}].name`, name));
     else for (const message of dns1123LabelProblems(name)) problems.push(fieldInvalid(`${path}.volumes[${i}].name`, name, message));
     volumes.add(name);
+    problems.push(...volumeSourceProblems(volume, `${path}.volumes[${i}]`));
   });
   const names = new Set<string>();
   problems.push(...containerListProblems(objectsAt(spec, 'containers'), `${path}.containers`, volumes, names, true));

@@ -3,12 +3,14 @@
  * ValidateStatefulSetSpec, ValidateDaemonSetSpec, ValidateJob, ValidateCronJob), in its order: counts, the selector
  * (required, valid, not empty, matching the template's labels; an invalid one stops the template being checked for
  * the kinds that say so), the pod template (pod-spec-validation.ts) and the restart policy the kind allows,
- * strategies, a Job's generated selector and a CronJob's schedule.
+ * strategies and rolling updates, a Job's generated selector and a CronJob's schedule (cron-schedule.ts) and time zone.
  */
+import { checkTimeZone } from '../../../util/time-zone.js';
 import { fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, type FieldProblem } from '../../status-errors.js';
 import { labelSelectorProblems, nonNegative, selectorEmpty, selectorMatches, selectorParses } from './field-rules.js';
 import { objectAt, objectsAt, textAt, type Json } from './fields.js';
 import { podTemplateProblems } from './pod-spec-validation.js';
+import { scheduleMessages } from './cron-schedule.js';
 
 const MISMATCH = '`selector` does not match template `labels`';
 
@@ -45,10 +47,42 @@ function replicatedProblems(spec: Json, kindWord: string): FieldProblem[] {
   return [...problems, ...mismatch(selector, template), ...podTemplateProblems(template, 'spec.template'), ...restartAlways(template)];
 }
 
+const PERCENT = '[0-9]+%';
+
+/** Go's ValidatePositiveIntOrPercent: a count not below zero, or a percent string. */
+function intOrPercentProblems(value: unknown, field: string): FieldProblem[] {
+  if (typeof value === 'number') return nonNegative(value, field);
+  if (typeof value === 'string' && !new RegExp(`^${PERCENT}$`).test(value)) {
+    return [fieldInvalid(field, value, `a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '${PERCENT}')`)];
+  }
+  return [];
+}
+
+/** The number an int-or-percent stands for, as Go's getIntOrPercentValue reads it (a percent's number, -1 when unreadable). */
+function intOrPercentValue(value: unknown): number {
+  if (typeof value === 'number') return value;
+  const match = typeof value === 'string' ? /^([0-9]+)%$/.exec(value) : null;
+  return match === null ? -1 : Number(match[1]);
+}
+
+/** Go's IsNotMoreThan100Percent. */
+function atMost100Percent(value: unknown, field: string): FieldProblem[] {
+  return typeof value === 'string' && intOrPercentValue(value) > 100 ? [fieldInvalid(field, value, 'must not be greater than 100%')] : [];
+}
+
+/** A Deployment's or DaemonSet's rolling update: both counts valid, not both zero, at most 100 % unavailable. */
+export function rollingUpdateProblems(rolling: Json, field: string): FieldProblem[] {
+  const unavailable = rolling['maxUnavailable'];
+  const surge = rolling['maxSurge'];
+  const problems = [...intOrPercentProblems(unavailable, `${field}.maxUnavailable`), ...intOrPercentProblems(surge, `${field}.maxSurge`)];
+  if (intOrPercentValue(unavailable) === 0 && intOrPercentValue(surge) === 0) problems.push(fieldInvalid(`${field}.maxUnavailable`, unavailable, 'may not be 0 when `maxSurge` is 0'));
+  return [...problems, ...atMost100Percent(unavailable, `${field}.maxUnavailable`)];
+}
+
 function deploymentStrategyProblems(strategy: Json): FieldProblem[] {
   const type = textAt(strategy, 'type');
   if (type === 'Recreate') return objectAt(strategy, 'rollingUpdate') === undefined ? [] : [fieldForbidden('spec.strategy.rollingUpdate', "may not be specified when strategy `type` is 'Recreate'")];
-  if (type === 'RollingUpdate') return [];
+  if (type === 'RollingUpdate') return rollingUpdateProblems(objectAt(strategy, 'rollingUpdate') ?? {}, 'spec.strategy.rollingUpdate');
   return [fieldNotSupported('spec.strategy', type, ['Recreate', 'RollingUpdate'])];
 }
 
@@ -75,7 +109,10 @@ export function daemonSetProblems(object: Json): FieldProblem[] {
   const problems = selector === undefined ? [] : labelSelectorProblems(selector, 'spec.selector');
   if (selector === undefined || selectorParses(selector)) problems.push(...mismatch(selector, template));
   if (selector !== undefined && selectorEmpty(selector)) problems.push(fieldInvalid('spec.selector', selector, 'empty selector is invalid for daemonset'));
-  return [...problems, ...podTemplateProblems(template, 'spec.template'), ...restartAlways(template), ...nonNegative(spec['minReadySeconds'], 'spec.minReadySeconds')];
+  problems.push(...podTemplateProblems(template, 'spec.template'), ...restartAlways(template), ...nonNegative(spec['minReadySeconds'], 'spec.minReadySeconds'));
+  const strategy = objectAt(spec, 'updateStrategy') ?? {};
+  if (strategy['type'] === 'RollingUpdate') problems.push(...rollingUpdateProblems(objectAt(strategy, 'rollingUpdate') ?? {}, 'spec.updateStrategy.rollingUpdate'));
+  return [...problems, ...nonNegative(spec['revisionHistoryLimit'], 'spec.revisionHistoryLimit')];
 }
 
 /** The volumes a StatefulSet's claim templates give its pods, which its template's mounts may name. */
@@ -140,18 +177,28 @@ export function jobProblems(object: Json, generated = true): FieldProblem[] {
   return [...problems, ...podTemplateProblems(template, 'spec.template'), ...restartForJobs(template, 'spec.template')];
 }
 
-/** robfig/cron's standard parser, as far as its field count (kube-apiserver's most common schedule refusal). */
-function scheduleProblems(schedule: string): FieldProblem[] {
+function scheduleProblems(spec: Json): FieldProblem[] {
+  const schedule = textAt(spec, 'schedule');
   if (schedule === '') return [fieldRequired('spec.schedule')];
-  const text = schedule.replace(/^(CRON_)?TZ=\S+\s+/, '');
-  if (text.startsWith('@')) return [];
-  const fields = text.trim().split(/\s+/).filter((field) => field !== '');
-  return fields.length === 5 ? [] : [fieldInvalid('spec.schedule', schedule, `expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`)];
+  const problems = scheduleMessages(schedule).map((message) => fieldInvalid('spec.schedule', schedule, message));
+  const zone = spec['timeZone'];
+  if (typeof zone === 'string' && !knownZone(zone)) problems.push(fieldInvalid('spec.timeZone', zone, `unknown time zone ${zone}`));
+  return problems;
+}
+
+/** Whether Go's time.LoadLocation knows `zone`, as far as this Node's time zone data tells (it reads names in any case). */
+function knownZone(zone: string): boolean {
+  try {
+    checkTimeZone(zone);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function cronJobProblems(object: Json): FieldProblem[] {
   const spec = objectAt(object, 'spec') ?? {};
-  const problems = scheduleProblems(textAt(spec, 'schedule'));
+  const problems = scheduleProblems(spec);
   const policy = textAt(spec, 'concurrencyPolicy');
   if (!['Allow', 'Forbid', 'Replace'].includes(policy)) problems.push(fieldNotSupported('spec.concurrencyPolicy', policy, ['Allow', 'Forbid', 'Replace']));
   for (const field of ['startingDeadlineSeconds', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit']) problems.push(...nonNegative(spec[field], `spec.${field}`));
