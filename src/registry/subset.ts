@@ -16,7 +16,7 @@
  *   API server drops empty fields of built-in kinds.
  */
 
-import { formatQuantity, parseQuantity, quantityText, roundUpQuantity, sameQuantity } from '../util/quantity.js';
+import { compareParsed, quantityOf, roundUpQuantity } from '../util/quantity.js';
 
 type Path = readonly string[];
 
@@ -28,11 +28,11 @@ const QUANTITY_FIELDS = new Set(['sizeLimit']);
 function sameStoredQuantity(desired: unknown, live: unknown, path: Path): boolean {
   const list = path.length >= 2 && RESOURCE_LISTS.has(path[path.length - 2] ?? '');
   if (!list && !QUANTITY_FIELDS.has(path[path.length - 1] ?? '')) return false;
-  if (sameQuantity(desired, live)) return true;
+  const want = quantityOf(desired);
+  const have = quantityOf(live);
+  if (want === undefined || have === undefined) return false;
   // A resource list's entry is rounded up to a thousandth by the API server.
-  const text = list ? quantityText(desired) : undefined;
-  const quantity = text === undefined ? undefined : parseQuantity(text);
-  return quantity !== undefined && sameQuantity(formatQuantity(roundUpQuantity(quantity, -3)), live);
+  return compareParsed(want, have) === 0 || (list && compareParsed(roundUpQuantity(want, -3), have) === 0);
 }
 
 function isMap(value: unknown): value is Readonly<Record<string, unknown>> {

@@ -172,23 +172,27 @@ export function quantityText(value: unknown): string | undefined {
 }
 
 /** The quantity a JSON value holds, or undefined when it holds none. */
-function quantityOf(value: unknown): Quantity | undefined {
+export function quantityOf(value: unknown): Quantity | undefined {
   const text = quantityText(value);
   return text === undefined ? undefined : parseQuantity(text);
 }
 
-/** -1, 0 or 1 as `a` is below, equal to or above `b` by value; undefined when one is not a quantity. */
-export function compareQuantities(a: unknown, b: unknown): -1 | 0 | 1 | undefined {
-  const left = quantityOf(a);
-  const right = quantityOf(b);
-  if (left === undefined || right === undefined) return undefined;
+/** -1, 0 or 1 as `left` is below, equal to or above `right` by value. */
+export function compareParsed(left: Quantity, right: Quantity): -1 | 0 | 1 {
   const common = Math.min(left.exponent, right.exponent);
   const x = left.unscaled * 10n ** BigInt(left.exponent - common);
   const y = right.unscaled * 10n ** BigInt(right.exponent - common);
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** Whether two quantities have the same value (`0.5` and `500m`, `1Gi` and `1024Mi`); false when one is not a quantity. */
-export function sameQuantity(a: unknown, b: unknown): boolean {
-  return compareQuantities(a, b) === 0;
+/** -1, 0 or 1 as `a` is below, equal to or above `b` by value; undefined when one is not a quantity. */
+export function compareQuantities(a: unknown, b: unknown): -1 | 0 | 1 | undefined {
+  const left = quantityOf(a);
+  const right = quantityOf(b);
+  return left === undefined || right === undefined ? undefined : compareParsed(left, right);
+}
+
+/** Whether a quantity is a whole number (what counted and extended resources, and bytes, must be). */
+export function isWholeQuantity(quantity: Quantity): boolean {
+  return integerOf(quantity) !== undefined;
 }

@@ -84,5 +84,68 @@ export function applySuite(backend: () => Backend): void {
       assert.equal(again.metadata?.resourceVersion, created.metadata?.resourceVersion);
       assert.equal((await backend().get('v1', 'ConfigMap', name, 'default'))?.metadata?.['resourceVersion'], created.metadata?.resourceVersion);
     });
+
+    test("an atomic map (a Service's selector, a CRD schema's x-kubernetes-map-type: atomic) is one owned field and is replaced whole: a second applier's key conflicts on the whole map, and force replaces it", async () => {
+      const api = KubernetesObjectApi.makeApiClient(backend().kubeConfig);
+      const apply = async (object: Json, manager: string, force = false): Promise<Json> =>
+        JSON.parse(JSON.stringify(await api.patch(object as KubernetesObject, undefined, undefined, manager, force, PatchStrategy.ServerSideApply))) as Json;
+      const conflict = async (object: Json, manager: string): Promise<number | undefined> => {
+        try {
+          await apply(object, manager);
+          return undefined;
+        } catch (error) {
+          return error instanceof ApiException ? error.code : undefined;
+        }
+      };
+
+      const service = (selector: Record<string, string>): Json => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: serviceName, namespace: 'default' }, spec: { selector, ports: [{ port: 80 }] } });
+      const serviceName = unique('ssa-atomic');
+      const first = await apply(service({ app: 'a', tier: 'web' }), 'alpha');
+      const spec = managed(first).find((m) => m.manager === 'alpha')?.fieldsV1?.['f:spec'] as Record<string, unknown> | undefined;
+      assert.deepEqual(spec?.['f:selector'], {}, 'the selector is one member');
+      assert.equal(await conflict(service({ extra: 'x' }), 'beta'), 409, 'another key of the same map is the same field');
+      const forced = await apply(service({ extra: 'x' }), 'beta', true);
+      assert.deepEqual(forced.spec?.['selector'], { extra: 'x' }, 'replaced whole, not merged');
+
+      const group = 'atomic.conformance.katalog.dev';
+      const plural = `gears${unique('g').replace(/[^a-z0-9]/g, '')}`;
+      await backend().applyCrd({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: `${plural}.${group}` },
+        spec: {
+          group,
+          scope: 'Namespaced',
+          names: { plural, singular: plural.slice(0, -1), kind: 'Gear', listKind: 'GearList' },
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              schema: {
+                openAPIV3Schema: {
+                  type: 'object',
+                  properties: {
+                    spec: {
+                      type: 'object',
+                      properties: {
+                        atomic: { type: 'object', 'x-kubernetes-map-type': 'atomic', additionalProperties: { type: 'string' } },
+                        granular: { type: 'object', additionalProperties: { type: 'string' } },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          ],
+        },
+      });
+      const gearName = unique('gear');
+      const gear = (body: Record<string, unknown>): Json => ({ apiVersion: `${group}/v1`, kind: 'Gear', metadata: { name: gearName, namespace: 'default' }, spec: body });
+      const created = await apply(gear({ atomic: { a: '1' }, granular: { a: '1' } }), 'alpha');
+      assert.deepEqual(managed(created).find((m) => m.manager === 'alpha')?.fieldsV1?.['f:spec'], { 'f:atomic': {}, 'f:granular': { 'f:a': {} } });
+      const merged = await apply(gear({ atomic: { b: '2' }, granular: { b: '2' } }), 'beta', true);
+      assert.deepEqual(merged.spec, { atomic: { b: '2' }, granular: { a: '1', b: '2' } }, 'the atomic map replaced, the granular one merged');
+    });
   });
 }

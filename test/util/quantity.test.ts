@@ -3,7 +3,7 @@
 // requests and limits become). null: Go refuses the text.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatQuantity, parseQuantity, roundUpQuantity, sameQuantity } from '../../src/util/quantity.js';
+import { compareQuantities, formatQuantity, parseQuantity, roundUpQuantity } from '../../src/util/quantity.js';
 
 const GO: Array<[text: string, written: string | null, milli: string | null]> = [
   ['.6002e-9', '1e-9', '1e-3'], ['-.8468e-12', '-1e-9', '-1e-3'], ['+e-12', null, null],
@@ -58,10 +58,11 @@ describe('quantities', () => {
     }
   });
 
-  test('the same value in other words is the same quantity; numbers are read as their JSON text; what is not a quantity is never the same', () => {
+  test('the same value in other words is the same quantity; numbers are read as their JSON text; what is not a quantity is never the same; order by value', () => {
     const same: Array<[unknown, unknown]> = [['0.5', '500m'], ['1Gi', '1024Mi'], [1, '1'], [0.25, '250m'], ['1e3', '1k'], ['1.5Gi', '1536Mi'], ['01', '1']];
-    for (const [a, b] of same) assert.ok(sameQuantity(a, b), `${JSON.stringify(a)} = ${JSON.stringify(b)}`);
+    for (const [a, b] of same) assert.equal(compareQuantities(a, b), 0, `${JSON.stringify(a)} = ${JSON.stringify(b)}`);
     const different: Array<[unknown, unknown]> = [['1', '2'], ['1Gi', '1G'], ['abc', 'abc'], [true, true], ['1m', '1']];
-    for (const [a, b] of different) assert.ok(!sameQuantity(a, b), `${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`);
+    for (const [a, b] of different) assert.notEqual(compareQuantities(a, b), 0, `${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`);
+    assert.deepEqual([compareQuantities('200m', '100m'), compareQuantities('1Gi', '1G'), compareQuantities('-1', 0), compareQuantities('abc', 1)], [1, 1, -1, undefined]);
   });
 });

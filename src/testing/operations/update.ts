@@ -95,7 +95,9 @@ export function finishUpdate(
   if (typeof askedUid === 'string' && askedUid !== '' && askedUid !== prev.uid) {
     throw conflict(type, prev.name, `Precondition failed: UID in precondition: ${askedUid}, UID in object meta: ${prev.uid}`);
   }
-  const merged = type.builtin ? withBuiltinDefaults(type, mergeForSubresource(view, prev, candidate, subresource)) : mergeForSubresource(view, prev, candidate, subresource);
+  const requested = mergeForSubresource(view, prev, candidate, subresource);
+  // A built-in object is defaulted before its registry sees it, as kube-apiserver decodes it first.
+  const merged = type.builtin ? withBuiltinDefaults(type, requested) : requested;
   const now = cluster.now();
   if (subresource === undefined) behaviourOf(type.key)?.prepareUpdate(merged, prev, { registry: cluster.registry, store: cluster.store, now, warn: options.warn });
   checkNoNewFinalizers(type, prev.name, prev.object, merged);

@@ -4,22 +4,15 @@
  * environment sources (`valueFrom`, `envFrom`), resources (names, values, requests against limits), volume sources
  * (one per volume, a configMap's or secret's name and items) and warnings (a fractional byte value).
  */
-import { compareQuantities, formatQuantity, parseQuantity } from '../../../util/quantity.js';
+import { compareQuantities, formatQuantity, isWholeQuantity, parseQuantity } from '../../../util/quantity.js';
 import { POD_FIELDS } from '../../resources/builtin-resources.js';
 import { dns1123SubdomainProblems } from '../../resources/dns-names.js';
 import { fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, type FieldProblem } from '../../status-errors.js';
-import { configKeyProblems, nonNegative, portNameProblems, portNumberProblems, qualifiedNameProblems } from './field-rules.js';
+import { configKeyProblems, nonNegative, portNumberProblems, portNumOrNameProblems, qualifiedNameProblems } from './field-rules.js';
 import { objectAt, objectsAt, textAt, type Json } from './fields.js';
 
 const HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc', 'sleep'];
 const PROBE_TIMINGS = ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'];
-
-/** Go's ValidatePortNumOrName: a number in range, or an IANA name. */
-function portProblems(value: unknown, field: string): FieldProblem[] {
-  if (typeof value === 'string') return portNameProblems(value).map((message) => fieldInvalid(field, value, message));
-  const port = typeof value === 'number' ? value : 0;
-  return portNumberProblems(port).map((message) => fieldInvalid(field, port, message));
-}
 
 function handlerProblems(holder: Json, path: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -34,7 +27,7 @@ function handlerProblems(holder: Json, path: string): FieldProblem[] {
     handlers += 1;
     const at = `${path}.${name}`;
     if (name === 'exec' && !(Array.isArray(handler['command']) && handler['command'].length > 0)) problems.push(fieldRequired(`${at}.command`));
-    if (name === 'httpGet' || name === 'tcpSocket') problems.push(...portProblems(handler['port'], `${at}.port`));
+    if (name === 'httpGet' || name === 'tcpSocket') problems.push(...portNumOrNameProblems(handler['port'], `${at}.port`));
     if (name === 'httpGet' && !['HTTP', 'HTTPS'].includes(textAt(handler, 'scheme'))) problems.push(fieldNotSupported(`${at}.scheme`, textAt(handler, 'scheme'), ['HTTP', 'HTTPS']));
     if (name === 'grpc') problems.push(...portNumberProblems(Number(handler['port'] ?? 0)).map((message) => fieldInvalid(`${at}.port`, handler['port'] ?? 0, message)));
   }
@@ -140,7 +133,7 @@ export function quantityValueProblems(name: string, value: unknown, field: strin
   const text = String(value);
   const problems = compareQuantities(value, 0) === -1 ? [fieldInvalid(field, text, 'must be greater than or equal to 0')] : [];
   const quantity = parseQuantity(text);
-  if ((INTEGER_RESOURCES.has(name) || isExtended(name)) && quantity !== undefined && quantity.exponent < 0 && quantity.unscaled % 10n ** BigInt(-quantity.exponent) !== 0n) {
+  if ((INTEGER_RESOURCES.has(name) || isExtended(name)) && quantity !== undefined && !isWholeQuantity(quantity)) {
     problems.push(fieldInvalid(field, formatQuantity(quantity), 'must be an integer'));
   }
   return problems;
@@ -228,7 +221,7 @@ export function containerWarnings(spec: Json, path: string): string[] {
         for (const [name, value] of Object.entries(objectAt(resources, kind) ?? {})) {
           if (name !== 'memory' && name !== 'ephemeral-storage') continue;
           const quantity = parseQuantity(String(value));
-          if (quantity !== undefined && quantity.exponent < 0 && quantity.unscaled % 10n ** BigInt(-quantity.exponent) !== 0n) {
+          if (quantity !== undefined && !isWholeQuantity(quantity)) {
             warnings.push(`${path}.${list}[${i}].resources.${kind}[${name}]: fractional byte value "${String(value)}" is invalid, must be an integer`);
           }
         }

@@ -1,6 +1,7 @@
 /**
  * The value rules kube-apiserver's validation of built-in kinds shares, with apimachinery's messages: label keys and
- * values, label selectors, config keys, IANA port names, port numbers, IPv4 addresses, non-negative counts. Each answers Go's
+ * values, label selectors, config keys, IANA port names, port numbers, IPv4 addresses, non-negative counts and
+ * int-or-percent values. Each answers Go's
  * messages (an empty list: valid) or field problems at the path given.
  */
 import { dns1123SubdomainProblems } from '../../resources/dns-names.js';
@@ -147,6 +148,36 @@ export const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\
 /** apimachinery's IsValidPortNum. */
 export function portNumberProblems(port: number): string[] {
   return port >= 1 && port <= 65_535 ? [] : ['must be between 1 and 65535, inclusive'];
+}
+
+/** Go's ValidatePortNumOrName: a number in range (absent: 0), or an IANA port name. */
+export function portNumOrNameProblems(value: unknown, field: string): FieldProblem[] {
+  if (typeof value === 'string') return portNameProblems(value).map((message) => fieldInvalid(field, value, message));
+  const port = typeof value === 'number' ? value : 0;
+  return portNumberProblems(port).map((message) => fieldInvalid(field, port, message));
+}
+
+const PERCENT = '[0-9]+%';
+
+/** Go's ValidatePositiveIntOrPercent: a count not below zero, or a percent string. */
+export function intOrPercentProblems(value: unknown, field: string): FieldProblem[] {
+  if (typeof value === 'number') return nonNegative(value, field);
+  if (typeof value === 'string' && !new RegExp(`^${PERCENT}$`).test(value)) {
+    return [fieldInvalid(field, value, `a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '${PERCENT}')`)];
+  }
+  return [];
+}
+
+/** The number an int-or-percent stands for, as Go's getIntOrPercentValue reads it (a percent's number, -1 when unreadable). */
+export function intOrPercentValue(value: unknown): number {
+  if (typeof value === 'number') return value;
+  const match = typeof value === 'string' ? /^([0-9]+)%$/.exec(value) : null;
+  return match === null ? -1 : Number(match[1]);
+}
+
+/** Go's IsNotMoreThan100Percent. */
+export function atMost100Percent(value: unknown, field: string): FieldProblem[] {
+  return typeof value === 'string' && intOrPercentValue(value) > 100 ? [fieldInvalid(field, value, 'must not be greater than 100%')] : [];
 }
 
 /** Go's ValidateNonnegativeField, for a number present at `field`. */

@@ -5,7 +5,7 @@
  */
 import { fieldInvalid, fieldNotSupported, fieldRequired, type FieldProblem } from '../../status-errors.js';
 import { quantityValueProblems } from './container-validation.js';
-import { nonNegative, portNameProblems, portNumberProblems, qualifiedNameProblems } from './field-rules.js';
+import { atMost100Percent, intOrPercentProblems, portNumOrNameProblems, qualifiedNameProblems } from './field-rules.js';
 import { objectAt, objectsAt, textAt, type Json } from './fields.js';
 
 const MIN_REPLICAS = 'must be greater than or equal to `minReplicas`';
@@ -44,11 +44,7 @@ export function horizontalPodAutoscalerProblems(object: Json): FieldProblem[] {
 
 /** An int-or-percent of a PodDisruptionBudget: a count not below zero, or a percent of at most 100. */
 function budgetProblems(value: unknown, field: string): FieldProblem[] {
-  if (typeof value === 'number') return nonNegative(value, field);
-  if (typeof value !== 'string') return [];
-  const match = /^([0-9]+)%$/.exec(value);
-  if (match === null) return [fieldInvalid(field, value, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")];
-  return Number(match[1]) > 100 ? [fieldInvalid(field, value, 'must not be greater than 100%')] : [];
+  return [...intOrPercentProblems(value, field), ...atMost100Percent(value, field)];
 }
 
 export function podDisruptionBudgetProblems(object: Json): FieldProblem[] {
@@ -82,9 +78,7 @@ function policyPortProblems(ports: Json[], path: string): FieldProblem[] {
     const at = `${path}[${i}]`;
     const protocol = textAt(port, 'protocol');
     if (protocol !== '' && !['TCP', 'UDP', 'SCTP'].includes(protocol)) problems.push(fieldNotSupported(`${at}.protocol`, protocol, ['TCP', 'UDP', 'SCTP']));
-    const value = port['port'];
-    if (typeof value === 'number') for (const message of portNumberProblems(value)) problems.push(fieldInvalid(`${at}.port`, value, message));
-    if (typeof value === 'string') for (const message of portNameProblems(value)) problems.push(fieldInvalid(`${at}.port`, value, message));
+    if (port['port'] !== undefined && port['port'] !== null) problems.push(...portNumOrNameProblems(port['port'], `${at}.port`));
   });
   return problems;
 }

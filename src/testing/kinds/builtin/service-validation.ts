@@ -7,7 +7,7 @@
  */
 import { dns1123LabelProblems, dns1123SubdomainProblems } from '../../resources/dns-names.js';
 import { fieldDuplicate, fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, type FieldProblem } from '../../status-errors.js';
-import { IPV4, labelProblems, portNameProblems, portNumberProblems } from './field-rules.js';
+import { IPV4, labelProblems, portNumberProblems, portNumOrNameProblems } from './field-rules.js';
 import { objectAt, objectsAt, textAt, type Json } from './fields.js';
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
@@ -17,12 +17,6 @@ const AFFINITIES = ['ClientIP', 'None'];
 function headless(spec: Json): boolean {
   const ips = spec['clusterIPs'];
   return spec['clusterIP'] === 'None' || (Array.isArray(ips) && ips[0] === 'None');
-}
-
-function targetPortProblems(value: unknown, field: string): FieldProblem[] {
-  if (typeof value === 'number') return portNumberProblems(value).map((message) => fieldInvalid(field, value, message));
-  if (typeof value === 'string') return portNameProblems(value).map((message) => fieldInvalid(field, value, message));
-  return [];
 }
 
 function portProblems(spec: Json): FieldProblem[] {
@@ -42,7 +36,8 @@ function portProblems(spec: Json): FieldProblem[] {
     const protocol = textAt(port, 'protocol');
     if (protocol === '') problems.push(fieldRequired(`${at}.protocol`));
     else if (!PROTOCOLS.includes(protocol)) problems.push(fieldNotSupported(`${at}.protocol`, protocol, PROTOCOLS));
-    problems.push(...targetPortProblems(port['targetPort'], `${at}.targetPort`));
+    // The decoder defaulted targetPort to the port.
+    problems.push(...portNumOrNameProblems(port['targetPort'], `${at}.targetPort`));
   });
   return problems;
 }

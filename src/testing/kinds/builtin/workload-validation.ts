@@ -7,7 +7,7 @@
  */
 import { checkTimeZone } from '../../../util/time-zone.js';
 import { fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, type FieldProblem } from '../../status-errors.js';
-import { labelSelectorProblems, nonNegative, selectorEmpty, selectorMatches, selectorParses } from './field-rules.js';
+import { atMost100Percent, intOrPercentProblems, intOrPercentValue, labelSelectorProblems, nonNegative, selectorEmpty, selectorMatches, selectorParses } from './field-rules.js';
 import { objectAt, objectsAt, textAt, type Json } from './fields.js';
 import { podTemplateProblems } from './pod-spec-validation.js';
 import { scheduleMessages } from './cron-schedule.js';
@@ -45,29 +45,6 @@ function replicatedProblems(spec: Json, kindWord: string): FieldProblem[] {
   if (selector !== undefined && !selectorParses(selector)) return [...problems, fieldInvalid('spec.selector', selector, 'invalid label selector')];
   const template = objectAt(spec, 'template') ?? {};
   return [...problems, ...mismatch(selector, template), ...podTemplateProblems(template, 'spec.template'), ...restartAlways(template)];
-}
-
-const PERCENT = '[0-9]+%';
-
-/** Go's ValidatePositiveIntOrPercent: a count not below zero, or a percent string. */
-function intOrPercentProblems(value: unknown, field: string): FieldProblem[] {
-  if (typeof value === 'number') return nonNegative(value, field);
-  if (typeof value === 'string' && !new RegExp(`^${PERCENT}$`).test(value)) {
-    return [fieldInvalid(field, value, `a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '${PERCENT}')`)];
-  }
-  return [];
-}
-
-/** The number an int-or-percent stands for, as Go's getIntOrPercentValue reads it (a percent's number, -1 when unreadable). */
-function intOrPercentValue(value: unknown): number {
-  if (typeof value === 'number') return value;
-  const match = typeof value === 'string' ? /^([0-9]+)%$/.exec(value) : null;
-  return match === null ? -1 : Number(match[1]);
-}
-
-/** Go's IsNotMoreThan100Percent. */
-function atMost100Percent(value: unknown, field: string): FieldProblem[] {
-  return typeof value === 'string' && intOrPercentValue(value) > 100 ? [fieldInvalid(field, value, 'must not be greater than 100%')] : [];
 }
 
 /** A Deployment's or DaemonSet's rolling update: both counts valid, not both zero, at most 100 % unavailable. */
