@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { firstDifference, holdsDesired } from '../../src/registry/subset.js';
-import { canonicalJson, manifestHash } from '../../src/registry/manifest-hash.js';
+import { manifestHash } from '../../src/registry/manifest-hash.js';
+import { canonicalJson } from '../../src/util/canonical-json.js';
 
 describe('firstDifference (drift comparison on the fields the template sets)', () => {
   const cases: Array<{ name: string; desired: unknown; live: unknown; difference: string | undefined }> = [

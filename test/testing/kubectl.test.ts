@@ -135,6 +135,28 @@ describe('kubectl', () => {
     assert.match((await kubectl('get', 'crd')).stdout, /^NAME\s+CREATED AT\n(gadgets.example.org|widgets.example.com)\s+\d{4}-\d\d-\d\dT/);
   });
 
+  test('rollout status, set image, rollout history and rollout undo go through the simulated ReplicaSets', async (t) => {
+    if (skipIfMissing(t)) return;
+    const created = await kubectl('create', 'deployment', 'shop', '--image=nginx:1.26', '--replicas=2');
+    assert.match(created.stdout, /deployment.apps\/shop created/);
+    assert.match((await kubectl('rollout', 'status', 'deployment/shop', '--timeout=20s')).stdout, /deployment "shop" successfully rolled out/);
+    await kubectl('set', 'image', 'deployment/shop', 'nginx=nginx:1.27');
+    const status = await kubectl('rollout', 'status', 'deployment/shop', '--timeout=20s');
+    assert.match(status.stdout, /Waiting for deployment "shop" rollout to finish: /, 'the rollout is seen in steps');
+    assert.match(status.stdout, /deployment "shop" successfully rolled out\n$/);
+    const replicaSets = await kubectl('get', 'replicasets', '-l', 'app=shop');
+    assert.match(replicaSets.stdout, /^NAME\s+DESIRED\s+CURRENT\s+READY\s+AGE\n/);
+    assert.match(replicaSets.stdout, /\nshop-[bcdf4-9]+\s+2\s+2\s+2\s+\d+s\n/, 'the new ReplicaSet runs both replicas');
+    assert.match(replicaSets.stdout, /\nshop-[bcdf4-9]+\s+0\s+0\s+0\s+\d+s\n/, 'the old one is kept, scaled to 0');
+    assert.match((await kubectl('rollout', 'history', 'deployment/shop')).stdout, /REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>\n/);
+    assert.match((await kubectl('rollout', 'undo', 'deployment/shop')).stdout, /deployment.apps\/shop rolled back/);
+    assert.match((await kubectl('rollout', 'status', 'deployment/shop', '--timeout=20s')).stdout, /successfully rolled out/);
+    const deployment = server.get('apps/v1', 'Deployment', 'shop') as { metadata: { annotations: Record<string, string> }; spec: { template: { spec: { containers: { image: string }[] } } } };
+    assert.equal(deployment.spec.template.spec.containers[0]?.image, 'nginx:1.26');
+    assert.equal(deployment.metadata.annotations['deployment.kubernetes.io/revision'], '3', 'the first ReplicaSet is taken up again as revision 3');
+    assert.match((await kubectl('rollout', 'history', 'deployment/shop')).stdout, /REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>\n/);
+  });
+
   test('get -w prints a row when the object changes', async (t) => {
     if (skipIfMissing(t)) return;
     const child = spawn(binary.path ?? 'missing-kubectl', ['get', 'widgets', '-w'], { env });

@@ -45,17 +45,22 @@ describe('simulated workload controllers (fake clock)', () => {
     const early = await apps.readNamespacedDeployment({ namespace: 'default', name: 'web' });
     assert.equal(early.status?.observedGeneration, 1);
     assert.equal(early.status?.replicas, 3);
-    assert.equal(early.status?.readyReplicas, 0);
+    assert.equal(early.status?.readyReplicas, undefined, 'a count of 0 is left out, as Go writes it');
     assert.equal(early.status?.unavailableReplicas, 3);
     assert.equal(early.status?.conditions?.find((c) => c.type === 'Available')?.status, 'False');
     const pods = await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' });
     assert.equal(pods.items.length, 3);
     assert.ok(pods.items.every((p) => p.status?.phase === 'Pending'));
-    assert.ok(pods.items.every((p) => p.metadata?.ownerReferences?.[0]?.kind === 'Deployment' && p.metadata.labels?.['pod-template-hash'] !== undefined));
+    const [replicaSet] = (await apps.listNamespacedReplicaSet({ namespace: 'default', labelSelector: 'app=web' })).items;
+    const hash = replicaSet?.metadata?.labels?.['pod-template-hash'] ?? '';
+    assert.match(hash, /^[bcdf4-9]{6,10}$/, 'a pod-template-hash of the form a cluster gives');
+    assert.equal(replicaSet?.metadata?.name, `web-${hash}`);
+    assert.ok(pods.items.every((p) => p.metadata?.ownerReferences?.[0]?.kind === 'ReplicaSet' && p.metadata.ownerReferences[0].name === `web-${hash}`));
+    assert.ok(pods.items.every((p) => p.metadata?.name?.startsWith(`web-${hash}-`) && p.metadata.labels?.['pod-template-hash'] === hash));
 
     await clock.advance(4999);
     await server.settled();
-    assert.equal((await apps.readNamespacedDeployment({ namespace: 'default', name: 'web' })).status?.readyReplicas, 0, 'not before the delay');
+    assert.equal((await apps.readNamespacedDeployment({ namespace: 'default', name: 'web' })).status?.readyReplicas, undefined, 'not before the delay');
     await clock.advance(1);
     await server.settled();
     const ready = await apps.readNamespacedDeployment({ namespace: 'default', name: 'web' });
@@ -109,7 +114,8 @@ describe('simulated workload controllers (fake clock)', () => {
     await clock.advance(5000);
     await server.settled();
     const broken = await apps.readNamespacedDeployment({ namespace: 'default', name: 'broken' });
-    assert.equal(broken.status?.readyReplicas, 0);
+    assert.equal(broken.status?.readyReplicas, undefined);
+    assert.equal(broken.status?.unavailableReplicas, 2);
     assert.equal(broken.status?.conditions?.find((c) => c.type === 'Progressing')?.reason, 'ProgressDeadlineExceeded');
     const pods = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=broken' })).items;
     assert.equal(pods[0]?.status?.containerStatuses?.[0]?.state?.waiting?.reason, 'CrashLoopBackOff');

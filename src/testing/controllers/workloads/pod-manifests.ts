@@ -1,12 +1,13 @@
 /**
  * The Pods a simulated workload controller keeps for a workload, as kube-controller-manager names and labels them:
- * a Deployment's Pods carry `pod-template-hash` (a hash of the Pod template, so a template change replaces them),
- * a StatefulSet's are `<name>-0`, `<name>-1`..., a ReplicaSet's and a DaemonSet's get a suffix. The Pods are owned
- * by the workload itself (there is no ReplicaSet between a Deployment and its Pods). Their statuses follow kwok's
- * pod stages: Pending when created, then Running and Ready, or Running with a crashing container. Pure.
+ * a StatefulSet's are `<name>-0`, `<name>-1`... with their revision hash, a ReplicaSet's (so a Deployment's,
+ * `<deployment>-<pod-template-hash>-<suffix>`) and a DaemonSet's get a suffix. A Pod's labels are its template's. Their
+ * statuses follow kwok's pod stages: Pending when created, then Running and Ready, or Running with a crashing
+ * container. Pure.
  */
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../store/record.js';
+import { podTemplateHash } from './pod-template-hash.js';
 import { SIMULATED_NODE } from './simulation-options.js';
 
 const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -30,9 +31,9 @@ export function desiredReplicas(kind: string, object: KubeObject): number {
   return typeof replicas === 'number' && Number.isInteger(replicas) && replicas >= 0 ? replicas : 1;
 }
 
-/** The template hash of a workload's Pods (`pod-template-hash`, `controller-revision-hash`). */
+/** The template hash of a StatefulSet's or DaemonSet's Pods (`controller-revision-hash`). */
 export function templateHash(object: KubeObject): string {
-  return safeHash(JSON.stringify(record(object['spec'])['template'] ?? {}), 10);
+  return podTemplateHash(record(object['spec'])['template']);
 }
 
 /** Names of the Pods the workload wants, in order. */
@@ -43,7 +44,6 @@ export function podNames(kind: string, object: KubeObject): string[] {
   const names: string[] = [];
   for (let i = 0; i < count; i++) {
     if (kind === 'StatefulSet') names.push(`${name}-${i}`);
-    else if (kind === 'Deployment') names.push(`${name}-${hash}-${safeHash(`${hash}/${i}`, 5)}`);
     else names.push(`${name}-${safeHash(`${hash}/${i}`, 5)}`);
   }
   return names;
@@ -56,7 +56,6 @@ export function podManifest(kind: string, apiVersion: string, owner: KubeObject,
   const templateMetadata = record(template['metadata']);
   const hash = templateHash(owner);
   const labels: Record<string, unknown> = { ...record(templateMetadata['labels']) };
-  if (kind === 'Deployment' || kind === 'ReplicaSet') labels['pod-template-hash'] = hash;
   if (kind === 'StatefulSet') {
     labels['controller-revision-hash'] = `${String(metadata['name'])}-${hash}`;
     labels['statefulset.kubernetes.io/pod-name'] = podName;

@@ -1,10 +1,11 @@
 /**
  * Simulated workload controllers, after kwok's model: no container runs, but objects move through the stages a
- * cluster would take them through, each after a delay on the server's clock. A Deployment, StatefulSet, DaemonSet or
- * ReplicaSet whose generation is not yet observed gets its Pods (Pending) and a status that counts them; after
- * `readyAfterMs` its Pods run and are Ready (or crash, when told to fail) and the status says so. A Job starts, then
- * after `jobDurationMs` completes (or fails). A workload's Pod deleted by someone else is replaced. Everything runs
- * as controller work of the cluster (after the request that caused it), so it is deterministic under a fake clock.
+ * cluster would take them through, each after a delay on the server's clock. A StatefulSet, DaemonSet or ReplicaSet
+ * whose generation is not yet observed gets its Pods (Pending) and a status that counts them; after `readyAfterMs`
+ * its Pods run and are Ready (or crash, when told to fail) and the status says so. A Deployment rolls out through
+ * ReplicaSets (deployment-controller.ts), moving on whenever one of them changes. A Job starts, then after
+ * `jobDurationMs` completes (or fails). A workload's Pod deleted by someone else is replaced. Everything runs as
+ * controller work of the cluster (after the request that caused it), so it is deterministic under a fake clock.
  */
 import type { Cluster } from '../../cluster.js';
 import { createObject } from '../../operations/create.js';
@@ -15,38 +16,37 @@ import type { ResourceType } from '../../resources/resource-type.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
 import type { TimerHandle } from '../../../util/clock.js';
 import { storageView } from '../storage-view.js';
+import { DeploymentController, DEPLOYMENTS_KEY, REPLICA_SETS_KEY, unobserved } from './deployment-controller.js';
 import { finishedJobStatus, jobFinished, jobSuspended, startedJobStatus } from './job-status.js';
 import { podManifest, podNames, runningPodStatus } from './pod-manifests.js';
+import { statusOf } from './object-fields.js';
+import { dependentsOf, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
 import { shouldFail, type Simulation } from './simulation-options.js';
 import { workloadStatus } from './workload-status.js';
 
+/** The kinds whose Pods the simulation keeps. */
 const WORKLOAD_KINDS: Readonly<Record<string, string>> = {
-  'apps/deployments': 'Deployment',
   'apps/statefulsets': 'StatefulSet',
   'apps/daemonsets': 'DaemonSet',
-  'apps/replicasets': 'ReplicaSet',
+  [REPLICA_SETS_KEY]: 'ReplicaSet',
 };
 const JOBS_KEY = 'batch/jobs';
-const PODS_KEY = '/pods';
-const MANAGER = 'kube-controller-manager';
 
 /** The running simulation; `cancel()` drops every pending stage (reset, stop). */
 export interface WorkloadSimulator {
   cancel(): void;
 }
 
-function statusOf(object: KubeObject): Record<string, unknown> {
-  const status = object['status'];
-  return typeof status === 'object' && status !== null && !Array.isArray(status) ? (status as Record<string, unknown>) : {};
-}
-
 class Simulator implements WorkloadSimulator {
   private readonly timers = new Map<string, TimerHandle>();
+  private readonly deployments: DeploymentController;
 
   constructor(
     private readonly cluster: Cluster,
     private readonly simulation: Simulation,
-  ) {}
+  ) {
+    this.deployments = new DeploymentController(cluster, simulation);
+  }
 
   cancel(): void {
     for (const handle of this.timers.values()) this.cluster.clock.clearTimeout(handle);
@@ -67,13 +67,19 @@ class Simulator implements WorkloadSimulator {
       }
       return;
     }
+    // A ReplicaSet's change, its deletion included, moves its Deployment's rollout on.
+    if (type.key === REPLICA_SETS_KEY) this.deployments.requestOwner(object);
     if (deleted || isDeleting(object)) {
       this.clear(record.uid);
       return;
     }
     const uid = record.uid;
+    if (type.key === DEPLOYMENTS_KEY) {
+      if (unobserved(object)) this.deployments.request(uid);
+      return;
+    }
     if (WORKLOAD_KINDS[type.key] !== undefined) {
-      if (statusOf(object)['observedGeneration'] !== metadataOf(object)['generation']) this.cluster.defer(() => this.progress(uid));
+      if (unobserved(object)) this.cluster.defer(() => this.progress(uid));
       return;
     }
     if (type.key === JOBS_KEY && statusOf(object)['startTime'] === undefined && !jobSuspended(object)) this.cluster.defer(() => this.startJob(uid));
@@ -96,15 +102,11 @@ class Simulator implements WorkloadSimulator {
   }
 
   private live(uid: string): { key: string; record: StoredRecord } | undefined {
-    const located = this.cluster.store.byUid(uid);
-    return located === undefined || isDeleting(located.record.object) ? undefined : located;
+    return liveObject(this.cluster, uid);
   }
 
   private pods(uid: string): StoredRecord[] {
-    return this.cluster.store
-      .dependentsOf(uid)
-      .filter((d) => d.key === PODS_KEY)
-      .map((d) => d.record);
+    return dependentsOf(this.cluster, uid, PODS_KEY);
   }
 
   /** Stage 1: the workload's Pods exist (Pending), its status counts them; stage 2 is scheduled. */
@@ -125,7 +127,7 @@ class Simulator implements WorkloadSimulator {
       createObject(this.cluster, podView, podManifest(kind, apiVersion, owner, name), located.record.namespace, { manager: MANAGER, dryRun: false });
     }
     const pending = this.pods(uid).some((pod) => statusOf(pod.object)['phase'] === 'Pending');
-    this.writeStatus(uid, kind, !pending);
+    this.writeStatus(uid, kind);
     if (pending) this.schedule(uid, this.simulation.readyAfterMs, () => this.settle(uid));
   }
 
@@ -142,15 +144,17 @@ class Simulator implements WorkloadSimulator {
         next['status'] = runningPodStatus(pod.object, index, now, crashing);
       });
     });
-    this.writeStatus(uid, kind, true);
+    this.writeStatus(uid, kind);
+    // Pods that crash change no count, so the Deployment is told: its rollout is now stuck.
+    this.deployments.requestOwner(located.record.object);
   }
 
-  private writeStatus(uid: string, kind: string, settled: boolean): void {
+  private writeStatus(uid: string, kind: string): void {
     const located = this.live(uid);
     if (located === undefined) return;
     const object = located.record.object;
     const pods = this.pods(uid).filter((pod) => !isDeleting(pod.object)).map((pod) => pod.object);
-    const status = workloadStatus(kind, object, pods, { settled, failing: shouldFail(object, this.simulation), now: this.cluster.now() });
+    const status = workloadStatus(kind, object, pods);
     systemUpdate(this.cluster, located.key, located.record, (next) => {
       next['status'] = status;
     });
@@ -181,7 +185,7 @@ class Simulator implements WorkloadSimulator {
 export function runWorkloadSimulation(cluster: Cluster, simulation: Simulation): WorkloadSimulator {
   const simulator = new Simulator(cluster, simulation);
   cluster.onCommit((type, event) => {
-    if (type.key === PODS_KEY || type.key === JOBS_KEY || WORKLOAD_KINDS[type.key] !== undefined) simulator.observe(type, event.record, event.type === 'DELETED');
+    if (type.key === PODS_KEY || type.key === JOBS_KEY || type.key === DEPLOYMENTS_KEY || WORKLOAD_KINDS[type.key] !== undefined) simulator.observe(type, event.record, event.type === 'DELETED');
   });
   return simulator;
 }

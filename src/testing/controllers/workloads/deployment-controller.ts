@@ -1,0 +1,104 @@
+/**
+ * The simulated Deployment controller: plans a sync of a Deployment over the ReplicaSets it controls
+ * (deployment-sync.ts) and carries it out through the server's own write paths, as kube-controller-manager's
+ * requests would be (ReplicaSets created, updated and deleted with validation, generation and managedFields; the
+ * Deployment's revision annotation and status written last). The ReplicaSets' Pods are the ReplicaSet
+ * simulation's. A sync runs after the request that asked for it, once however often it was asked for meanwhile.
+ */
+import type { Cluster } from '../../cluster.js';
+import { createObject } from '../../operations/create.js';
+import { deleteObject } from '../../operations/delete.js';
+import { isDeleting } from '../../operations/object-rules.js';
+import { systemUpdate } from '../../operations/system-write.js';
+import { updateObject } from '../../operations/update.js';
+import { metadataOf } from '../../store/record.js';
+import { storageView } from '../storage-view.js';
+import { planDeploymentSync, type DeploymentPlan } from './deployment-sync.js';
+import { controllerUid, record, specOf, statusOf } from './object-fields.js';
+import { dependentsOf, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
+import { nameOf, specReplicas, uidOf, type ReplicaSetState } from './replica-sets.js';
+import { shouldFail, type Simulation } from './simulation-options.js';
+
+export const DEPLOYMENTS_KEY = 'apps/deployments';
+export const REPLICA_SETS_KEY = 'apps/replicasets';
+const ENDED = new Set(['Succeeded', 'Failed']);
+
+export class DeploymentController {
+  private readonly pending = new Set<string>();
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly simulation: Simulation,
+  ) {}
+
+  /** Asks for a sync of the Deployment with this uid. */
+  request(uid: string): void {
+    if (this.pending.has(uid)) return;
+    this.pending.add(uid);
+    this.cluster.defer(() => {
+      this.pending.delete(uid);
+      this.sync(uid);
+    });
+  }
+
+  /** Asks for a sync of the Deployment controlling this ReplicaSet, if one does. */
+  requestOwner(replicaSet: Record<string, unknown>): void {
+    const owner = controllerUid(replicaSet, 'Deployment');
+    if (owner !== undefined && liveObject(this.cluster, owner)?.key === DEPLOYMENTS_KEY) this.request(owner);
+  }
+
+  private sync(uid: string): void {
+    const located = liveObject(this.cluster, uid);
+    if (located === undefined || located.key !== DEPLOYMENTS_KEY) return;
+    const deployment = located.record.object;
+    const namespace = located.record.namespace;
+    const replicaSets = dependentsOf(this.cluster, uid, REPLICA_SETS_KEY)
+      .map((r) => r.object)
+      .filter((rs) => controllerUid(rs, 'Deployment') === uid);
+    const plan = planDeploymentSync(deployment, replicaSets, {
+      now: this.cluster.now(),
+      runningPods: (rsUid) => dependentsOf(this.cluster, rsUid, PODS_KEY).filter((pod) => !ENDED.has(String(statusOf(pod.object)['phase']))).length,
+      stuck: (rs) => this.stuck(rs),
+      replicaSetNamed: (name) => this.cluster.store.get(REPLICA_SETS_KEY, namespace, name)?.object,
+    });
+    this.carryOut(uid, namespace, plan);
+  }
+
+  /** The simulation's stuck rollout: the new ReplicaSet's Pods all run, crashing. */
+  private stuck(rs: ReplicaSetState): boolean {
+    if (rs.isNew || specReplicas(rs) === 0 || !shouldFail(rs.object, this.simulation)) return false;
+    const pods = dependentsOf(this.cluster, uidOf(rs), PODS_KEY).filter((pod) => !isDeleting(pod.object));
+    return pods.length >= specReplicas(rs) && pods.every((pod) => statusOf(pod.object)['phase'] !== 'Pending');
+  }
+
+  private carryOut(uid: string, namespace: string, plan: DeploymentPlan): void {
+    const type = this.cluster.registry.byKey(REPLICA_SETS_KEY);
+    const view = type === undefined ? undefined : storageView(type);
+    if (view === undefined) return;
+    const options = { manager: MANAGER, dryRun: false };
+    for (const rs of plan.replicaSets) {
+      if (rs.deleted) deleteObject(this.cluster, view, namespace, nameOf(rs), {});
+      else if (rs.isNew) createObject(this.cluster, view, withoutServerFields(rs.object), namespace, options);
+      else if (rs.changed) updateObject(this.cluster, view, rs.object, { namespace, name: nameOf(rs), subresource: undefined }, options);
+    }
+    const located = liveObject(this.cluster, uid);
+    if (located === undefined) return;
+    const written = systemUpdate(this.cluster, DEPLOYMENTS_KEY, located.record, (next, metadata) => {
+      if (Object.keys(plan.annotations).length > 0) metadata['annotations'] = plan.annotations;
+      next['status'] = plan.status;
+    });
+    // kube-controller-manager sees its own write as an update and syncs again (a rollout just completed cleans up
+    // its old ReplicaSets then); a collision is retried the same way.
+    if (written !== located.record || plan.retry) this.request(uid);
+  }
+}
+
+function withoutServerFields(object: Record<string, unknown>): Record<string, unknown> {
+  const { creationTimestamp: _, ...metadata } = record(object['metadata']);
+  return { ...object, metadata, spec: specOf(object) };
+}
+
+/** Whether a Deployment's generation is not yet observed (its spec changed since the last sync). */
+export function unobserved(object: Record<string, unknown>): boolean {
+  return statusOf(object)['observedGeneration'] !== metadataOf(object)['generation'];
+}

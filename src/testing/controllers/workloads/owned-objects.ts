@@ -1,0 +1,22 @@
+/** What the simulated controllers read from the store: an object by uid that is not being deleted, and its Pods. */
+import type { Cluster } from '../../cluster.js';
+import { isDeleting } from '../../operations/object-rules.js';
+import type { StoredRecord } from '../../store/record.js';
+
+export const PODS_KEY = '/pods';
+/** The field manager of the simulated controllers' writes, as kube-controller-manager's. */
+export const MANAGER = 'kube-controller-manager';
+
+/** The object with this uid and its resource key, unless it is gone or being deleted. */
+export function liveObject(cluster: Cluster, uid: string): { key: string; record: StoredRecord } | undefined {
+  const located = cluster.store.byUid(uid);
+  return located === undefined || isDeleting(located.record.object) ? undefined : located;
+}
+
+/** The objects of one resource that name `uid` as an owner. */
+export function dependentsOf(cluster: Cluster, uid: string, key: string): StoredRecord[] {
+  return cluster.store
+    .dependentsOf(uid)
+    .filter((d) => d.key === key)
+    .map((d) => d.record);
+}
