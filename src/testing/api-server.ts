@@ -54,8 +54,8 @@ export interface TestApiServerOptions {
    */
   watchList?: boolean;
   /**
-   * Simulated workload controllers (default on): Deployments, StatefulSets, DaemonSets and ReplicaSets get Pods and
-   * report their replicas ready after a delay on `clock`, Jobs complete. `false` turns them off (objects keep the
+   * Simulated workload controllers (default on): StatefulSets, DaemonSets and ReplicaSets get Pods and report their
+   * replicas ready after a delay on `clock`, Deployments roll out through ReplicaSets, Jobs complete. `false` turns them off (objects keep the
    * status clients write); an object configures the delays and failures (see docs/testing.md).
    */
   simulateWorkloads?: boolean | WorkloadSimulationOptions;

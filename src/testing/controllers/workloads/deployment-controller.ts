@@ -11,10 +11,9 @@ import { deleteObject } from '../../operations/delete.js';
 import { isDeleting } from '../../operations/object-rules.js';
 import { systemUpdate } from '../../operations/system-write.js';
 import { updateObject } from '../../operations/update.js';
-import { metadataOf } from '../../store/record.js';
 import { storageView } from '../storage-view.js';
 import { planDeploymentSync, type DeploymentPlan } from './deployment-sync.js';
-import { controllerUid, record, specOf, statusOf } from './object-fields.js';
+import { controllerUid, record, statusOf } from './object-fields.js';
 import { dependentsOf, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
 import { nameOf, specReplicas, uidOf, type ReplicaSetState } from './replica-sets.js';
 import { shouldFail, type Simulation } from './simulation-options.js';
@@ -93,12 +92,8 @@ export class DeploymentController {
   }
 }
 
+/** The manifest to create: the creation time the sync ordered it by is the server's to set. */
 function withoutServerFields(object: Record<string, unknown>): Record<string, unknown> {
   const { creationTimestamp: _, ...metadata } = record(object['metadata']);
-  return { ...object, metadata, spec: specOf(object) };
-}
-
-/** Whether a Deployment's generation is not yet observed (its spec changed since the last sync). */
-export function unobserved(object: Record<string, unknown>): boolean {
-  return statusOf(object)['observedGeneration'] !== metadataOf(object)['generation'];
+  return { ...object, metadata };
 }

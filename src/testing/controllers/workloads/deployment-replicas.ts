@@ -4,16 +4,11 @@
  * (`NewRSNewReplicas`), and each ReplicaSet's share of a scaling (`GetReplicaSetProportion`). Pure.
  */
 import type { KubeObject } from '../../store/record.js';
-import { annotationsOf, count, record, specOf, statusOf } from './object-fields.js';
+import { annotationsOf, count, record, replicasOf, specOf, statusOf } from './object-fields.js';
 
 export const DESIRED_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/desired-replicas';
 export const MAX_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/max-replicas';
 const MAX_INT32 = 2147483647;
-
-/** `spec.replicas` of a Deployment or ReplicaSet (defaulted to 1 when stored). */
-export function replicasOf(object: KubeObject): number {
-  return count(specOf(object)['replicas'], 1);
-}
 
 export function isRollingUpdate(deployment: KubeObject): boolean {
   return record(specOf(deployment)['strategy'])['type'] !== 'Recreate';

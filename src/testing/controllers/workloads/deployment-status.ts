@@ -5,8 +5,8 @@
  * changed one goes to the end of the list. Counts that are 0 are left out, as Go's `omitempty` leaves them. Pure.
  */
 import type { KubeObject } from '../../store/record.js';
-import { hasProgressDeadline, maxUnavailable, replicasOf, specTotal, statusTotal } from './deployment-replicas.js';
-import { count, record, statusOf, withoutZeros, type Json } from './object-fields.js';
+import { hasProgressDeadline, maxUnavailable, specTotal, statusTotal } from './deployment-replicas.js';
+import { count, record, replicasOf, statusOf, withoutZeros, type Json } from './object-fields.js';
 import { nameOf, type ReplicaSetState } from './replica-sets.js';
 
 export type Condition = Json;

@@ -18,13 +18,12 @@ import {
   maxUnavailable,
   newReplicaSetReplicas,
   replicaSetProportion,
-  replicasOf,
   revisionHistoryLimit,
   specTotal,
   statusTotal,
 } from './deployment-replicas.js';
 import { deploymentComplete, findCondition, newCondition, plainStatus, rolloutStatus, setCondition } from './deployment-status.js';
-import { annotationsOf, count, record, specOf, statusOf, type Json } from './object-fields.js';
+import { annotationsOf, count, record, replicasOf, specOf, statusOf, type Json } from './object-fields.js';
 import { podTemplateHash } from './pod-template-hash.js';
 import {
   active,

@@ -3,14 +3,8 @@
  * `completionTime` and `succeeded`) or `Failed` (`BackoffLimitExceeded`, `failed` one over the backoff limit). Pure.
  */
 import type { KubeObject } from '../../store/record.js';
+import { count, record } from './object-fields.js';
 
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-function positive(value: unknown, fallback: number): number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : fallback;
-}
 
 /** Whether the Job has finished (a Complete or Failed condition that is True). */
 export function jobFinished(job: KubeObject): boolean {
@@ -26,7 +20,7 @@ export function jobSuspended(job: KubeObject): boolean {
 /** The status of a Job that has just started. */
 export function startedJobStatus(job: KubeObject, now: string): Record<string, unknown> {
   const spec = record(job['spec']);
-  return { startTime: now, active: Math.max(1, positive(spec['parallelism'], 1)), ready: 0 };
+  return { startTime: now, active: Math.max(1, count(spec['parallelism'], 1)), ready: 0 };
 }
 
 /** The status of a Job that finished, succeeding or failing. */
@@ -44,7 +38,7 @@ export function finishedJobStatus(job: KubeObject, now: string, failed: boolean)
   if (failed) {
     return {
       startTime,
-      failed: positive(spec['backoffLimit'], 6) + 1,
+      failed: count(spec['backoffLimit'], 6) + 1,
       ready: 0,
       conditions: [condition('FailureTarget', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'), condition('Failed', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit')],
     };
@@ -52,7 +46,7 @@ export function finishedJobStatus(job: KubeObject, now: string, failed: boolean)
   return {
     startTime,
     completionTime: now,
-    succeeded: Math.max(1, positive(spec['completions'], 1)),
+    succeeded: Math.max(1, count(spec['completions'], 1)),
     ready: 0,
     conditions: [condition('SuccessCriteriaMet', 'CompletionsReached', 'Reached expected number of succeeded pods'), condition('Complete', 'CompletionsReached', 'Reached expected number of succeeded pods')],
   };

@@ -27,12 +27,22 @@ export function statusOf(object: KubeObject): Json {
   return record(object['status']);
 }
 
+/** `spec.replicas` of a workload (defaulted to 1 when stored). */
+export function replicasOf(object: KubeObject): number {
+  return count(specOf(object)['replicas'], 1);
+}
+
 /** The uid of the object's controller owner reference, when it has one of this kind. */
 export function controllerUid(object: KubeObject, kind: string): string | undefined {
   const refs = record(object['metadata'])['ownerReferences'];
   if (!Array.isArray(refs)) return undefined;
   const ref = refs.map(record).find((r) => r['controller'] === true);
   return ref !== undefined && ref['kind'] === kind && typeof ref['uid'] === 'string' ? ref['uid'] : undefined;
+}
+
+/** Whether the workload's generation is not yet observed (its spec changed since its controller last wrote status). */
+export function unobserved(object: KubeObject): boolean {
+  return statusOf(object)['observedGeneration'] !== record(object['metadata'])['generation'];
 }
 
 /** `status` without the fields Go's `omitempty` leaves out when they are 0 (as a controller's write stores them). */

@@ -7,14 +7,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../store/record.js';
+import { record, replicasOf } from './object-fields.js';
 import { podTemplateHash } from './pod-template-hash.js';
 import { SIMULATED_NODE } from './simulation-options.js';
 
 const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
 
 /** `length` characters of Kubernetes' name alphabet from a hash of `text` (deterministic). */
 export function safeHash(text: string, length: number): string {
@@ -27,8 +24,7 @@ export function safeHash(text: string, length: number): string {
 /** The workload's kinds that run Pods, and how many they want. */
 export function desiredReplicas(kind: string, object: KubeObject): number {
   if (kind === 'DaemonSet') return 1; // one simulated node
-  const replicas = record(object['spec'])['replicas'];
-  return typeof replicas === 'number' && Number.isInteger(replicas) && replicas >= 0 ? replicas : 1;
+  return replicasOf(object);
 }
 
 /** The template hash of a StatefulSet's or DaemonSet's Pods (`controller-revision-hash`). */
@@ -39,10 +35,10 @@ export function templateHash(object: KubeObject): string {
 /** Names of the Pods the workload wants, in order. */
 export function podNames(kind: string, object: KubeObject): string[] {
   const name = String(record(object['metadata'])['name']);
-  const count = desiredReplicas(kind, object);
+  const wanted = desiredReplicas(kind, object);
   const hash = templateHash(object);
   const names: string[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < wanted; i++) {
     if (kind === 'StatefulSet') names.push(`${name}-${i}`);
     else names.push(`${name}-${safeHash(`${hash}/${i}`, 5)}`);
   }

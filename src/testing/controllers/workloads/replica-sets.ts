@@ -6,8 +6,8 @@
  */
 import { cloneJson, jsonEqual } from '../../patch/json-value.js';
 import type { KubeObject } from '../../store/record.js';
-import { DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, maxSurge, replicasOf } from './deployment-replicas.js';
-import { annotationsOf, count, record, specOf, statusOf } from './object-fields.js';
+import { DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, maxSurge } from './deployment-replicas.js';
+import { annotationsOf, count, record, replicasOf, specOf, statusOf } from './object-fields.js';
 
 export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
