@@ -40,6 +40,11 @@ export class DeploymentController {
     });
   }
 
+  /** Forgets the syncs asked for (the cluster dropped its pending work: reset). */
+  cancel(): void {
+    this.pending.clear();
+  }
+
   /** Asks for a sync of the Deployment controlling this ReplicaSet, if one does. */
   requestOwner(replicaSet: Record<string, unknown>): void {
     const owner = controllerUid(replicaSet, 'Deployment');

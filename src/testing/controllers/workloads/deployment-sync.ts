@@ -111,7 +111,7 @@ class DeploymentSync {
   }
 
   /** `sync`: a paused Deployment or a scaling: sizes only, no rollout. */
-  private scaleOnly(): Json | undefined {
+  private scaleOnly(): Json {
     const found = this.replicaSets(false);
     this.scale(found.newRS, found.oldRSs);
     if (specOf(this.deployment)['paused'] === true) this.cleanup(found.oldRSs);
@@ -130,7 +130,6 @@ class DeploymentSync {
 
   private rolloutRecreate(): Json | undefined {
     let { newRS, oldRSs } = this.replicaSets(false);
-    if (this.retry) return undefined;
     let scaledDown = false;
     for (const rs of active(oldRSs)) if (scaleReplicaSet(rs, 0, this.deployment, false)) scaledDown = true;
     if (scaledDown || this.oldPodsRunning(newRS, oldRSs)) return this.rolloutStatus(newRS, oldRSs);

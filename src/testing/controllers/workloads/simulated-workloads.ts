@@ -51,6 +51,7 @@ class Simulator implements WorkloadSimulator {
   cancel(): void {
     for (const handle of this.timers.values()) this.cluster.clock.clearTimeout(handle);
     this.timers.clear();
+    this.deployments.cancel();
   }
 
   /** Reacts to one commit: schedules the next stage of the object it concerns, if any. */
