@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiException, KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
 import { unique, type Backend, type Json } from './backend.js';
+import { raw } from './raw-http.js';
 
 interface ManagedField {
   manager?: string;
@@ -146,6 +147,68 @@ export function applySuite(backend: () => Backend): void {
       assert.deepEqual(managed(created).find((m) => m.manager === 'alpha')?.fieldsV1?.['f:spec'], { 'f:atomic': {}, 'f:granular': { 'f:a': {} } });
       const merged = await apply(gear({ atomic: { b: '2' }, granular: { b: '2' } }), 'beta', true);
       assert.deepEqual(merged.spec, { atomic: { b: '2' }, granular: { a: '1', b: '2' } }, 'the atomic map replaced, the granular one merged');
+    });
+    test("an Update entry owns what the write adds whole ('.'), and an empty map as a leaf: a custom resource's POST and merge patch, a Deployment's strategic merge patch", async () => {
+      const group = 'updates.conformance.katalog.dev';
+      const plural = `dials${unique('d').replace(/[^a-z0-9]/g, '')}`;
+      const object = (properties: Json, extra: Json = {}): Json => ({ type: 'object', properties, ...extra });
+      const int = { type: 'integer' };
+      await backend().applyCrd({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: `${plural}.${group}` },
+        spec: {
+          group,
+          scope: 'Namespaced',
+          names: { plural, singular: plural.slice(0, -1), kind: 'Dial', listKind: 'DialList' },
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              schema: {
+                openAPIV3Schema: object({
+                  spec: object({
+                    x: int,
+                    nested: object({ y: int, w: int }),
+                    added: object({ z: int }),
+                    empty: object({ e: int }),
+                    list: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: object({ k: int, v: int }, { required: ['k'] }) },
+                    m: { type: 'object', additionalProperties: object({ r: int }) },
+                  }),
+                }),
+              },
+            },
+          ],
+        },
+      });
+      const kubeConfig = backend().kubeConfig;
+      const entries = (answer: { status: number; body: Json }): unknown => {
+        assert.ok(answer.status < 300, JSON.stringify(answer.body));
+        return managed(answer.body).map((m) => [m.manager, m.fieldsV1]);
+      };
+      const name = unique('dial');
+      const path = `/apis/${group}/v1/namespaces/default/${plural}`;
+      const body = { apiVersion: `${group}/v1`, kind: 'Dial', metadata: { name, labels: { a: 'b' } }, spec: { x: 1, nested: { y: 2 }, empty: {}, list: [{ k: 1 }], m: { q: { r: 1 } } } };
+      const created = { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } }, 'f:spec': { '.': {}, 'f:empty': {}, 'f:list': { '.': {}, 'k:{"k":1}': { '.': {}, 'f:k': {} } }, 'f:m': { '.': {}, 'f:q': { '.': {}, 'f:r': {} } }, 'f:nested': { '.': {}, 'f:y': {} }, 'f:x': {} } };
+      assert.deepEqual(entries(await raw(kubeConfig, 'POST', `${path}?fieldManager=first`, JSON.stringify(body))), [['first', created]]);
+      const patched = await raw(kubeConfig, 'PATCH', `${path}/${name}?fieldManager=second`, JSON.stringify({ spec: { added: { z: 1 }, nested: { w: 3 } } }), 'application/merge-patch+json');
+      assert.deepEqual(entries(patched), [['first', created], ['second', { 'f:spec': { 'f:added': { '.': {}, 'f:z': {} }, 'f:nested': { 'f:w': {} } } }]], 'a map the patch adds is owned whole, one it adds to is not');
+      // Emptying a map removes its fields, not the map: it stays with the manager that added it; a removed list goes.
+      const emptied = await raw(kubeConfig, 'PATCH', `${path}/${name}?fieldManager=third`, JSON.stringify({ spec: { nested: { y: null, w: null }, list: null } }), 'application/merge-patch+json');
+      assert.deepEqual(entries(emptied), [
+        ['first', { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } }, 'f:spec': { '.': {}, 'f:empty': {}, 'f:m': { '.': {}, 'f:q': { '.': {}, 'f:r': {} } }, 'f:nested': {}, 'f:x': {} } }],
+        ['second', { 'f:spec': { 'f:added': { '.': {}, 'f:z': {} } } }],
+      ]);
+
+      const deployment = unique('updates');
+      const apps = '/apis/apps/v1/namespaces/default/deployments';
+      const template = { metadata: { labels: { app: deployment } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } };
+      assert.equal((await raw(kubeConfig, 'POST', `${apps}?fieldManager=first`, JSON.stringify({ metadata: { name: deployment }, spec: { selector: { matchLabels: { app: deployment } }, template } }))).status, 201);
+      const strategic = await raw(kubeConfig, 'PATCH', `${apps}/${deployment}?fieldManager=second`, JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'c', securityContext: { runAsUser: 1 } }], affinity: { nodeAffinity: {} } } } } }), 'application/strategic-merge-patch+json');
+      assert.deepEqual((entries(strategic) as [string, unknown][])[1], ['second', { 'f:spec': { 'f:template': { 'f:spec': { 'f:affinity': { '.': {}, 'f:nodeAffinity': {} }, 'f:containers': { 'k:{"name":"c"}': { 'f:securityContext': { '.': {}, 'f:runAsUser': {} } } } } } } }]);
+      await backend().delete('apps/v1', 'Deployment', deployment, 'default');
+      await backend().delete(`${group}/v1`, 'Dial', name, 'default');
     });
   });
 }

@@ -697,7 +697,7 @@ export function builtinDefaultsSuite(backend: () => Backend): void {
       });
     });
 
-    test("a POST's managedFields entry, exactly: typed maps and pointers it added are members ('.'), empty ones too", notYetInProcess("the '.' members of a built-in kind's Update entry (typed maps and pointer structs)"), async () => {
+    test("a POST's managedFields entry, exactly: typed maps and pointers it added are members ('.'), empty ones too", async () => {
       await withObjects(backend(), async (_create, track) => {
         const posted = unique('defaults-ssa');
         const post = await raw(backend().kubeConfig, 'POST', `${APPS}/deployments?fieldManager=probe-create`, JSON.stringify(deployment(posted)));

@@ -8,6 +8,7 @@ import type { Cluster } from '../cluster.js';
 import { withBuiltinDefaults } from '../kinds/builtin/builtin-defaults.js';
 import { behaviourOf } from '../kinds/kind-behaviour.js';
 import { crdNameOf } from '../kinds/crd-rules.js';
+import { ZERO_OBJECTS } from '../kinds/builtin/zero-objects.js';
 import { recordUpdate, type ManagedFieldsEntry } from '../patch/index.js';
 import { CRDS_KEY, NAMESPACES_KEY } from '../resources/builtin-resources.js';
 import type { ResourceView } from '../resources/resource-type.js';
@@ -98,6 +99,11 @@ export function createObject(cluster: Cluster, view: ResourceView, body: KubeObj
   return cluster.commit(type, 'ADDED', object, undefined);
 }
 
+/**
+ * A POST's entry: kube-apiserver compares the new object with a new Go object of its kind, whose structs (those that
+ * are not pointers) are there already, so only the maps, lists and pointer structs the body adds are owned whole.
+ */
 function managedFieldsOnCreate(view: ResourceView, body: KubeObject, manager: string, now: string): ManagedFieldsEntry[] {
-  return recordUpdate(undefined, body, [], { manager, apiVersion: view.apiVersion, now, listKeys: view.type.listKeys });
+  const zero = view.type.builtin ? ZERO_OBJECTS[`${view.apiVersion}/${view.type.kind}`] : undefined;
+  return recordUpdate(zero, body, [], { manager, apiVersion: view.apiVersion, now, listKeys: view.type.listKeys });
 }

@@ -33,9 +33,8 @@ export function isUntracked(parent: FieldPath, field: string): boolean {
 export type KeyingMode = 'strict' | 'lenient';
 
 /**
- * The field set of `object`: every leaf (scalar, `null`, atomic list), every associative-list item (`k:`, plus
- * its fields) and every set item (`v:`). Maps are not members themselves, so an empty map owns nothing (as in
- * Kubernetes). Untracked metadata is skipped. `scope` keeps only one top-level field (`status` for the status
+ * The field set of `object`: every leaf (scalar, `null`, empty map, atomic list or map), every associative-list item
+ * (`k:`, plus its fields) and every set item (`v:`). Other maps are not members themselves (as in Kubernetes). Untracked metadata is skipped. `scope` keeps only one top-level field (`status` for the status
  * subresource).
  */
 export function collectFields(object: JsonObject, listKeys: ListKeyLookup, mode: KeyingMode, scope?: string): FieldSet {
@@ -86,8 +85,15 @@ function visitValue(ctx: Collecting, value: unknown, node: FieldSet, depth: numb
       node.member = true;
       return;
     }
-    // A map adds nothing itself: a node is kept only when something at or under it is a member.
-    for (const key of Object.keys(value)) {
+    // An empty map is a member as a leaf is (kube's field sets keep the empty/null distinction); `metadata` itself
+    // never is.
+    const keys = Object.keys(value);
+    if (depth > 0 && !inMetadata && keys.length === 0) {
+      node.member = true;
+      return;
+    }
+    // Otherwise a map adds nothing itself: a node is kept only when something at or under it is a member.
+    for (const key of keys) {
       if (depth === 0 ? UNTRACKED_ROOT.has(key) || (ctx.scope !== undefined && key !== ctx.scope) : inMetadata && UNTRACKED_METADATA.has(key)) continue;
       visitField(ctx, node, key, value[key], depth + 1, depth === 0 && key === 'metadata');
     }
@@ -190,7 +196,16 @@ const MISSING: Found = { found: false, value: undefined };
  * One walk over both values, guided by the set (lists are indexed once per level, not searched per path).
  */
 export function changedMembers(set: FieldSet, before: unknown, after: unknown): FieldSet {
-  return changedUnder(set, '', true, before, true, after) ?? emptySet();
+  return changedUnder(set, '', true, before, true, after, false) ?? emptySet();
+}
+
+/**
+ * The maps and lists of `set` (the field set of `after`) that `before` does not have, as members (`.`): kube's
+ * comparison counts every node a write adds, so what a write adds whole it owns whole. With the two sides swapped,
+ * the maps and lists a write removes.
+ */
+export function addedNodes(set: FieldSet, before: unknown, after: unknown): FieldSet {
+  return changedUnder(set, '', true, before, true, after, true) ?? emptySet();
 }
 
 /**
@@ -198,11 +213,16 @@ export function changedMembers(set: FieldSet, before: unknown, after: unknown): 
  * path is copied or inserted from the root, and a changed member without changed children is a leaf (the result
  * is never changed in place). `undefined` when nothing changed there.
  */
-function changedUnder(node: FieldSet, element: string, foundA: boolean, a: unknown, foundB: boolean, b: unknown): FieldSet | undefined {
+function changedUnder(node: FieldSet, element: string, foundA: boolean, a: unknown, foundB: boolean, b: unknown, nodesOnly: boolean): FieldSet | undefined {
   let member = false;
-  if (node.member) {
+  if (nodesOnly) {
+    member = !node.member && node.children.size > 0 && element !== '' && !foundA && foundB;
+  } else if (node.member) {
     const identity = element.startsWith('k:') || element.startsWith('v:');
-    member = foundA !== foundB || (!identity && !jsonEqual(a, b));
+    // A map emptied by the write is not itself changed: its entries were removed (kube treats a map as a leaf only
+    // when it is empty on both sides).
+    const emptied = isJsonObject(b) && Object.keys(b).length === 0 && isJsonObject(a) && Object.keys(a).length > 0;
+    member = foundA !== foundB || (!identity && !emptied && !jsonEqual(a, b));
   }
   let children: Map<string, FieldSet> | undefined;
   if (node.children.size > 0) {
@@ -211,7 +231,7 @@ function changedUnder(node: FieldSet, element: string, foundA: boolean, a: unkno
     for (const [childElement, child] of node.children) {
       const inA = childrenA?.find(childElement) ?? MISSING;
       const inB = childrenB?.find(childElement) ?? MISSING;
-      const changed = changedUnder(child, childElement, inA.found, inA.value, inB.found, inB.value);
+      const changed = changedUnder(child, childElement, inA.found, inA.value, inB.found, inB.value, nodesOnly);
       if (changed !== undefined) (children ??= new Map()).set(childElement, changed);
     }
   }

@@ -3,7 +3,7 @@
  * non-apply writes (create, update, patch).
  */
 import { difference, emptySet, fromFieldsV1, isEmptySet, sharesMember, toFieldsV1, union, type FieldSet } from './field-set.js';
-import { changedMembers, collectFields } from './field-walk.js';
+import { addedNodes, changedMembers, collectFields } from './field-walk.js';
 import { getOwn, isJsonObject } from './json-value.js';
 import { sortSmall } from './small-sort.js';
 
@@ -130,14 +130,26 @@ function compare(a: string, b: string): number {
 }
 
 /**
- * Records ownership for a non-apply write (create, update, patch): the fields whose values changed (every set
- * field on create) become owned by `opts.manager` in its `Update` entry (time `opts.now`) and leave every other
- * entry; fields the write removed leave every entry. An entry whose set becomes empty is dropped. When nothing
+ * Records ownership for a non-apply write (create, update, patch): the fields whose values changed, and the maps
+ * and lists the write added (their `.` member), become owned by `opts.manager` in its `Update` entry (time
+ * `opts.now`) and leave every other entry; fields the write removed leave every entry. `before` is the live object;
+ * for a create, what kube-apiserver compares a new object with: the kind's Go zero value for a built-in kind,
+ * nothing (`undefined`) for a custom resource. An entry whose set becomes empty is dropped. When nothing
  * tracked changed the entries come back unchanged, so a no-op write stays a no-op. Inputs are not modified.
  *
  * Decision: removed fields are dropped from every manager (Kubernetes keeps them in other managers' sets until
  * they next write), so a later apply of a field someone deleted does not conflict with a stale owner.
  */
+/** `metadata` itself is never owned (kube-apiserver strips it, with the identity fields under it). */
+function withoutMetadataMember(set: FieldSet): FieldSet {
+  const metadata = set.children.get('f:metadata');
+  if (metadata === undefined || !metadata.member) return set;
+  const children = new Map(set.children);
+  if (metadata.children.size === 0) children.delete('f:metadata');
+  else children.set('f:metadata', { member: false, children: metadata.children });
+  return { member: set.member, children };
+}
+
 export function recordUpdate(
   before: Record<string, unknown> | undefined,
   after: Record<string, unknown>,
@@ -146,14 +158,11 @@ export function recordUpdate(
 ): ManagedFieldsEntry[] {
   const listKeys = listKeysOf(opts);
   const scope = scopeOf(opts.subresource);
+  const live = before ?? {};
   const afterSet = collectFields(after, listKeys, 'lenient', scope);
-  let changed = afterSet;
-  let removed = emptySet();
-  if (before !== undefined) {
-    const beforeSet = collectFields(before, listKeys, 'lenient', scope);
-    removed = difference(beforeSet, afterSet);
-    changed = changedMembers(afterSet, before, after);
-  }
+  const beforeSet = collectFields(live, listKeys, 'lenient', scope);
+  const removed = union(difference(beforeSet, afterSet), addedNodes(beforeSet, after, live));
+  const changed = withoutMetadataMember(union(changedMembers(afterSet, live, after), addedNodes(afterSet, live, after)));
   if (isEmptySet(changed) && isEmptySet(removed)) return [...managedFields];
 
   const entries = readManagedFields(managedFields);

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { ZERO_OBJECTS } from '../../../src/testing/kinds/builtin/zero-objects.js';
 import { recordUpdate, type ManagedFieldsEntry } from '../../../src/testing/patch/managed-fields.js';
 import { listKeysFor } from '../../../src/testing/patch/strategic-keys.js';
 import { deepFreeze } from './frozen.js';
@@ -23,8 +24,8 @@ function update(before: Obj | undefined, after: Obj, entries: ManagedFieldsEntry
 const pod = (spec: Obj, extra: Obj = {}): Obj => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'u', resourceVersion: '3' }, spec, ...extra });
 
 describe('recordUpdate', () => {
-  test('create: every set field becomes the manager\'s, identity metadata is not tracked', () => {
-    const entries = update(undefined, pod({ containers: [{ name: 'a', image: 'a:1' }], restartPolicy: 'Always' }), [], 'kubectl-create', { now: T0 });
+  test("create from nothing (a custom resource): every set field, and every map and list it adds ('.'), becomes the manager's; identity metadata is not tracked", () => {
+    const entries = update(undefined, pod({ containers: [{ name: 'a', image: 'a:1' }], restartPolicy: 'Always' }, { metadata: { name: 'p', labels: { l: 'x' } } }), [], 'kubectl-create', { now: T0 });
     assert.deepEqual(entries, [
       {
         manager: 'kubectl-create',
@@ -32,9 +33,19 @@ describe('recordUpdate', () => {
         apiVersion: 'v1',
         time: T0,
         fieldsType: 'FieldsV1',
-        fieldsV1: { 'f:spec': { 'f:containers': { 'k:{"name":"a"}': { '.': {}, 'f:image': {}, 'f:name': {} } }, 'f:restartPolicy': {} } },
+        fieldsV1: {
+          'f:metadata': { 'f:labels': { '.': {}, 'f:l': {} } },
+          'f:spec': { '.': {}, 'f:containers': { '.': {}, 'k:{"name":"a"}': { '.': {}, 'f:image': {}, 'f:name': {} } }, 'f:restartPolicy': {} },
+        },
       },
     ]);
+  });
+
+  test("create of a built-in kind, compared with its Go zero value: its non-pointer structs and null lists are there already (no '.'), an empty map is a leaf", () => {
+    const entries = recordUpdate(ZERO_OBJECTS['v1/Pod'], pod({ containers: [{ name: 'a', image: 'a:1', resources: {} }], securityContext: {}, affinity: { nodeAffinity: {} } }), [], { manager: 'm', apiVersion: 'v1', now: T0, listKeys });
+    assert.deepEqual(entries[0]?.fieldsV1, {
+      'f:spec': { 'f:affinity': { '.': {}, 'f:nodeAffinity': {} }, 'f:containers': { 'k:{"name":"a"}': { '.': {}, 'f:image': {}, 'f:name': {}, 'f:resources': {} } }, 'f:securityContext': {} },
+    });
   });
 
   test('create of an object with only untracked fields records no entry', () => {
@@ -55,12 +66,16 @@ describe('recordUpdate', () => {
     assert.deepEqual(
       entries.map((e) => [e.manager, e.fieldsV1]),
       [
-        ['one', { 'f:spec': { 'f:containers': { 'k:{"name":"a"}': { '.': {}, 'f:name': {} } } } }],
+        ['one', { 'f:spec': { '.': {}, 'f:containers': { '.': {}, 'k:{"name":"a"}': { '.': {}, 'f:name': {} } } } }],
         ['two', { 'f:spec': { 'f:containers': { 'k:{"name":"a"}': { 'f:image': {} } }, 'f:restartPolicy': {} } }],
       ],
     );
+    // Emptying spec removes its fields; the map itself is not changed, so it stays with the manager that added it.
     const v3 = pod({});
-    assert.deepEqual(update(v2, v3, entries, 'three'), []);
+    assert.deepEqual(
+      update(v2, v3, entries, 'three').map((e) => [e.manager, e.fieldsV1]),
+      [['one', { 'f:spec': {} }]],
+    );
   });
 
   test('an Update and an Apply of the same manager are separate entries, sorted Apply first then by time', () => {
@@ -81,7 +96,7 @@ describe('recordUpdate', () => {
       apiVersion: 'v1',
       time: T1,
       fieldsType: 'FieldsV1',
-      fieldsV1: { 'f:status': { 'f:conditions': { 'k:{"type":"Ready"}': { '.': {}, 'f:status': {}, 'f:type': {} } }, 'f:phase': {} } },
+      fieldsV1: { 'f:status': { '.': {}, 'f:conditions': { '.': {}, 'k:{"type":"Ready"}': { '.': {}, 'f:status': {}, 'f:type': {} } }, 'f:phase': {} } },
       subresource: 'status',
     });
     assert.deepEqual(entries[0], main[0]);
@@ -89,7 +104,7 @@ describe('recordUpdate', () => {
 
   test('a stored list that cannot be keyed is tracked as one field instead of failing the write', () => {
     const entries = update(undefined, pod({ containers: [{ name: 'a' }, { name: 'a' }, { image: 'x' }] }), [], 'm');
-    assert.deepEqual(entries[0]?.fieldsV1, { 'f:spec': { 'f:containers': {} } });
+    assert.deepEqual(entries[0]?.fieldsV1, { 'f:spec': { '.': {}, 'f:containers': {} } });
   });
 
   test('malformed stored entries are dropped rather than trusted', () => {
