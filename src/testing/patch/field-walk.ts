@@ -193,31 +193,31 @@ const MISSING: Found = { found: false, value: undefined };
 /**
  * The members of `set` whose value differs between `before` and `after`: a leaf whose value changed, or any
  * member present on one side only. List items (`k:`, `v:`) are identities: present on both sides, never "changed".
- * One walk over both values, guided by the set (lists are indexed once per level, not searched per path).
+ * With `addedNodes`, also the maps and lists of `set` (the field set of `after`) that `before` does not have, as
+ * members (`.`): kube's comparison counts every node a write adds, so what a write adds whole it owns whole. One
+ * walk over both values, guided by the set (lists are indexed once per level, not searched per path).
  */
-export function changedMembers(set: FieldSet, before: unknown, after: unknown): FieldSet {
-  return changedUnder(set, '', true, before, true, after, false) ?? emptySet();
+export function changedMembers(set: FieldSet, before: unknown, after: unknown, addedNodes = false): FieldSet {
+  return changedUnder(set, '', true, before, true, after, addedNodes ? 'changes and added nodes' : 'changes') ?? emptySet();
 }
 
-/**
- * The maps and lists of `set` (the field set of `after`) that `before` does not have, as members (`.`): kube's
- * comparison counts every node a write adds, so what a write adds whole it owns whole. With the two sides swapped,
- * the maps and lists a write removes.
- */
-export function addedNodes(set: FieldSet, before: unknown, after: unknown): FieldSet {
-  return changedUnder(set, '', true, before, true, after, true) ?? emptySet();
+/** The maps and lists of `set` (the field set of `before`) that `after` no longer has: the nodes a write removes. */
+export function removedNodes(set: FieldSet, before: unknown, after: unknown): FieldSet {
+  return changedUnder(set, '', true, after, true, before, 'added nodes') ?? emptySet();
 }
+
+type Looking = 'changes' | 'changes and added nodes' | 'added nodes';
 
 /**
  * The changed members at or under `node` (reached by path element `element`), as a new set built bottom-up: no
  * path is copied or inserted from the root, and a changed member without changed children is a leaf (the result
  * is never changed in place). `undefined` when nothing changed there.
  */
-function changedUnder(node: FieldSet, element: string, foundA: boolean, a: unknown, foundB: boolean, b: unknown, nodesOnly: boolean): FieldSet | undefined {
+function changedUnder(node: FieldSet, element: string, foundA: boolean, a: unknown, foundB: boolean, b: unknown, looking: Looking): FieldSet | undefined {
   let member = false;
-  if (nodesOnly) {
-    member = !node.member && node.children.size > 0 && element !== '' && !foundA && foundB;
-  } else if (node.member) {
+  if (!node.member) {
+    member = looking !== 'changes' && node.children.size > 0 && element !== '' && !foundA && foundB;
+  } else if (looking !== 'added nodes') {
     const identity = element.startsWith('k:') || element.startsWith('v:');
     // A map emptied by the write is not itself changed: its entries were removed (kube treats a map as a leaf only
     // when it is empty on both sides).
@@ -231,7 +231,7 @@ function changedUnder(node: FieldSet, element: string, foundA: boolean, a: unkno
     for (const [childElement, child] of node.children) {
       const inA = childrenA?.find(childElement) ?? MISSING;
       const inB = childrenB?.find(childElement) ?? MISSING;
-      const changed = changedUnder(child, childElement, inA.found, inA.value, inB.found, inB.value, nodesOnly);
+      const changed = changedUnder(child, childElement, inA.found, inA.value, inB.found, inB.value, looking);
       if (changed !== undefined) (children ??= new Map()).set(childElement, changed);
     }
   }

@@ -3,7 +3,7 @@
  * non-apply writes (create, update, patch).
  */
 import { difference, emptySet, fromFieldsV1, isEmptySet, sharesMember, toFieldsV1, union, type FieldSet } from './field-set.js';
-import { addedNodes, changedMembers, collectFields } from './field-walk.js';
+import { changedMembers, collectFields, removedNodes } from './field-walk.js';
 import { getOwn, isJsonObject } from './json-value.js';
 import { sortSmall } from './small-sort.js';
 
@@ -161,8 +161,8 @@ export function recordUpdate(
   const live = before ?? {};
   const afterSet = collectFields(after, listKeys, 'lenient', scope);
   const beforeSet = collectFields(live, listKeys, 'lenient', scope);
-  const removed = union(difference(beforeSet, afterSet), addedNodes(beforeSet, after, live));
-  const changed = withoutMetadataMember(union(changedMembers(afterSet, live, after), addedNodes(afterSet, live, after)));
+  const removed = union(difference(beforeSet, afterSet), removedNodes(beforeSet, live, after));
+  const changed = withoutMetadataMember(changedMembers(afterSet, live, after, true));
   if (isEmptySet(changed) && isEmptySet(removed)) return [...managedFields];
 
   const entries = readManagedFields(managedFields);
