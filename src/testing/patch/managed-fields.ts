@@ -129,6 +129,16 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** `metadata` itself is never owned (kube-apiserver strips it, with the identity fields under it). */
+function withoutMetadataMember(set: FieldSet): FieldSet {
+  const metadata = set.children.get('f:metadata');
+  if (metadata === undefined || !metadata.member) return set;
+  const children = new Map(set.children);
+  if (metadata.children.size === 0) children.delete('f:metadata');
+  else children.set('f:metadata', { member: false, children: metadata.children });
+  return { member: set.member, children };
+}
+
 /**
  * Records ownership for a non-apply write (create, update, patch): the fields whose values changed, and the maps
  * and lists the write added (their `.` member), become owned by `opts.manager` in its `Update` entry (time
@@ -140,16 +150,6 @@ function compare(a: string, b: string): number {
  * Decision: removed fields are dropped from every manager (Kubernetes keeps them in other managers' sets until
  * they next write), so a later apply of a field someone deleted does not conflict with a stale owner.
  */
-/** `metadata` itself is never owned (kube-apiserver strips it, with the identity fields under it). */
-function withoutMetadataMember(set: FieldSet): FieldSet {
-  const metadata = set.children.get('f:metadata');
-  if (metadata === undefined || !metadata.member) return set;
-  const children = new Map(set.children);
-  if (metadata.children.size === 0) children.delete('f:metadata');
-  else children.set('f:metadata', { member: false, children: metadata.children });
-  return { member: set.member, children };
-}
-
 export function recordUpdate(
   before: Record<string, unknown> | undefined,
   after: Record<string, unknown>,
