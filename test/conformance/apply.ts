@@ -23,6 +23,23 @@ function ownsDataKey(entry: ManagedField | undefined, key: string): boolean {
   return data !== undefined && `f:${key}` in data;
 }
 
+/** A namespaced CRD of one version `v1` with this schema; its plural is unique per call. */
+async function applyCrd(backend: Backend, group: string, kind: string, openAPIV3Schema: Json): Promise<string> {
+  const plural = `${kind.toLowerCase()}s${unique('c').replace(/[^a-z0-9]/g, '')}`;
+  await backend.applyCrd({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural, singular: plural.slice(0, -1), kind, listKind: `${kind}List` },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } }],
+    },
+  });
+  return plural;
+}
+
 export function applySuite(backend: () => Backend): void {
   describe('server-side apply', () => {
     test('managed fields record each manager; a second applier conflicts on a shared field; force takes it over', async () => {
@@ -109,36 +126,16 @@ export function applySuite(backend: () => Backend): void {
       assert.deepEqual(forced.spec?.['selector'], { extra: 'x' }, 'replaced whole, not merged');
 
       const group = 'atomic.conformance.katalog.dev';
-      const plural = `gears${unique('g').replace(/[^a-z0-9]/g, '')}`;
-      await backend().applyCrd({
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: `${plural}.${group}` },
-        spec: {
-          group,
-          scope: 'Namespaced',
-          names: { plural, singular: plural.slice(0, -1), kind: 'Gear', listKind: 'GearList' },
-          versions: [
-            {
-              name: 'v1',
-              served: true,
-              storage: true,
-              schema: {
-                openAPIV3Schema: {
-                  type: 'object',
-                  properties: {
-                    spec: {
-                      type: 'object',
-                      properties: {
-                        atomic: { type: 'object', 'x-kubernetes-map-type': 'atomic', additionalProperties: { type: 'string' } },
-                        granular: { type: 'object', additionalProperties: { type: 'string' } },
-                      },
-                    },
-                  },
-                },
-              },
+      await applyCrd(backend(), group, 'Gear', {
+        type: 'object',
+        properties: {
+          spec: {
+            type: 'object',
+            properties: {
+              atomic: { type: 'object', 'x-kubernetes-map-type': 'atomic', additionalProperties: { type: 'string' } },
+              granular: { type: 'object', additionalProperties: { type: 'string' } },
             },
-          ],
+          },
         },
       });
       const gearName = unique('gear');
@@ -150,38 +147,23 @@ export function applySuite(backend: () => Backend): void {
     });
     test("an Update entry owns what the write adds whole ('.'), and an empty map as a leaf: a custom resource's POST and merge patch, a Deployment's strategic merge patch", async () => {
       const group = 'updates.conformance.katalog.dev';
-      const plural = `dials${unique('d').replace(/[^a-z0-9]/g, '')}`;
       const object = (properties: Json, extra: Json = {}): Json => ({ type: 'object', properties, ...extra });
       const int = { type: 'integer' };
-      await backend().applyCrd({
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: `${plural}.${group}` },
-        spec: {
-          group,
-          scope: 'Namespaced',
-          names: { plural, singular: plural.slice(0, -1), kind: 'Dial', listKind: 'DialList' },
-          versions: [
-            {
-              name: 'v1',
-              served: true,
-              storage: true,
-              schema: {
-                openAPIV3Schema: object({
-                  spec: object({
-                    x: int,
-                    nested: object({ y: int, w: int }),
-                    added: object({ z: int }),
-                    empty: object({ e: int }),
-                    list: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: object({ k: int, v: int }, { required: ['k'] }) },
-                    m: { type: 'object', additionalProperties: object({ r: int }) },
-                  }),
-                }),
-              },
-            },
-          ],
-        },
-      });
+      const plural = await applyCrd(
+        backend(),
+        group,
+        'Dial',
+        object({
+          spec: object({
+            x: int,
+            nested: object({ y: int, w: int }),
+            added: object({ z: int }),
+            empty: object({ e: int }),
+            list: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: object({ k: int, v: int }, { required: ['k'] }) },
+            m: { type: 'object', additionalProperties: object({ r: int }) },
+          }),
+        }),
+      );
       const kubeConfig = backend().kubeConfig;
       const entries = (answer: { status: number; body: Json }): unknown => {
         assert.ok(answer.status < 300, JSON.stringify(answer.body));
