@@ -1,14 +1,12 @@
 // Orkestra's `replicasets` enrich target over a rollout the test server's simulated Deployment controller makes (no
 // ReplicaSet written by the test): a Site's Deployment child changes image when the Site does, and the Site's status
 // reads the ReplicaSets through Orkestra's notes while the rollout moves on, through client-node over HTTP.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppsV1Api } from '@kubernetes/client-node';
-import { createRuntime } from '../../src/create-runtime.js';
 import { parseDefinition } from '../../src/definition/index.js';
-import type { Runtime } from '../../src/runtime/runtime.js';
-import { crdManifest, startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
-import { FAST_WATCH, waitFor } from '../support/cluster.js';
+import { waitFor } from '../support/cluster.js';
+import { runningDefinition } from '../support/orkestra-run.js';
 
 const GROUP = 'demo.orkestra.io';
 const API = `${GROUP}/v1alpha1`;
@@ -37,24 +35,13 @@ spec:
 type Status = Record<string, unknown>;
 
 describe('Orkestra replicasets enrich over a simulated rollout, run', () => {
-  let server: TestApiServer;
-  let runtime: Runtime;
-  before(async () => {
-    server = await startTestApiServer({ simulateWorkloads: { readyAfterMs: 50 } });
-    server.create(crdManifest({ group: GROUP, kind: 'Site', plural: 'sites', scope: 'Namespaced', versions: [{ name: 'v1alpha1', served: true, storage: true, status: true }] }));
-    runtime = createRuntime(parseDefinition(KATALOG), { kubeConfig: server.kubeConfig, watch: FAST_WATCH, rateLimiter: { baseDelay: 5, maxDelay: 200 } });
-    await runtime.start();
-  });
-  after(async () => {
-    await runtime.stop();
-    await server.stop();
-  });
-  const status = (): Status | undefined => (server.get(API, 'Site', 'site', 'default') as { status?: Status } | undefined)?.status;
+  const server = runningDefinition(async () => parseDefinition(KATALOG), { server: { simulateWorkloads: { readyAfterMs: 50 } } });
+  const status = (): Status | undefined => (server().get(API, 'Site', 'site', 'default') as { status?: Status } | undefined)?.status;
   const replicaSetNames = async (): Promise<string[]> =>
-    (await server.kubeConfig.makeApiClient(AppsV1Api).listNamespacedReplicaSet({ namespace: 'default' })).items.map((rs) => rs.metadata?.name ?? '');
+    (await server().kubeConfig.makeApiClient(AppsV1Api).listNamespacedReplicaSet({ namespace: 'default' })).items.map((rs) => rs.metadata?.name ?? '');
 
   test('the status counts the ReplicaSets the rollout makes and names the old one once the new one is ready', async () => {
-    server.create({ apiVersion: API, kind: 'Site', metadata: { name: 'site', namespace: 'default' }, spec: { image: 'nginx:1' } });
+    server().create({ apiVersion: API, kind: 'Site', metadata: { name: 'site', namespace: 'default' }, spec: { image: 'nginx:1' } });
     const first = await waitFor('one ready ReplicaSet', () => {
       const s = status();
       return s?.['allReady'] === 'true' ? s : undefined;
@@ -63,7 +50,7 @@ describe('Orkestra replicasets enrich over a simulated rollout, run', () => {
     const [original] = await replicaSetNames();
     assert.match(original ?? '', /^site-[bcdf4-9]+$/);
 
-    server.patch(API, 'Site', 'site', { spec: { image: 'nginx:2' } }, { namespace: 'default' });
+    server().patch(API, 'Site', 'site', { spec: { image: 'nginx:2' } }, { namespace: 'default' });
     // Right after the new template is applied the Deployment still names revision 1, so for a moment the notes take
     // the new ReplicaSet for an old one (as they would in a cluster); the status settles once the controller writes
     // revision 2 and the new Pods are ready.
@@ -73,7 +60,7 @@ describe('Orkestra replicasets enrich over a simulated rollout, run', () => {
     }, 30_000);
     assert.equal(rolled['replicaSets'], 2, 'the old ReplicaSet is kept, scaled to 0');
     assert.equal(rolled['ready'], 2);
-    const image = (server.get('apps/v1', 'Deployment', 'site', 'default') as { spec: { template: { spec: { containers: { image: string }[] } } } }).spec.template.spec.containers[0]?.image;
+    const image = (server().get('apps/v1', 'Deployment', 'site', 'default') as { spec: { template: { spec: { containers: { image: string }[] } } } }).spec.template.spec.containers[0]?.image;
     assert.equal(image, 'nginx:2');
   });
 });

@@ -3,6 +3,7 @@
  * `/status` per version, selectable fields, and the list keys its schema declares (for server-side apply).
  */
 import type { ListKeyLookup } from '../patch/index.js';
+import { asObject } from '../patch/json-value.js';
 import { compareKubeVersions, type ResourceType, type ServedVersion } from '../resources/resource-type.js';
 import type { KubeObject } from '../store/record.js';
 
@@ -10,7 +11,7 @@ type Json = Record<string, unknown>;
 
 /** A field of a CRD read as an object: `{}` when it is not one. */
 export function obj(value: unknown): Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+  return asObject(value);
 }
 
 /** A field of a CRD read as a string: `''` when it is not one. */

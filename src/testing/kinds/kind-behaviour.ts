@@ -3,6 +3,7 @@
  * update for Namespaces (spec.finalizers, phase), CustomResourceDefinitions (validation, status, cleanup finalizer)
  * and the built-in kinds of builtin/registry-behaviours.ts (first status, Pod admission, Service addresses...).
  */
+import { asObject } from '../patch/json-value.js';
 import { CRDS_KEY, NAMESPACES_KEY } from '../resources/builtin-resources.js';
 import type { ResourceRegistry } from '../resources/registry.js';
 import type { ObjectStore } from '../store/object-store.js';
@@ -33,13 +34,9 @@ export interface KindBehaviour {
 /** The finalizer the namespace controller owns (in `spec.finalizers`). */
 export const NAMESPACE_FINALIZER = 'kubernetes';
 
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
 const namespaceBehaviour: KindBehaviour = {
   prepareCreate(next) {
-    const spec = record(next['spec']);
+    const spec = asObject(next['spec']);
     next['spec'] = { ...spec, finalizers: Array.isArray(spec['finalizers']) ? spec['finalizers'] : [NAMESPACE_FINALIZER] };
     next['status'] = { phase: 'Active' };
   },

@@ -11,6 +11,7 @@ import { crdNameOf } from '../kinds/crd-rules.js';
 import { ZERO_OBJECTS } from '../kinds/builtin/zero-objects.js';
 import { recordUpdate, type ManagedFieldsEntry } from '../patch/index.js';
 import { CRDS_KEY, NAMESPACES_KEY } from '../resources/builtin-resources.js';
+import { SAFE_ALPHABET } from '../resources/dns-names.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { alreadyExists, badRequest, forbidden, invalid, methodNotAllowed, notFound } from '../status-errors.js';
 import { makeRecord, type KubeObject, type StoredRecord } from '../store/record.js';
@@ -18,11 +19,9 @@ import { checkKind, checkName, ensureMetadata, isDeleting } from './object-rules
 import { checkSchema } from './schema-rules.js';
 import type { ComputedWriteOptions } from './write-options.js';
 
-const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
 function randomSuffix(): string {
   let out = '';
-  for (let i = 0; i < 5; i++) out += GENERATE_ALPHABET[Math.floor(Math.random() * GENERATE_ALPHABET.length)] ?? 'x';
+  for (let i = 0; i < 5; i++) out += SAFE_ALPHABET[Math.floor(Math.random() * SAFE_ALPHABET.length)] ?? 'x';
   return out;
 }
 

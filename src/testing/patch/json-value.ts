@@ -12,6 +12,11 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The value as an object, or `{}` when it is not one (reading a field of stored JSON without trusting its shape). */
+export function asObject(value: unknown): JsonObject {
+  return isJsonObject(value) ? value : {};
+}
+
 /** True when `key` is an own property of `object`. */
 export function hasOwn(object: JsonObject, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);

@@ -1,4 +1,5 @@
 /** A Table column and the helpers the column sets share. Pure. */
+import { asObject } from '../patch/json-value.js';
 import type { KubeObject } from '../store/record.js';
 
 /** One column of a `meta.k8s.io` Table. */
@@ -23,7 +24,7 @@ export function column(name: string, type: string, description: string, priority
 export const NAME_COLUMN = column('Name', 'string', 'Name must be unique within a namespace.', 0, 'name');
 
 export function rec(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return asObject(value);
 }
 
 export function list(value: unknown): unknown[] {

@@ -4,6 +4,9 @@
  * regular expression. An empty list means the name is valid.
  */
 
+/** apimachinery's `rand` alphabet: no vowels (no words), no confusable characters; names' random and hash suffixes. */
+export const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
 const LABEL_1123 = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const SUBDOMAIN_1123 = `${LABEL_1123}(\\.${LABEL_1123})*`;
 const LABEL_1035 = '[a-z]([-a-z0-9]*[a-z0-9])?';

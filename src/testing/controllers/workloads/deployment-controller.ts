@@ -1,3 +1,4 @@
+import { asObject } from '../../patch/json-value.js';
 /**
  * The simulated Deployment controller: plans a sync of a Deployment over the ReplicaSets it controls
  * (deployment-sync.ts) and carries it out through the server's own write paths, as kube-controller-manager's
@@ -13,7 +14,7 @@ import { systemUpdate } from '../../operations/system-write.js';
 import { updateObject } from '../../operations/update.js';
 import { storageView } from '../storage-view.js';
 import { planDeploymentSync, type DeploymentPlan } from './deployment-sync.js';
-import { controllerUid, record, statusOf } from './object-fields.js';
+import { controllerUid, statusOf } from './object-fields.js';
 import { dependentsOf, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
 import { nameOf, specReplicas, uidOf, type ReplicaSetState } from './replica-sets.js';
 import { shouldFail, type Simulation } from './simulation-options.js';
@@ -82,7 +83,8 @@ export class DeploymentController {
     const options = { manager: MANAGER, dryRun: false };
     for (const rs of plan.replicaSets) {
       if (rs.deleted) deleteObject(this.cluster, view, namespace, nameOf(rs), {});
-      else if (rs.isNew) createObject(this.cluster, view, withoutServerFields(rs.object), namespace, options);
+      // The creation time the plan ordered a new ReplicaSet by is replaced by the server's.
+      else if (rs.isNew) createObject(this.cluster, view, rs.object, namespace, options);
       else if (rs.changed) updateObject(this.cluster, view, rs.object, { namespace, name: nameOf(rs), subresource: undefined }, options);
     }
     const located = liveObject(this.cluster, uid);
@@ -95,10 +97,4 @@ export class DeploymentController {
     // its old ReplicaSets then); a collision is retried the same way.
     if (written !== located.record || plan.retry) this.request(uid);
   }
-}
-
-/** The manifest to create: the creation time the sync ordered it by is the server's to set. */
-function withoutServerFields(object: Record<string, unknown>): Record<string, unknown> {
-  const { creationTimestamp: _, ...metadata } = record(object['metadata']);
-  return { ...object, metadata };
 }

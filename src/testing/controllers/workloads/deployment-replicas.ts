@@ -3,15 +3,16 @@
  * wanted replicas, its surge and unavailability allowances (`ResolveFenceposts`), how far a new ReplicaSet may grow
  * (`NewRSNewReplicas`), and each ReplicaSet's share of a scaling (`GetReplicaSetProportion`). Pure.
  */
+import { asObject } from '../../patch/json-value.js';
 import type { KubeObject } from '../../store/record.js';
-import { annotationsOf, count, record, replicasOf, specOf, statusOf } from './object-fields.js';
+import { annotationsOf, count, replicasOf, specOf, statusOf } from './object-fields.js';
 
 export const DESIRED_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/desired-replicas';
 export const MAX_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/max-replicas';
 const MAX_INT32 = 2147483647;
 
 export function isRollingUpdate(deployment: KubeObject): boolean {
-  return record(specOf(deployment)['strategy'])['type'] !== 'Recreate';
+  return asObject(specOf(deployment)['strategy'])['type'] !== 'Recreate';
 }
 
 /** `intstr.GetScaledValueFromIntOrPercent`: an integer as it is, a percentage of `total` rounded up or down. */
@@ -26,7 +27,7 @@ export function scaledValue(value: unknown, total: number, roundUp: boolean): nu
 
 /** `ResolveFenceposts`: the surge and unavailability allowed at `desired` replicas (never both 0). */
 function fenceposts(deployment: KubeObject, desired: number): { surge: number; unavailable: number } {
-  const rolling = record(record(specOf(deployment)['strategy'])['rollingUpdate']);
+  const rolling = asObject(asObject(specOf(deployment)['strategy'])['rollingUpdate']);
   const surge = scaledValue(rolling['maxSurge'] ?? 0, desired, true);
   const unavailable = scaledValue(rolling['maxUnavailable'] ?? 0, desired, false);
   return surge === 0 && unavailable === 0 ? { surge, unavailable: 1 } : { surge, unavailable };
@@ -76,7 +77,7 @@ export function statusTotal(replicaSets: readonly KubeObject[], field: string): 
 export function newReplicaSetReplicas(deployment: KubeObject, all: readonly KubeObject[], newRS: KubeObject): number {
   const replicas = replicasOf(deployment);
   if (!isRollingUpdate(deployment)) return replicas;
-  const surge = scaledValue(record(record(specOf(deployment)['strategy'])['rollingUpdate'])['maxSurge'] ?? 0, replicas, true);
+  const surge = scaledValue(asObject(asObject(specOf(deployment)['strategy'])['rollingUpdate'])['maxSurge'] ?? 0, replicas, true);
   const current = specTotal(all);
   const maxTotal = replicas + surge;
   if (current >= maxTotal) return replicasOf(newRS);

@@ -4,9 +4,10 @@
  * and while paused. Conditions keep their times while their status and reason stay (`SetDeploymentCondition`); a
  * changed one goes to the end of the list. Counts that are 0 are left out, as Go's `omitempty` leaves them. Pure.
  */
+import { asObject } from '../../patch/json-value.js';
 import type { KubeObject } from '../../store/record.js';
 import { hasProgressDeadline, maxUnavailable, specTotal, statusTotal } from './deployment-replicas.js';
-import { count, record, replicasOf, statusOf, withoutZeros, type Json } from './object-fields.js';
+import { count, replicasOf, statusOf, withoutZeros, type Json } from './object-fields.js';
 import { nameOf, type ReplicaSetState } from './replica-sets.js';
 
 export type Condition = Json;
@@ -14,7 +15,7 @@ const OMIT_EMPTY = ['observedGeneration', 'replicas', 'updatedReplicas', 'readyR
 
 export function conditionsOf(status: Json): Condition[] {
   const list = status['conditions'];
-  return Array.isArray(list) ? list.map(record) : [];
+  return Array.isArray(list) ? list.map(asObject) : [];
 }
 
 export function findCondition(status: Json, type: string): Condition | undefined {
@@ -51,7 +52,7 @@ export function calculateStatus({ deployment, current, replicaSets, newRS, now }
   const objects = replicaSets.map((rs) => rs.object);
   const available = statusTotal(objects, 'availableReplicas');
   const status: Json = {
-    observedGeneration: record(deployment['metadata'])['generation'],
+    observedGeneration: asObject(deployment['metadata'])['generation'],
     replicas: statusTotal(objects, 'replicas'),
     updatedReplicas: newRS === undefined ? 0 : statusTotal([newRS.object], 'replicas'),
     readyReplicas: statusTotal(objects, 'readyReplicas'),
@@ -93,7 +94,7 @@ export function deploymentComplete(deployment: KubeObject, status: Json): boolea
     count(status['updatedReplicas'], 0) === replicas &&
     count(status['replicas'], 0) === replicas &&
     count(status['availableReplicas'], 0) === replicas &&
-    count(status['observedGeneration'], 0) >= count(record(deployment['metadata'])['generation'], 0)
+    count(status['observedGeneration'], 0) >= count(asObject(deployment['metadata'])['generation'], 0)
   );
 }
 
@@ -119,7 +120,7 @@ export function rolloutStatus(input: StatusInput, timedOut: () => boolean): Json
   if (!hasProgressDeadline(deployment)) removeCondition(status, 'Progressing');
   const currentCondition = findCondition(current, 'Progressing');
   const complete = count(status['replicas'], 0) === count(status['updatedReplicas'], 0) && currentCondition?.['reason'] === 'NewReplicaSetAvailable';
-  const subject = newRS === undefined ? `Deployment "${String(record(deployment['metadata'])['name'])}"` : `ReplicaSet "${nameOf(newRS)}"`;
+  const subject = newRS === undefined ? `Deployment "${String(asObject(deployment['metadata'])['name'])}"` : `ReplicaSet "${nameOf(newRS)}"`;
   if (hasProgressDeadline(deployment) && !complete) {
     if (deploymentComplete(deployment, status)) {
       setCondition(status, newCondition('Progressing', 'True', 'NewReplicaSetAvailable', `${subject} has successfully progressed.`, now));

@@ -7,6 +7,7 @@
  * status). What a cluster does with time is left to the simulation: a rollout is past its progress deadline when the
  * simulator says it is stuck. Pure.
  */
+import { asObject } from '../../patch/json-value.js';
 import type { KubeObject } from '../../store/record.js';
 import {
   annotationCount,
@@ -23,7 +24,7 @@ import {
   statusTotal,
 } from './deployment-replicas.js';
 import { deploymentComplete, findCondition, newCondition, plainStatus, rolloutStatus, setCondition } from './deployment-status.js';
-import { annotationsOf, count, record, replicasOf, specOf, statusOf, type Json } from './object-fields.js';
+import { annotationsOf, count, replicasOf, specOf, statusOf, type Json } from './object-fields.js';
 import { podTemplateHash } from './pod-template-hash.js';
 import {
   active,
@@ -268,7 +269,7 @@ class DeploymentSync {
     if (limit === undefined) return;
     const cleanable = oldRSs.filter((rs) => !isDeletingState(rs) && !rs.isNew).sort(byRevision);
     for (const rs of cleanable.slice(0, Math.max(0, cleanable.length - limit))) {
-      const generation = count(record(rs.object['metadata'])['generation'], 0);
+      const generation = count(asObject(rs.object['metadata'])['generation'], 0);
       if (statusCount(rs, 'replicas') !== 0 || specReplicas(rs) !== 0 || generation > statusCount(rs, 'observedGeneration')) continue;
       rs.deleted = true;
     }

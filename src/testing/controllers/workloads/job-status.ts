@@ -2,31 +2,31 @@
  * The status the Job controller writes: `startTime` and `active` while it runs, then `Complete` (with
  * `completionTime` and `succeeded`) or `Failed` (`BackoffLimitExceeded`, `failed` one over the backoff limit). Pure.
  */
+import { asObject } from '../../patch/json-value.js';
 import type { KubeObject } from '../../store/record.js';
-import { count, record } from './object-fields.js';
-
+import { count } from './object-fields.js';
 
 /** Whether the Job has finished (a Complete or Failed condition that is True). */
 export function jobFinished(job: KubeObject): boolean {
-  const conditions = record(job['status'])['conditions'];
-  return Array.isArray(conditions) && conditions.some((c) => (record(c)['type'] === 'Complete' || record(c)['type'] === 'Failed') && record(c)['status'] === 'True');
+  const conditions = asObject(job['status'])['conditions'];
+  return Array.isArray(conditions) && conditions.some((c) => (asObject(c)['type'] === 'Complete' || asObject(c)['type'] === 'Failed') && asObject(c)['status'] === 'True');
 }
 
 /** Whether the Job is suspended (`spec.suspend: true`): it does not run. */
 export function jobSuspended(job: KubeObject): boolean {
-  return record(job['spec'])['suspend'] === true;
+  return asObject(job['spec'])['suspend'] === true;
 }
 
 /** The status of a Job that has just started. */
 export function startedJobStatus(job: KubeObject, now: string): Record<string, unknown> {
-  const spec = record(job['spec']);
+  const spec = asObject(job['spec']);
   return { startTime: now, active: Math.max(1, count(spec['parallelism'], 1)), ready: 0 };
 }
 
 /** The status of a Job that finished, succeeding or failing. */
 export function finishedJobStatus(job: KubeObject, now: string, failed: boolean): Record<string, unknown> {
-  const spec = record(job['spec']);
-  const status = record(job['status']);
+  const spec = asObject(job['spec']);
+  const status = asObject(job['status']);
   const startTime = typeof status['startTime'] === 'string' ? status['startTime'] : now;
   const condition = (type: string, reason?: string, message?: string): Record<string, unknown> => ({
     type,

@@ -6,18 +6,18 @@
  * container. Pure.
  */
 import { createHash } from 'node:crypto';
+import { asObject } from '../../patch/json-value.js';
+import { SAFE_ALPHABET } from '../../resources/dns-names.js';
 import type { KubeObject } from '../../store/record.js';
-import { record, replicasOf } from './object-fields.js';
+import { replicasOf } from './object-fields.js';
 import { podTemplateHash } from './pod-template-hash.js';
 import { SIMULATED_NODE } from './simulation-options.js';
-
-const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** `length` characters of Kubernetes' name alphabet from a hash of `text` (deterministic). */
 export function safeHash(text: string, length: number): string {
   const digest = createHash('sha256').update(text).digest();
   let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[(digest[i] ?? 0) % ALPHABET.length] ?? 'x';
+  for (let i = 0; i < length; i++) out += SAFE_ALPHABET[(digest[i] ?? 0) % SAFE_ALPHABET.length] ?? 'x';
   return out;
 }
 
@@ -29,12 +29,12 @@ export function desiredReplicas(kind: string, object: KubeObject): number {
 
 /** The template hash of a StatefulSet's or DaemonSet's Pods (`controller-revision-hash`). */
 export function templateHash(object: KubeObject): string {
-  return podTemplateHash(record(object['spec'])['template']);
+  return podTemplateHash(asObject(object['spec'])['template']);
 }
 
 /** Names of the Pods the workload wants, in order. */
 export function podNames(kind: string, object: KubeObject): string[] {
-  const name = String(record(object['metadata'])['name']);
+  const name = String(asObject(object['metadata'])['name']);
   const wanted = desiredReplicas(kind, object);
   const hash = templateHash(object);
   const names: string[] = [];
@@ -47,17 +47,17 @@ export function podNames(kind: string, object: KubeObject): string[] {
 
 /** A Pending Pod of the workload (created through the normal create path, which adds uid and timestamps). */
 export function podManifest(kind: string, apiVersion: string, owner: KubeObject, podName: string): KubeObject {
-  const metadata = record(owner['metadata']);
-  const template = record(record(owner['spec'])['template']);
-  const templateMetadata = record(template['metadata']);
+  const metadata = asObject(owner['metadata']);
+  const template = asObject(asObject(owner['spec'])['template']);
+  const templateMetadata = asObject(template['metadata']);
   const hash = templateHash(owner);
-  const labels: Record<string, unknown> = { ...record(templateMetadata['labels']) };
+  const labels: Record<string, unknown> = { ...asObject(templateMetadata['labels']) };
   if (kind === 'StatefulSet') {
     labels['controller-revision-hash'] = `${String(metadata['name'])}-${hash}`;
     labels['statefulset.kubernetes.io/pod-name'] = podName;
   }
   if (kind === 'DaemonSet') labels['controller-revision-hash'] = hash;
-  const annotations = record(templateMetadata['annotations']);
+  const annotations = asObject(templateMetadata['annotations']);
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -68,14 +68,14 @@ export function podManifest(kind: string, apiVersion: string, owner: KubeObject,
       ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
       ownerReferences: [{ apiVersion, kind, name: metadata['name'], uid: metadata['uid'], controller: true, blockOwnerDeletion: true }],
     },
-    spec: { ...record(template['spec']), nodeName: SIMULATED_NODE },
+    spec: { ...asObject(template['spec']), nodeName: SIMULATED_NODE },
   };
 }
 
 function containersOf(pod: KubeObject): { name: string; image: string }[] {
-  const containers = record(pod['spec'])['containers'];
+  const containers = asObject(pod['spec'])['containers'];
   if (!Array.isArray(containers)) return [];
-  return containers.map((c) => ({ name: String(record(c)['name'] ?? ''), image: String(record(c)['image'] ?? '') }));
+  return containers.map((c) => ({ name: String(asObject(c)['name'] ?? ''), image: String(asObject(c)['image'] ?? '') }));
 }
 
 /** The status of a Pod that runs: Running and Ready, or Running with crashing containers (never Ready). */
@@ -104,6 +104,6 @@ export function runningPodStatus(pod: KubeObject, index: number, now: string, cr
 
 /** Whether a Pod has a True Ready condition. */
 export function podReady(pod: KubeObject): boolean {
-  const conditions = record(pod['status'])['conditions'];
-  return Array.isArray(conditions) && conditions.some((c) => record(c)['type'] === 'Ready' && record(c)['status'] === 'True');
+  const conditions = asObject(pod['status'])['conditions'];
+  return Array.isArray(conditions) && conditions.some((c) => asObject(c)['type'] === 'Ready' && asObject(c)['status'] === 'True');
 }

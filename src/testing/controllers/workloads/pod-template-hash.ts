@@ -7,8 +7,8 @@
  * always has the same hash, but not the one a cluster would give it. Pure.
  */
 import { canonicalJson } from '../../../util/canonical-json.js';
+import { SAFE_ALPHABET } from '../../resources/dns-names.js';
 
-const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 

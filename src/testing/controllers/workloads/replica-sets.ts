@@ -5,9 +5,10 @@
  * says which to create, write or delete. Pure.
  */
 import { cloneJson, jsonEqual } from '../../patch/json-value.js';
+import { asObject } from '../../patch/json-value.js';
 import type { KubeObject } from '../../store/record.js';
 import { DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, maxSurge } from './deployment-replicas.js';
-import { annotationsOf, count, record, replicasOf, specOf, statusOf } from './object-fields.js';
+import { annotationsOf, count, replicasOf, specOf, statusOf } from './object-fields.js';
 
 export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -37,7 +38,7 @@ export function stateOf(object: KubeObject): ReplicaSetState {
   return { object: cloneJson(object), isNew: false, changed: false, deleted: false };
 }
 
-const metadata = (rs: ReplicaSetState): Record<string, unknown> => record(rs.object['metadata']);
+const metadata = (rs: ReplicaSetState): Record<string, unknown> => asObject(rs.object['metadata']);
 export const nameOf = (rs: ReplicaSetState): string => String(metadata(rs)['name'] ?? '');
 export const uidOf = (rs: ReplicaSetState): string => String(metadata(rs)['uid'] ?? '');
 export const isDeletingState = (rs: ReplicaSetState): boolean => metadata(rs)['deletionTimestamp'] !== undefined;
@@ -79,8 +80,8 @@ export function maxRevision(replicaSets: readonly ReplicaSetState[]): number {
 }
 
 function withoutHash(template: unknown): unknown {
-  const copy = cloneJson(record(template));
-  const labels = record(record(copy['metadata'])['labels']);
+  const copy = cloneJson(asObject(template));
+  const labels = asObject(asObject(copy['metadata'])['labels']);
   delete labels[POD_TEMPLATE_HASH_LABEL];
   return copy;
 }
@@ -184,14 +185,14 @@ export function replicaSetName(deploymentName: string, hash: string): string {
 
 /** A ReplicaSet to be made for the Deployment's current template (size 0 until the sync sizes it). */
 export function newReplicaSetState(deployment: KubeObject, hash: string, now: string): ReplicaSetState {
-  const meta = record(deployment['metadata']);
+  const meta = asObject(deployment['metadata']);
   const spec = specOf(deployment);
-  const template = cloneJson(record(spec['template']));
-  const templateMeta = record(template['metadata']);
-  const labels = { ...record(templateMeta['labels']), [POD_TEMPLATE_HASH_LABEL]: hash };
+  const template = cloneJson(asObject(spec['template']));
+  const templateMeta = asObject(template['metadata']);
+  const labels = { ...asObject(templateMeta['labels']), [POD_TEMPLATE_HASH_LABEL]: hash };
   template['metadata'] = { ...templateMeta, labels };
-  const selector = cloneJson(record(spec['selector']));
-  selector['matchLabels'] = { ...record(selector['matchLabels']), [POD_TEMPLATE_HASH_LABEL]: hash };
+  const selector = cloneJson(asObject(spec['selector']));
+  selector['matchLabels'] = { ...asObject(selector['matchLabels']), [POD_TEMPLATE_HASH_LABEL]: hash };
   const minReadySeconds = count(spec['minReadySeconds'], 0);
   const object: KubeObject = {
     apiVersion: 'apps/v1',

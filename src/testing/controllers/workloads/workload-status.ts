@@ -3,13 +3,14 @@
  * and its Pods: replica counts and `observedGeneration`, counts that are 0 left out where Go's `omitempty` leaves
  * them out (a Deployment's status comes from its ReplicaSets: deployment-status.ts). Pure.
  */
+import { asObject } from '../../patch/json-value.js';
 import type { KubeObject } from '../../store/record.js';
-import { record, statusOf, withoutZeros, type Json } from './object-fields.js';
+import { statusOf, withoutZeros, type Json } from './object-fields.js';
 import { desiredReplicas, podReady, templateHash } from './pod-manifests.js';
 
 /** The workload's status from its (not deleting) Pods. */
 export function workloadStatus(kind: string, object: KubeObject, pods: readonly KubeObject[]): Json {
-  const metadata = record(object['metadata']);
+  const metadata = asObject(object['metadata']);
   const name = String(metadata['name']);
   const generation = metadata['generation'];
   const desired = desiredReplicas(kind, object);
