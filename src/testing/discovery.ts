@@ -1,7 +1,8 @@
 /**
  * Discovery documents: `/version`, `/api`, `/apis`, `/apis/{group}` and the resource lists of each group/version,
  * built from the registry on every request (so CRDs appear and disappear at once). A main resource is listed
- * before its `/status` subresource, which `KubernetesObjectApi` relies on.
+ * before its `/status` and `/scale` subresources, which `KubernetesObjectApi` relies on; a `/scale` entry names its
+ * own kind (`autoscaling/v1` Scale), which kubectl's scale client reads.
  */
 import type { ResourceRegistry } from './resources/registry.js';
 import { apiVersionOf } from './resources/resource-type.js';
@@ -48,7 +49,10 @@ export function groupOf(registry: ResourceRegistry, group: string): object | und
 export function resourceList(registry: ResourceRegistry, group: string, version: string): object | undefined {
   if (!registry.servesGroupVersion(group, version)) return undefined;
   const resources: object[] = [];
-  for (const view of registry.viewsAt(group, version)) {
+  // kube-apiserver lists a built-in group's resources by name; apiextensions-apiserver a group's CRDs as they came.
+  const views = registry.viewsAt(group, version);
+  const ordered = views.every((view) => view.type.builtin) ? [...views].sort((a, b) => (a.type.plural < b.type.plural ? -1 : a.type.plural > b.type.plural ? 1 : 0)) : views;
+  for (const view of ordered) {
     const { type } = view;
     resources.push({
       name: type.plural,
@@ -59,9 +63,12 @@ export function resourceList(registry: ResourceRegistry, group: string, version:
       ...(type.shortNames.length > 0 ? { shortNames: type.shortNames } : {}),
       ...(type.categories.length > 0 ? { categories: type.categories } : {}),
     });
-    if (view.statusSubresource) {
-      resources.push({ name: `${type.plural}/status`, singularName: '', namespaced: type.namespaced, kind: type.kind, verbs: STATUS_VERBS });
-    }
+    const status = view.statusSubresource ? { name: `${type.plural}/status`, singularName: '', namespaced: type.namespaced, kind: type.kind, verbs: STATUS_VERBS } : undefined;
+    const scale = view.scale === undefined ? undefined : { name: `${type.plural}/scale`, singularName: '', namespaced: type.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: STATUS_VERBS };
+    // kube-apiserver lists a built-in group's subresources by name (`scale` before `status`); apiextensions-apiserver
+    // lists a custom resource's `status` first.
+    const subresources = type.builtin ? [scale, status] : [status, scale];
+    for (const entry of subresources) if (entry !== undefined) resources.push(entry);
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf(group, version), resources };
 }

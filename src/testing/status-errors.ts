@@ -222,7 +222,8 @@ export function injected(code: number, retryAfterSeconds?: number): StatusError 
 /** 500 InternalError wrapping an unexpected exception (a bug in the server). */
 export function internalError(error: unknown): StatusError {
   const message = error instanceof Error ? error.message : String(error);
-  return new StatusError(failure(500, 'InternalError', `Internal error occurred: ${message}`));
+  // apimachinery's NewInternalError: the message again as the one cause.
+  return new StatusError(failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }));
 }
 
 /** The `Success` Status a built-in DELETE answers. */

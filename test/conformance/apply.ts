@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiException, KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
 import { unique, type Backend, type Json } from './backend.js';
-import { raw } from './raw-http.js';
+import { raw, type RawAnswer } from './raw-http.js';
 
 interface ManagedField {
   manager?: string;
@@ -191,6 +191,25 @@ export function applySuite(backend: () => Backend): void {
       assert.deepEqual((entries(strategic) as [string, unknown][])[1], ['second', { 'f:spec': { 'f:template': { 'f:spec': { 'f:affinity': { '.': {}, 'f:nodeAffinity': {} }, 'f:containers': { 'k:{"name":"c"}': { 'f:securityContext': { '.': {}, 'f:runAsUser': {} } } } } } } }]);
       await backend().delete('apps/v1', 'Deployment', deployment, 'default');
       await backend().delete(`${group}/v1`, 'Dial', name, 'default');
+    });
+
+    test('an update of an object that has no managed fields does not start tracking them; an apply does', async () => {
+      const group = 'untracked.conformance.katalog.dev';
+      const plural = await applyCrd(backend(), group, 'Bare', { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+      const base = `/apis/${group}/v1/namespaces/default/${plural}`;
+      const send = (method: string, path: string, body: unknown, type = 'application/json'): Promise<RawAnswer> => raw(backend().kubeConfig, method, path, JSON.stringify(body), type);
+      // A create that sets nothing a manager could own leaves no entry at all.
+      const created = await send('POST', `${base}?fieldManager=m`, { apiVersion: `${group}/v1`, kind: 'Bare', metadata: { name: 'bare' } });
+      assert.equal(created.status, 201);
+      assert.equal((created.body['metadata'] as Json)['managedFields'], undefined);
+      for (const [manager, patch] of [['x', { spec: { other: 'o' } }], ['y', { metadata: { labels: { a: 'b' } } }]] as const) {
+        const patched = await send('PATCH', `${base}/bare?fieldManager=${manager}`, patch, 'application/merge-patch+json');
+        assert.equal(patched.status, 200);
+        assert.equal((patched.body['metadata'] as Json)['managedFields'], undefined, `${manager}'s update is not tracked`);
+      }
+      const applied = await send('PATCH', `${base}/bare?fieldManager=z`, { apiVersion: `${group}/v1`, kind: 'Bare', metadata: { name: 'bare' }, spec: { other: 'p' } }, 'application/apply-patch+yaml');
+      assert.equal(applied.status, 409, 'the fields already there belong to before-first-apply');
+      assert.equal(applied.body['message'], 'Apply failed with 1 conflict: conflict with "before-first-apply" using untracked.conformance.katalog.dev/v1: .spec.other');
     });
   });
 }

@@ -19,6 +19,7 @@ import { fieldValidationSuite } from './field-validation.js';
 import { listSuite } from './lists.js';
 import { queryParameterSuite } from './query-parameters.js';
 import { runtimeSuite } from './runtime.js';
+import { scaleSuite } from './scale.js';
 import { schemaValidationSuite } from './schema-validation.js';
 import { statusAndFinalizerSuite } from './status-finalizers.js';
 import { typedApplySuite } from './typed-apply.js';
@@ -43,6 +44,7 @@ describe(`conformance (${choice})`, () => {
   watchSuite(backend);
   watchListSuite(backend);
   applySuite(backend);
+  scaleSuite(backend);
   statusAndFinalizerSuite(backend);
   crdSuite(backend);
   crdSpecRuleSuite(backend);

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { AdmissionregistrationV1Api, CoreV1Api } from '@kubernetes/client-node';
+import { AdmissionregistrationV1Api, AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { selfSignedCertificate } from '../../src/testing/tls.js';
 import { configuration, webhookServer, type FakeWebhook } from '../support/fake-webhook.js';
@@ -114,6 +114,42 @@ describe('admission webhooks in the test API server', { skip: hasOpenssl ? false
       webhook.seen.map((r) => (r.object as { spec?: unknown }).spec),
       [{ level: 3 }],
     );
+  });
+
+  test('a write through /scale reaches a webhook of deployments/scale as an autoscaling/v1 Scale; its patch is what is stored', async () => {
+    await clear();
+    const rules = { rules: [{ operations: ['UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments/scale'] }] };
+    // Both webhooks answer alike: more than 5 replicas are capped at 5 (a patch), 0 is refused.
+    const cap = Buffer.from(JSON.stringify([{ op: 'replace', path: '/spec/replicas', value: 5 }])).toString('base64');
+    webhook.answer = (request) => {
+      const replicas = (request.object as { spec?: { replicas?: number } }).spec?.replicas ?? 0;
+      if (request.operation === 'UPDATE' && replicas > 5) return { allowed: true, patchType: 'JSONPatch', patch: cap };
+      return replicas === 0 ? { allowed: false, status: { message: 'keep one' } } : { allowed: true };
+    };
+    await admission.createMutatingWebhookConfiguration({ body: configuration('mutating', webhook.url, tls.cert, rules) });
+    await admission.createValidatingWebhookConfiguration({ body: configuration('validating', webhook.url, tls.cert, rules) });
+    const deployment = {
+      metadata: { name: 'capped' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'capped' } }, template: { metadata: { labels: { app: 'capped' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+    };
+    const apps = server.kubeConfig.makeApiClient(AppsV1Api);
+    await apps.createNamespacedDeployment({ namespace: 'default', body: deployment });
+    assert.equal(webhook.seen.length, 0, 'a write of the Deployment itself is not a write of its scale');
+    const scaled = await apps.replaceNamespacedDeploymentScale({ namespace: 'default', name: 'capped', body: { metadata: { name: 'capped' }, spec: { replicas: 9 } } });
+    assert.equal(scaled.spec?.replicas, 5);
+    assert.equal((await apps.readNamespacedDeployment({ namespace: 'default', name: 'capped' })).spec?.replicas, 5);
+    const [mutating, validating] = webhook.seen as { kind: unknown; resource: unknown; subResource: string; object: { apiVersion: string; kind: string; spec: { replicas: number } }; oldObject: { spec: { replicas: number } } }[];
+    assert.deepEqual(mutating?.kind, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    assert.deepEqual(mutating?.resource, { group: 'apps', version: 'v1', resource: 'deployments' });
+    assert.equal(mutating?.subResource, 'scale');
+    assert.deepEqual([mutating?.object.apiVersion, mutating?.object.kind, mutating?.object.spec.replicas, mutating?.oldObject.spec.replicas], ['autoscaling/v1', 'Scale', 9, 1]);
+    assert.equal(validating?.object.spec.replicas, 5, 'the validating webhook sees the mutated Scale');
+    const error = await apps.replaceNamespacedDeploymentScale({ namespace: 'default', name: 'capped', body: { metadata: { name: 'capped' }, spec: { replicas: 0 } } }).then(
+      () => assert.fail('expected a refusal'),
+      (e: unknown) => e,
+    );
+    assert.equal(statusOf(error).message, 'deployments.apps "capped" is forbidden: admission webhook "mutating.test.example.com" denied the request: keep one');
+    assert.equal((await apps.readNamespacedDeployment({ namespace: 'default', name: 'capped' })).spec?.replicas, 5);
   });
 
   test('DELETE sends the stored object as oldObject; a denial keeps it', async () => {

@@ -80,9 +80,10 @@ describe('discovery', () => {
     const apps = (await get('/apis/apps')).body as { kind: string; name: string };
     assert.equal(apps.kind, 'APIGroup');
     const appsV1 = (await get('/apis/apps/v1')).body as { resources: ResourceEntry[] };
+    // By name, as kube-apiserver lists a built-in group: each resource before its subresources, scale before status.
     assert.deepEqual(
-      appsV1.resources.filter((r) => !r.name.includes('/')).map((r) => r.name),
-      ['deployments', 'statefulsets', 'daemonsets', 'replicasets'],
+      appsV1.resources.map((r) => r.name),
+      ['daemonsets', 'daemonsets/status', 'deployments', 'deployments/scale', 'deployments/status', 'replicasets', 'replicasets/scale', 'replicasets/status', 'statefulsets', 'statefulsets/scale', 'statefulsets/status'],
     );
   });
 

@@ -21,6 +21,29 @@ spec:
   size: ${size}
 `;
 
+/** A CRD whose `/scale` reads and writes `.spec.size`. */
+const POOL_CRD_YAML = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: pools.example.net
+spec:
+  group: example.net
+  scope: Namespaced
+  names: { plural: pools, singular: pool, kind: Pool }
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      subresources:
+        status: {}
+        scale: { specReplicasPath: .spec.size, statusReplicasPath: .status.size }
+      schema:
+        openAPIV3Schema:
+          type: object
+          x-kubernetes-preserve-unknown-fields: true
+`;
+
 const CONFIGMAP = (value: string): string => `
 apiVersion: v1
 kind: ConfigMap
@@ -155,6 +178,23 @@ describe('kubectl', () => {
     assert.equal(deployment.spec.template.spec.containers[0]?.image, 'nginx:1.26');
     assert.equal(deployment.metadata.annotations['deployment.kubernetes.io/revision'], '3', 'the first ReplicaSet is taken up again as revision 3');
     assert.match((await kubectl('rollout', 'history', 'deployment/shop')).stdout, /REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>\n/);
+  });
+
+  test('scale goes through /scale: a Deployment rolls to the new size, a custom resource gets its replicas path', async (t) => {
+    if (skipIfMissing(t)) return;
+    await kubectl('create', 'deployment', 'stock', '--image=nginx:1.26', '--replicas=1');
+    assert.match((await kubectl('scale', 'deployment/stock', '--replicas=3')).stdout, /deployment.apps\/stock scaled/);
+    assert.match((await kubectl('rollout', 'status', 'deployment/stock', '--timeout=20s')).stdout, /successfully rolled out/);
+    assert.match((await kubectl('get', 'replicasets', '-l', 'app=stock')).stdout, /\nstock-[bcdf4-9]+\s+3\s+3\s+3\s+\d+s\n/);
+    // --current-replicas is checked against the Scale kubectl reads first.
+    await assert.rejects(kubectl('scale', 'deployment/stock', '--current-replicas=2', '--replicas=1'), /Expected replicas to be 2, was 3/);
+    assert.match((await kubectl('scale', 'deployment/stock', '--current-replicas=3', '--replicas=2')).stdout, /deployment.apps\/stock scaled/);
+    await kubectl('apply', '--validate=false', '-f', await file('pool-crd.yaml', POOL_CRD_YAML));
+    await kubectl('apply', '--validate=false', '-f', await file('pool.yaml', 'apiVersion: example.net/v1\nkind: Pool\nmetadata:\n  name: p1\n  namespace: default\nspec:\n  size: 1\n'));
+    assert.match((await kubectl('scale', 'pools/p1', '--replicas=4')).stdout, /pool.example.net\/p1 scaled/);
+    const pool = server.get('example.net/v1', 'Pool', 'p1') as { spec: { size: number }; metadata: { generation: number } };
+    assert.deepEqual([pool.spec.size, pool.metadata.generation], [4, 2]);
+    assert.equal((server.get('apps/v1', 'Deployment', 'stock')?.['spec'] as { replicas: number }).replicas, 2);
   });
 
   test('get -w prints a row when the object changes', async (t) => {

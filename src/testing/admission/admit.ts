@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Cluster } from '../cluster.js';
 import { applyJsonPatch, PatchError } from '../patch/index.js';
 import { MUTATING_WEBHOOKS_KEY, VALIDATING_WEBHOOKS_KEY } from '../resources/builtin-resources.js';
-import type { ResourceView } from '../resources/resource-type.js';
+import { apiVersionOf, type ResourceView } from '../resources/resource-type.js';
 import { StatusError, type KubeStatus } from '../status-errors.js';
 import type { KubeObject, StoredRecord } from '../store/record.js';
 import { callWebhook, WebhookCallError, type WebhookAnswer } from './call-webhook.js';
@@ -26,6 +26,10 @@ export interface AdmissionWrite {
   readonly object: KubeObject | undefined;
   readonly oldObject: KubeObject | undefined;
   readonly dryRun: boolean;
+  /** The kind of `object` when it is not the resource's own (a `/scale` write sends an `autoscaling/v1` Scale). */
+  readonly kind?: { readonly group: string; readonly version: string; readonly kind: string };
+  /** What the validating webhooks see of the checked write's record, when not the record's object (its Scale). */
+  readonly shown?: (record: StoredRecord) => KubeObject;
 }
 
 export interface AdmittedWrite {
@@ -52,7 +56,7 @@ export async function admitWrite(cluster: Cluster, request: AdmissionWrite, writ
   let dryRecord: StoredRecord | undefined;
   if (request.operation !== 'DELETE') {
     dryRecord = write(object === undefined ? undefined : structuredClone(object), true);
-    checked = dryRecord.object;
+    checked = request.shown === undefined ? dryRecord.object : request.shown(dryRecord);
   }
   const validating = matching(cluster, 'validating', request, checked);
   const answers = await Promise.all(validating.map((webhook) => call(webhook, request, checked, warnings)));
@@ -91,11 +95,12 @@ function nameOf(request: AdmissionWrite, object: KubeObject | undefined): string
 }
 
 function reviewOf(request: AdmissionWrite, object: KubeObject | undefined, uid: string): Record<string, unknown> {
-  const { type, version, apiVersion } = request.view;
-  const gvk = { group: type.group, version, kind: type.kind };
+  const { type, version } = request.view;
+  const gvk = request.kind ?? { group: type.group, version, kind: type.kind };
   const gvr = { group: type.group, version, resource: type.plural };
   const optionsKind = request.operation === 'CREATE' ? 'CreateOptions' : request.operation === 'UPDATE' ? 'UpdateOptions' : 'DeleteOptions';
-  const withKind = (value: KubeObject | undefined): KubeObject | null => (value === undefined ? null : { ...value, apiVersion, kind: type.kind });
+  const apiVersion = apiVersionOf(gvk.group, gvk.version);
+  const withKind = (value: KubeObject | undefined): KubeObject | null => (value === undefined ? null : { ...value, apiVersion, kind: gvk.kind });
   return {
     apiVersion: 'admission.k8s.io/v1',
     kind: 'AdmissionReview',

@@ -9,11 +9,12 @@ import type { RbacAuthorizer } from '../authorization.js';
 import type { FaultInjector, RequestInfo } from '../faults.js';
 import { withLostAnswer } from '../faults/lost-answer.js';
 import type { RequestLog } from '../requests.js';
-import { injected, internalError, methodNotAllowed, pathNotFound, StatusError } from '../status-errors.js';
+import { injected, internalError, methodNotAllowed, notFound, pathNotFound, StatusError } from '../status-errors.js';
 import type { ServerContext } from './context.js';
 import { parsePath, type ResourceRoute, type Route } from './paths.js';
 import { flag } from './query.js';
 import { serveResource, type ResourceRequest } from './resource-handlers.js';
+import { serveScale } from './scale-handlers.js';
 import { sendError, sendObject, sendText } from './respond.js';
 
 export interface DispatchContext extends ServerContext {
@@ -26,13 +27,15 @@ export interface DispatchContext extends ServerContext {
   readonly authorizer: RbacAuthorizer | undefined;
 }
 
-const STATUS_VERBS = new Set(['get', 'update', 'patch']);
+/** What `/status` and `/scale` serve. */
+const SUBRESOURCE_VERBS = new Set(['get', 'update', 'patch']);
 
 function verbOf(method: string, route: ResourceRoute, query: URLSearchParams): string | undefined {
   const watch = route.watchPrefix || flag(query, 'watch');
   switch (method) {
     case 'GET':
-      if (watch) return 'watch';
+      // A subresource is read, never watched: `watch=true` on one is a GET, as kube-apiserver answers it.
+      if (watch && route.subresource === undefined) return 'watch';
       return route.name === undefined ? 'list' : 'get';
     case 'POST':
       return 'create';
@@ -55,11 +58,14 @@ function resolveResource(ctx: DispatchContext, route: ResourceRoute, verb: strin
   if (!type.namespaced && route.namespace !== undefined) throw pathNotFound();
   if (type.namespaced && route.namespace === undefined && route.name !== undefined) throw pathNotFound();
   if (type.namespaced && route.namespace === undefined && (verb === 'create' || verb === 'deletecollection')) throw pathNotFound();
-  let subresource: 'status' | undefined;
+  let subresource: 'status' | 'scale' | undefined;
   if (route.subresource !== undefined) {
-    if (route.subresource !== 'status' || !view.statusSubresource) throw pathNotFound();
-    if (!STATUS_VERBS.has(verb)) throw methodNotAllowed();
-    subresource = 'status';
+    if (route.subresource === 'status' && view.statusSubresource) subresource = 'status';
+    else if (route.subresource === 'scale' && view.scale !== undefined) subresource = 'scale';
+    // apiextensions-apiserver answers a subresource a CRD does not declare as the object's 404.
+    else if (!type.builtin && route.name !== undefined) throw notFound(type, route.name);
+    else throw pathNotFound();
+    if (!SUBRESOURCE_VERBS.has(verb)) throw methodNotAllowed();
   }
   if ((verb === 'update' || verb === 'patch') && route.name === undefined) throw methodNotAllowed();
   return { verb, view, namespace: route.namespace, name: route.name, subresource, query };
@@ -150,9 +156,10 @@ async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: ServerR
         });
       }
       const request = resolveResource(ctx, resourceRoute, verb, query);
+      const serve = request.subresource === 'scale' ? serveScale : serveResource;
       const lost = ctx.faults.lostAnswerFor(info);
-      if (lost === undefined) await serveResource(ctx, req, res, request);
-      else await withLostAnswer(req, res, () => serveResource(ctx, req, res, request), (r) => sendError(r, injected(lost.kind === 'error' ? lost.status : 504)), lost.kind === 'cut');
+      if (lost === undefined) await serve(ctx, req, res, request);
+      else await withLostAnswer(req, res, () => serve(ctx, req, res, request), (r) => sendError(r, injected(lost.kind === 'error' ? lost.status : 504)), lost.kind === 'cut');
     } else {
       if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed();
       serveNonResource(ctx, res, route);

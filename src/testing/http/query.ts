@@ -1,4 +1,5 @@
 /** Query parameters the server understands, decoded and checked. */
+import type { IncomingMessage } from 'node:http';
 import { badRequest, StatusError } from '../status-errors.js';
 
 /**
@@ -160,4 +161,11 @@ export function managerFromUserAgent(userAgent: string | undefined): string {
   let printable = '';
   for (const ch of head) if (ch >= ' ' && ch <= '~') printable += ch;
   return printable.slice(0, 128) || 'unknown';
+}
+
+/** The field manager of a write: `fieldManager` (at most 128 bytes), or the one the User-Agent gives. */
+export function fieldManagerOf(req: IncomingMessage, query: URLSearchParams): string {
+  const asked = optional(query, 'fieldManager');
+  if (asked !== undefined && asked.length > 128) throw badRequest('fieldManager: Too long: must have at most 128 bytes');
+  return asked ?? managerFromUserAgent(req.headers['user-agent']);
 }

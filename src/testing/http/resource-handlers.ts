@@ -19,8 +19,8 @@ import { bareJson, objectJson, type KubeObject, type StoredRecord } from '../sto
 import { parseApplyBody, parseJsonBody, readBody } from './body.js';
 import type { ServerContext } from './context.js';
 import { checkBody, fieldValidationOf, patchChecker } from './field-validation.js';
-import { checkListVersion, dryRun, flag, goInt, invalidOption, limitOf, managerFromUserAgent, optional } from './query.js';
-import { sendJson, sendObject } from './respond.js';
+import { checkListVersion, dryRun, fieldManagerOf, flag, goInt, invalidOption, limitOf, optional } from './query.js';
+import { sendJson, sendObject, withWarnings } from './respond.js';
 import { negotiate } from '../printing/accept.js';
 import { contentTypeOf, render } from '../printing/render.js';
 import { startWatch } from './watch-handler.js';
@@ -36,7 +36,7 @@ export interface ResourceRequest {
   readonly view: ResourceView;
   readonly namespace: string | undefined;
   readonly name: string | undefined;
-  readonly subresource: 'status' | undefined;
+  readonly subresource: 'status' | 'scale' | undefined;
   readonly query: URLSearchParams;
 }
 
@@ -61,12 +61,6 @@ function asObject(value: unknown): KubeObject {
   return value as KubeObject;
 }
 
-function fieldManager(req: IncomingMessage, query: URLSearchParams): string {
-  const asked = optional(query, 'fieldManager');
-  if (asked !== undefined && asked.length > 128) throw badRequest('fieldManager: Too long: must have at most 128 bytes');
-  return asked ?? managerFromUserAgent(req.headers['user-agent']);
-}
-
 function deleteOptionsOf(query: URLSearchParams, body: string): DeleteOptions {
   const fromBody = body.trim() === '' ? {} : parseDeleteOptions(parseJsonBody(body));
   const policy = optional(query, 'propagationPolicy');
@@ -79,14 +73,6 @@ function deleteOptionsOf(query: URLSearchParams, body: string): DeleteOptions {
     ...(query.has('orphanDependents') ? { orphanDependents: flag(query, 'orphanDependents') } : {}),
   });
   return { ...fromBody, ...fromQuery, ...(dryRun(query, 'DeleteOptions') ? { dryRun: true } : {}) };
-}
-
-/** Adds the admission webhooks' warnings to the response headers as `Warning: 299` lines. */
-function withWarnings(headers: Record<string, string | string[]>, warnings: readonly string[]): Record<string, string | string[]> {
-  if (warnings.length === 0) return headers;
-  const existing = headers.Warning;
-  const lines = warnings.map((warning) => `299 - ${JSON.stringify(warning)}`);
-  return { ...headers, Warning: [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), ...lines] };
 }
 
 /** The warnings a write's CEL rules earn (a ratcheted failure), once each: admission may run the write twice. */
@@ -115,6 +101,7 @@ async function warnedOnFailure<T>(res: ServerResponse, warnings: () => Record<st
 
 /** Serves one resource request (the route and faults are already handled). */
 export async function serveResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, r: ResourceRequest): Promise<void> {
+  if (r.subresource === 'scale') throw new Error('katalog/testing: a /scale request belongs to serveScale');
   const { cluster } = ctx;
   const { view, query } = r;
   const namespace = r.namespace ?? '';
@@ -150,7 +137,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const text = await readBody(req);
       const body = asObject(parseJsonBody(text));
       const headers = checkBody(view, mode, text, body);
-      const manager = fieldManager(req, query);
+      const manager = fieldManagerOf(req, query);
       const metadata = body.metadata;
       const name = typeof metadata === 'object' && metadata !== null && typeof (metadata as Body).name === 'string' ? String((metadata as Body).name) : '';
       const namespace = view.type.namespaced ? (r.namespace ?? (typeof (metadata as Body | undefined)?.namespace === 'string' ? String((metadata as Body).namespace) : '')) : '';
@@ -171,7 +158,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const text = await readBody(req);
       const body = asObject(parseJsonBody(text));
       const headers = checkBody(view, mode, text, body);
-      const manager = fieldManager(req, query);
+      const manager = fieldManagerOf(req, query);
       const current = cluster.store.get(view.type.key, namespace, target.name);
       const rules = new RuleWarnings();
       const admitted = await warnedOnFailure(res, () => withWarnings(headers, rules.all()), async () => {
@@ -196,7 +183,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const untyped = patchType === 'apply' ? typedApplyProblem(view, patch) : undefined;
       if (untyped !== undefined) throw internalErrorWithMessage(untyped);
       const fields = patchChecker(view, mode, patchType === 'merge' || patchType === 'strategic' ? text : undefined);
-      const manager = fieldManager(req, query);
+      const manager = fieldManagerOf(req, query);
       const rules = new RuleWarnings();
       const warnings = (): Record<string, string | string[]> => withWarnings(fields.headers(), rules.all());
       const conversion = conversionFor(cluster, view);
@@ -214,7 +201,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
           view,
           namespace,
           name: target.name,
-          subresource: r.subresource,
+          subresource: target.subresource,
           dryRun: dryRun(query, 'PatchOptions'),
           oldObject: () => {
             const current = cluster.store.get(view.type.key, namespace, target.name);

@@ -28,3 +28,11 @@ export function sendText(res: ServerResponse, status: number, text: string): voi
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
+
+/** Adds warnings (an admission webhook's, an unknown field's) to the response headers as `Warning: 299` lines. */
+export function withWarnings(headers: Record<string, string | string[]>, warnings: readonly string[]): Record<string, string | string[]> {
+  if (warnings.length === 0) return headers;
+  const existing = headers.Warning;
+  const lines = warnings.map((warning) => `299 - ${JSON.stringify(warning)}`);
+  return { ...headers, Warning: [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), ...lines] };
+}

@@ -4,7 +4,7 @@
  */
 import type { ListKeyLookup } from '../patch/index.js';
 import { asObject } from '../patch/json-value.js';
-import { compareKubeVersions, type ResourceType, type ServedVersion } from '../resources/resource-type.js';
+import { compareKubeVersions, type ResourceType, type ScaleSubresource, type ServedVersion } from '../resources/resource-type.js';
 import type { KubeObject } from '../store/record.js';
 
 type Json = Record<string, unknown>;
@@ -76,6 +76,21 @@ function selectableFields(version: Json): string[] {
   return Array.isArray(declared) ? declared.map((f) => str(obj(f)['jsonPath']).replace(/^\./, '')).filter((f) => f !== '') : [];
 }
 
+/** A version's `subresources.scale` (its paths are valid: `crd-version-rules.ts` checked them), as a served version's field. */
+function scaleOf(version: Json): { scale?: ScaleSubresource } {
+  const scale = obj(version['subresources'])['scale'];
+  if (scale === undefined || scale === null) return {};
+  const fields = obj(scale);
+  const selector = str(fields['labelSelectorPath']);
+  return {
+    scale: {
+      specReplicasPath: str(fields['specReplicasPath']),
+      statusReplicasPath: str(fields['statusReplicasPath']),
+      selector: selector === '' ? undefined : { path: selector, form: 'text' },
+    },
+  };
+}
+
 /** Builds the resource type of a (valid) CRD. */
 export function typeFromCrd(crd: KubeObject): ResourceType {
   const spec = obj(crd['spec']);
@@ -88,7 +103,12 @@ export function typeFromCrd(crd: KubeObject): ResourceType {
   const meta = namespaced ? ['metadata.name', 'metadata.namespace'] : ['metadata.name'];
   const served: ServedVersion[] = versions
     .filter((v) => v['served'] === true)
-    .map((v) => ({ name: str(v['name']), statusSubresource: obj(v['subresources'])['status'] !== undefined, fieldLabels: [...meta, ...selectableFields(v)] }))
+    .map((v) => ({
+      name: str(v['name']),
+      statusSubresource: obj(v['subresources'])['status'] !== undefined,
+      ...scaleOf(v),
+      fieldLabels: [...meta, ...selectableFields(v)],
+    }))
     .sort((a, b) => compareKubeVersions(a.name, b.name));
   const storage = versions.find((v) => v['storage'] === true) ?? versions[0] ?? {};
   const schema = obj(obj(storage['schema'])['openAPIV3Schema']);

@@ -1,7 +1,7 @@
 /**
  * The schema rules of a write of a custom resource, as kube-apiserver's custom resource strategy applies them: the
  * object is defaulted (schema-defaults.ts), then validated against the structural schema of the version it is
- * written in (schema-validation.ts), its set and map lists checked for duplicates (schema-list-types.ts), and its
+ * written in (schema-validation.ts) and its scale subresource's paths (scale-fields.ts), its set and map lists checked for duplicates (schema-list-types.ts), and its
  * CEL rules evaluated when the schema let it through (cel/validation-rules.ts). A write to `/status` validates only
  * `status` against the status schema, and the CEL rules of the whole object, as kube-apiserver does. An update is
  * ratcheted against the stored object: what it leaves as it was is not held against a schema that changed since (a
@@ -14,6 +14,7 @@ import type { ResourceView } from '../resources/resource-type.js';
 import { decodedObject, withDefaults } from '../resources/schema-defaults.js';
 import { asSchema, fieldSchema, type SchemaNode } from '../resources/schema-keywords.js';
 import { listTypeProblems } from '../resources/schema-list-types.js';
+import { scaleFieldProblems } from '../resources/scale-fields.js';
 import { schemaProblems } from '../resources/schema-validation.js';
 import { invalid, type FieldProblem } from '../status-errors.js';
 import { metadataOf, type KubeObject } from '../store/record.js';
@@ -71,6 +72,7 @@ export function checkSchema(view: ResourceView, next: KubeObject, prev: KubeObje
   } else {
     problems.push(...schemaProblems(schema, object, prev === undefined ? undefined : { value: prev }));
   }
+  if (view.scale !== undefined) problems.push(...scaleFieldProblems(view.scale, object, subresource));
   if (prev === undefined || listTypeProblems(schema, prev).length === 0) problems.push(...listTypeProblems(schema, object));
   if (hasCelRules(schema)) {
     // kube-apiserver runs the CEL rules only on an object the schema let through (hasBlockingErr).

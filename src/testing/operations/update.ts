@@ -8,6 +8,7 @@ import { withBuiltinDefaults } from '../kinds/builtin/builtin-defaults.js';
 import { behaviourOf } from '../kinds/kind-behaviour.js';
 import { recordUpdate, type ManagedFieldsEntry } from '../patch/index.js';
 import type { ResourceView } from '../resources/resource-type.js';
+import { storageKey } from '../resources/storage-key.js';
 import { badRequest, conflict, invalid, notFound } from '../status-errors.js';
 import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { resolveNamespace } from './create.js';
@@ -93,7 +94,9 @@ export function finishUpdate(
   if (typeof askedRv === 'string' && askedRv !== '' && askedRv !== String(prev.rv)) throw conflict(type, prev.name);
   const askedUid = asked['uid'];
   if (typeof askedUid === 'string' && askedUid !== '' && askedUid !== prev.uid) {
-    throw conflict(type, prev.name, `Precondition failed: UID in precondition: ${askedUid}, UID in object meta: ${prev.uid}`);
+    const key = storageKey(type, prev.namespace, prev.name);
+    const detail = `Precondition failed: UID in precondition: ${askedUid}, UID in object meta: ${prev.uid}`;
+    throw conflict(type, prev.name, `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${detail}`);
   }
   const requested = mergeForSubresource(view, prev, candidate, subresource);
   // A built-in object is defaulted before its registry sees it, as kube-apiserver decodes it first.
@@ -109,15 +112,19 @@ export function finishUpdate(
     metadata['generation'] = specChanged(prev.object, next, view.statusSubresource) ? generation + 1 : generation;
   }
   const previousManaged = Array.isArray(prevMetadata['managedFields']) ? (prevMetadata['managedFields'] as ManagedFieldsEntry[]) : [];
+  // kube-apiserver's field manager does not start tracking an object that has no managed fields on an update
+  // (skipNonAppliedManager): only a create or an apply gives such an object entries.
   const managed =
     options.managedFields ??
-    recordUpdate(prev.object, next, previousManaged, {
-      manager: options.manager,
-      apiVersion: view.apiVersion,
-      now,
-      listKeys: type.listKeys,
-      ...(subresource === undefined ? {} : { subresource }),
-    });
+    (previousManaged.length === 0
+      ? []
+      : recordUpdate(prev.object, next, previousManaged, {
+          manager: options.manager,
+          apiVersion: view.apiVersion,
+          now,
+          listKeys: type.listKeys,
+          ...(subresource === undefined ? {} : { subresource }),
+      }));
   if (managed.length > 0) metadata['managedFields'] = managed;
   else delete metadata['managedFields'];
   metadata['resourceVersion'] = String(prev.rv);

@@ -21,8 +21,8 @@ export interface ManagedFieldsEntry {
   manager: string;
   operation: 'Apply' | 'Update';
   apiVersion: string;
-  /** RFC 3339 time of the manager's last change to its set. */
-  time: string;
+  /** RFC 3339 time of the manager's last change to its set (absent from the entries the scale subresource adds). */
+  time?: string;
   fieldsType: 'FieldsV1';
   fieldsV1: Record<string, unknown>;
   subresource?: string;
@@ -33,6 +33,7 @@ export interface TrackedEntry {
   readonly manager: string;
   readonly operation: 'Apply' | 'Update';
   apiVersion: string;
+  /** `''` for an entry without a time. */
   time: string;
   readonly subresource: string | undefined;
   set: FieldSet;
@@ -67,7 +68,7 @@ export function readManagedFields(value: unknown): TrackedEntry[] {
     const known = encodedSets.get(raw as unknown as ManagedFieldsEntry);
     if (known !== undefined) {
       const entry = raw as unknown as ManagedFieldsEntry;
-      return [{ manager: entry.manager, operation: entry.operation, apiVersion: entry.apiVersion, time: entry.time, subresource: entry.subresource, set: known, source: entry }];
+      return [{ manager: entry.manager, operation: entry.operation, apiVersion: entry.apiVersion, time: entry.time ?? '', subresource: entry.subresource, set: known, source: entry }];
     }
     const manager = getOwn(raw, 'manager');
     const operation = getOwn(raw, 'operation');
@@ -101,12 +102,12 @@ export function writeManagedFields(entries: readonly TrackedEntry[]): ManagedFie
 
 function encodeEntry(entry: TrackedEntry): ManagedFieldsEntry {
   const source = entry.source;
-  if (source !== undefined && encodedSets.get(source) === entry.set && source.apiVersion === entry.apiVersion && source.time === entry.time) return source;
+  if (source !== undefined && encodedSets.get(source) === entry.set && source.apiVersion === entry.apiVersion && (source.time ?? '') === entry.time) return source;
   const out: ManagedFieldsEntry = {
     manager: entry.manager,
     operation: entry.operation,
     apiVersion: entry.apiVersion,
-    time: entry.time,
+    ...(entry.time === '' ? {} : { time: entry.time }),
     fieldsType: 'FieldsV1',
     fieldsV1: toFieldsV1(entry.set),
   };
@@ -118,7 +119,7 @@ function encodeEntry(entry: TrackedEntry): ManagedFieldsEntry {
 function compareEntries(a: ManagedFieldsEntry, b: ManagedFieldsEntry): number {
   return (
     compare(a.operation, b.operation) ||
-    compare(a.time, b.time) ||
+    compare(a.time ?? '', b.time ?? '') ||
     compare(a.manager, b.manager) ||
     compare(a.apiVersion, b.apiVersion) ||
     compare(a.subresource ?? '', b.subresource ?? '')

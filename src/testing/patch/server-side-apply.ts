@@ -114,7 +114,7 @@ export function serverSideApply(
   const entries = readManagedFields(isJsonObject(liveMetadata) ? getOwn(liveMetadata, 'managedFields') : undefined);
   if (live !== undefined && entries.length === 0) {
     const set = collectFields(live, listKeys, 'lenient');
-    entries.push({ manager: BEFORE_FIRST_APPLY, operation: 'Update', apiVersion: opts.apiVersion, time: opts.now, subresource: undefined, set });
+    entries.push({ manager: BEFORE_FIRST_APPLY, operation: 'Update', apiVersion: opts.apiVersion, time: opts.now, subresource, set });
   }
   const own = entries.find((entry) => isSlot(entry, opts.manager, 'Apply', subresource));
   const others = entries.filter((entry) => entry !== own);

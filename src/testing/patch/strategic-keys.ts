@@ -98,6 +98,8 @@ const KINDS: ReadonlyMap<string, Table> = new Map<string, Table>([
   ['events.k8s.io/v1 Event', []],
   ['policy/v1 PodDisruptionBudget', CONDITIONS],
   ['autoscaling/v1 HorizontalPodAutoscaler', []],
+  // The `/scale` subresource's object (a strategic merge patch of a workload's Scale).
+  ['autoscaling/v1 Scale', []],
   ['autoscaling/v2 HorizontalPodAutoscaler', []],
   ['storage.k8s.io/v1 StorageClass', []],
   ['scheduling.k8s.io/v1 PriorityClass', []],

@@ -3,7 +3,7 @@
  * names, categories, which kinds have a `/status` subresource and which keep `metadata.generation`.
  */
 import { listKeysFor } from '../patch/index.js';
-import { apiVersionOf, type NameRule, type ResourceType } from './resource-type.js';
+import { apiVersionOf, type NameRule, type ResourceType, type ScaleSubresource } from './resource-type.js';
 
 interface BuiltinSpec {
   readonly group: string;
@@ -20,7 +20,16 @@ interface BuiltinSpec {
   readonly fieldLabels?: readonly string[];
   /** false for the kinds whose selectors lack `metadata.namespace` (kube-apiserver's Namespace and Node). */
   readonly namespaceField?: false;
+  /** Whether the kind has a `/scale` subresource (the workloads with `spec.replicas` and `spec.selector`). */
+  readonly scale?: true;
 }
+
+/** The `/scale` subresource of Deployments, ReplicaSets and StatefulSets, as kube-apiserver's registries build it. */
+const WORKLOAD_SCALE: ScaleSubresource = {
+  specReplicasPath: '.spec.replicas',
+  statusReplicasPath: '.status.replicas',
+  selector: { path: '.spec.selector', form: 'labelSelector' },
+};
 
 const META_FIELDS = ['metadata.name', 'metadata.namespace'];
 
@@ -68,10 +77,10 @@ const SPECS: readonly BuiltinSpec[] = [
   { group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event', namespaced: true },
   { group: 'discovery.k8s.io', version: 'v1', plural: 'endpointslices', kind: 'EndpointSlice', namespaced: true },
   { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'] },
-  { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ALL, status: true, generation: true },
-  { group: 'apps', version: 'v1', plural: 'statefulsets', kind: 'StatefulSet', namespaced: true, shortNames: ['sts'], categories: ALL, status: true, generation: true },
+  { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ALL, status: true, generation: true, scale: true },
+  { group: 'apps', version: 'v1', plural: 'statefulsets', kind: 'StatefulSet', namespaced: true, shortNames: ['sts'], categories: ALL, status: true, generation: true, scale: true },
   { group: 'apps', version: 'v1', plural: 'daemonsets', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ALL, status: true, generation: true },
-  { group: 'apps', version: 'v1', plural: 'replicasets', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ALL, status: true, generation: true, fieldLabels: ['status.replicas'] },
+  { group: 'apps', version: 'v1', plural: 'replicasets', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ALL, status: true, generation: true, fieldLabels: ['status.replicas'], scale: true },
   { group: 'batch', version: 'v1', plural: 'jobs', kind: 'Job', namespaced: true, categories: ALL, status: true, generation: true, fieldLabels: ['status.successful'] },
   { group: 'batch', version: 'v1', plural: 'cronjobs', kind: 'CronJob', namespaced: true, shortNames: ['cj'], categories: ALL, status: true, generation: true },
   { group: 'networking.k8s.io', version: 'v1', plural: 'ingresses', kind: 'Ingress', namespaced: true, shortNames: ['ing'], status: true, generation: true },
@@ -111,7 +120,14 @@ export function builtinResourceTypes(): ResourceType[] {
     namespaced: spec.namespaced,
     shortNames: spec.shortNames ?? [],
     categories: spec.categories ?? [],
-    versions: [{ name: spec.version, statusSubresource: spec.status === true, fieldLabels: [...(spec.namespaceField === false ? ['metadata.name'] : META_FIELDS), ...(spec.fieldLabels ?? [])] }],
+    versions: [
+      {
+        name: spec.version,
+        statusSubresource: spec.status === true,
+        ...(spec.scale === true ? { scale: WORKLOAD_SCALE } : {}),
+        fieldLabels: [...(spec.namespaceField === false ? ['metadata.name'] : META_FIELDS), ...(spec.fieldLabels ?? [])],
+      },
+    ],
     storageVersion: spec.version,
     builtin: true,
     generation: spec.generation === true,

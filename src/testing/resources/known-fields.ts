@@ -19,6 +19,18 @@ const OBJECT_META: FieldNode = {
   ),
 };
 
+/** Every field of an `autoscaling/v1` Scale (the `/scale` subresource's object). */
+export const SCALE_FIELDS: FieldNode = {
+  type: 'object',
+  properties: {
+    apiVersion: ANY,
+    kind: ANY,
+    metadata: OBJECT_META,
+    spec: { type: 'object', properties: { replicas: ANY } },
+    status: { type: 'object', properties: { replicas: ANY, selector: ANY } },
+  },
+};
+
 /** Top-level fields of the built-in kinds, beside apiVersion, kind and metadata. */
 const BUILT_IN_FIELDS: Readonly<Record<string, readonly string[]>> = {
   ConfigMap: ['data', 'binaryData', 'immutable'],

@@ -8,11 +8,27 @@ import type { ListKeyLookup } from '../patch/index.js';
 /** How `metadata.name` is validated. */
 export type NameRule = 'subdomain' | 'label' | 'label1035' | 'path';
 
+/**
+ * The `/scale` subresource of a version (a CRD's `subresources.scale`; Deployments, ReplicaSets and StatefulSets):
+ * where an `autoscaling/v1` Scale's replicas are read and written, as simple JSON paths (`.spec.replicas`).
+ */
+export interface ScaleSubresource {
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  /**
+   * Where `status.selector` comes from: a custom resource's `labelSelectorPath` (a string field, copied), or a
+   * built-in workload's `.spec.selector` (a label selector, written as text the way `kubectl get -l` reads it).
+   */
+  readonly selector: { readonly path: string; readonly form: 'text' | 'labelSelector' } | undefined;
+}
+
 /** One served version of a resource. */
 export interface ServedVersion {
   readonly name: string;
   /** Whether `/status` is a subresource in this version (writes to the main resource then ignore `status`). */
   readonly statusSubresource: boolean;
+  /** The `/scale` subresource of this version, when it has one. */
+  readonly scale?: ScaleSubresource;
   /** Every field selector label this version supports (`metadata.name` included): others are 400. */
   readonly fieldLabels: readonly string[];
 }
@@ -54,6 +70,8 @@ export interface ResourceView {
   /** `v1` for core, `group/version` otherwise. */
   readonly apiVersion: string;
   readonly statusSubresource: boolean;
+  /** The `/scale` subresource of this version, when it has one. */
+  readonly scale: ScaleSubresource | undefined;
   /** The field selector labels of this version. */
   readonly fieldLabels: readonly string[];
 }
@@ -73,7 +91,7 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
 export function viewOf(type: ResourceType, version: string): ResourceView | undefined {
   const served = type.versions.find((v) => v.name === version);
   if (served === undefined) return undefined;
-  return { type, version, apiVersion: apiVersionOf(type.group, version), statusSubresource: served.statusSubresource, fieldLabels: served.fieldLabels };
+  return { type, version, apiVersion: apiVersionOf(type.group, version), statusSubresource: served.statusSubresource, scale: served.scale, fieldLabels: served.fieldLabels };
 }
 
 const KUBE_VERSION = /^v(\d+)(?:(alpha|beta)(\d+))?$/;
