@@ -70,5 +70,31 @@ export function statusAndFinalizerSuite(backend: () => Backend): void {
       await api.patchNamespacedCustomObject({ ...at, name: 'held', body: { metadata: { finalizers: null } } }, MERGE);
       await waitFor('the object gone', async () => (await backend().get(apiVersion, 'Thing', 'held', 'default')) === undefined);
     });
+
+    test('delete preconditions are refused in kube-apiserver words; a foreground delete answers the object marked', async () => {
+      const { group, apiVersion } = await installThings(backend());
+      const api = backend().kubeConfig.makeApiClient(CustomObjectsApi);
+      const at = { group, version: 'v1', namespace: 'default', plural: 'things' };
+      const created = (await api.createNamespacedCustomObject({ ...at, body: { apiVersion, kind: 'Thing', metadata: { name: 'guarded' }, spec: {} } })) as Json;
+      const uid = String(created.metadata?.['uid']);
+      const rv = String(created.metadata?.['resourceVersion']);
+      const refused = async (preconditions: Record<string, string>): Promise<Json> => {
+        const error = await api.deleteNamespacedCustomObject({ ...at, name: 'guarded', body: { preconditions } }).then(
+          () => assert.fail('expected a conflict'),
+          (e: unknown) => e,
+        );
+        assert.ok(error instanceof ApiException && error.code === 409, String(error));
+        return JSON.parse(String(error.body)) as Json;
+      };
+      const byUid = await refused({ uid: 'abc' });
+      assert.equal(byUid['message'], `Operation cannot be fulfilled on Thing.${group} "guarded": the UID in the precondition (abc) does not match the UID in record (${uid}). The object might have been deleted and then recreated`);
+      assert.deepEqual(byUid['details'], { name: 'guarded', group, kind: 'Thing' });
+      const byVersion = await refused({ resourceVersion: '1' });
+      assert.equal(byVersion['message'], `Operation cannot be fulfilled on Thing.${group} "guarded": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${rv}). The object might have been modified`);
+      // Foreground: marked with foregroundDeletion even without dependents (the garbage collector, where there is
+      // one, then releases it).
+      const marked = (await api.deleteNamespacedCustomObject({ ...at, name: 'guarded', propagationPolicy: 'Foreground' })) as Json;
+      assert.deepEqual([marked.metadata?.['finalizers'], marked.metadata?.['deletionGracePeriodSeconds'], typeof marked.metadata?.['deletionTimestamp']], [['foregroundDeletion'], 0, 'string']);
+    });
   });
 }

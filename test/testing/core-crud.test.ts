@@ -127,7 +127,7 @@ describe('built-in CRUD', () => {
   test('delete preconditions: a wrong uid or resourceVersion is 409', async () => {
     const cm = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'guarded' } } });
     const wrongUid = await expectStatus(() => core.deleteNamespacedConfigMap({ namespace: 'default', name: 'guarded', body: { preconditions: { uid: 'other' } } }), 409);
-    assert.match(wrongUid.message ?? '', /Precondition failed: UID in precondition: other/);
+    assert.match(wrongUid.message ?? '', /the UID in the precondition \(other\) does not match the UID in record/);
     await expectStatus(() => core.deleteNamespacedConfigMap({ namespace: 'default', name: 'guarded', body: { preconditions: { resourceVersion: '1' } } }), 409);
     await core.deleteNamespacedConfigMap({ namespace: 'default', name: 'guarded', body: { preconditions: { uid: cm.metadata?.uid ?? '', resourceVersion: cm.metadata?.resourceVersion ?? '' } } });
   });

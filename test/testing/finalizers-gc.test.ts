@@ -107,16 +107,55 @@ describe('finalizers and garbage collection', () => {
     assert.equal((dep['metadata'] as Json)['ownerReferences'], undefined);
   });
 
-  test('foreground propagation: the owner waits (foregroundDeletion) until its dependents are gone', async () => {
+  test('foreground propagation: the owner waits (foregroundDeletion) until no dependent that blocks it is left', async () => {
     const owner = server.create(widget('owner-fg'));
-    server.create(owned('dep-fg', owner, { finalizers: ['example.com/slow'] }));
+    const blocking = owned('dep-fg', owner, { finalizers: ['example.com/slow'] });
+    (blocking['metadata']['ownerReferences'] as Json[])[0]!['blockOwnerDeletion'] = true;
+    server.create(blocking);
+    server.create(owned('dep-fg-free', owner));
     const marked = (await custom.deleteNamespacedCustomObject({ ...W, name: 'owner-fg', propagationPolicy: 'Foreground' })) as Json;
     assert.deepEqual(marked['metadata']['finalizers'], ['foregroundDeletion']);
     await server.settled();
     assert.ok(server.get('example.com/v1', 'Widget', 'owner-fg'), 'owner still there');
+    assert.equal(exists('dep-fg-free'), false, 'every dependent is deleted, not only the blocking ones');
     server.patch('v1', 'ConfigMap', 'dep-fg', { metadata: { finalizers: null } });
     await waitFor(() => server.get('example.com/v1', 'Widget', 'owner-fg') === undefined, 'the owner to go');
     assert.equal(exists('dep-fg'), false);
+  });
+
+  test('foreground propagation does not wait for a dependent without blockOwnerDeletion, nor for an owner without dependents', async () => {
+    const owner = server.create(widget('owner-fg-2'));
+    server.create(owned('dep-fg-2', owner, { finalizers: ['example.com/slow'] }));
+    await custom.deleteNamespacedCustomObject({ ...W, name: 'owner-fg-2', propagationPolicy: 'Foreground' });
+    await server.settled();
+    assert.equal(server.get('example.com/v1', 'Widget', 'owner-fg-2'), undefined, 'the owner is gone');
+    const left = server.get('v1', 'ConfigMap', 'dep-fg-2') as Json;
+    assert.ok(left['metadata']['deletionTimestamp'], 'the dependent is being deleted, held by its own finalizer');
+    server.patch('v1', 'ConfigMap', 'dep-fg-2', { metadata: { finalizers: null } });
+    await server.settled();
+    assert.equal(exists('dep-fg-2'), false);
+    // Alone, the owner is answered as kube-apiserver answers it (marked, with the finalizer), then released.
+    server.create(widget('owner-fg-3'));
+    const lonely = (await custom.deleteNamespacedCustomObject({ ...W, name: 'owner-fg-3', propagationPolicy: 'Foreground' })) as Json;
+    assert.deepEqual([lonely['metadata']['finalizers'], lonely['metadata']['deletionGracePeriodSeconds']], [['foregroundDeletion'], 0]);
+    await server.settled();
+    assert.equal(server.get('example.com/v1', 'Widget', 'owner-fg-3'), undefined);
+  });
+
+  test('an owner waiting in the foreground is released when its blocking dependent stops blocking it', async () => {
+    const owner = server.create(widget('owner-fg-4'));
+    const blocking = owned('dep-fg-4', owner, { finalizers: ['example.com/slow'] });
+    (blocking['metadata']['ownerReferences'] as Json[])[0]!['blockOwnerDeletion'] = true;
+    server.create(blocking);
+    await custom.deleteNamespacedCustomObject({ ...W, name: 'owner-fg-4', propagationPolicy: 'Foreground' });
+    await server.settled();
+    assert.ok(server.get('example.com/v1', 'Widget', 'owner-fg-4'), 'owner still there');
+    const refs = ((server.get('v1', 'ConfigMap', 'dep-fg-4') as Json)['metadata']['ownerReferences'] as Json[]).map((ref) => ({ ...ref, blockOwnerDeletion: false }));
+    server.patch('v1', 'ConfigMap', 'dep-fg-4', { metadata: { ownerReferences: refs } });
+    await server.settled();
+    assert.equal(server.get('example.com/v1', 'Widget', 'owner-fg-4'), undefined, 'released');
+    server.patch('v1', 'ConfigMap', 'dep-fg-4', { metadata: { finalizers: null } });
+    await server.settled();
   });
 
   test('a Deployment owning ReplicaSets (built-in kinds) is collected in the background', async () => {

@@ -1,15 +1,18 @@
 /**
  * The garbage collector, through ownerReferences (by owner uid): when every owner of an object is gone, the
  * object is deleted in the background (respecting its own finalizers); references to owners that are gone while
- * others remain are removed. Owners deleted in the foreground (`foregroundDeletion` finalizer) have their
- * dependents deleted first and disappear when none is left.
+ * others remain are removed. Owners deleted in the foreground (`foregroundDeletion` finalizer) have every dependent
+ * deleted, and disappear when none is left that blocks them: as kube-controller-manager's collector, an owner waits
+ * only for the dependents whose reference to it says `blockOwnerDeletion: true` (the others are deleted too, but may
+ * outlive it, held by finalizers of their own).
  */
 import type { Cluster } from '../cluster.js';
 import { deleteObject, FOREGROUND_FINALIZER } from '../operations/delete.js';
 import { finalizersOf, isDeleting } from '../operations/object-rules.js';
 import { removeFinalizer, systemUpdate } from '../operations/system-write.js';
 import { ownerUids } from '../store/object-store.js';
-import { metadataOf } from '../store/record.js';
+import { isJsonObject } from '../patch/json-value.js';
+import { metadataOf, type StoredRecord } from '../store/record.js';
 import { storageView } from './storage-view.js';
 
 function exists(cluster: Cluster, uid: string): boolean {
@@ -40,20 +43,22 @@ function waitsInForeground(cluster: Cluster, uid: string): boolean {
   return owner !== undefined && isDeleting(owner.record.object) && finalizersOf(owner.record.object).includes(FOREGROUND_FINALIZER);
 }
 
-/** Deletes the dependents of an owner being deleted in the foreground, or releases it when none is left. */
+/** Whether `record`'s reference to `ownerUid` blocks that owner's foreground deletion. */
+function blocks(record: StoredRecord, ownerUid: string): boolean {
+  const refs = metadataOf(record.object)['ownerReferences'];
+  return Array.isArray(refs) && refs.some((ref) => isJsonObject(ref) && ref['uid'] === ownerUid && ref['blockOwnerDeletion'] === true);
+}
+
+/** Deletes the dependents of an owner being deleted in the foreground, and releases it when none blocks it. */
 function deleteForeground(cluster: Cluster, ownerUid: string): void {
   if (!waitsInForeground(cluster, ownerUid)) return;
-  const dependents = cluster.store.dependentsOf(ownerUid);
-  if (dependents.length === 0) {
-    removeFinalizer(cluster, ownerUid, FOREGROUND_FINALIZER);
-    return;
-  }
-  for (const dependent of dependents) {
+  for (const dependent of cluster.store.dependentsOf(ownerUid)) {
     if (isDeleting(dependent.record.object)) continue;
     const type = cluster.registry.byKey(dependent.key);
     const view = type === undefined ? undefined : storageView(type);
     if (view !== undefined) deleteObject(cluster, view, dependent.record.namespace, dependent.record.name, { propagationPolicy: 'Foreground' });
   }
+  if (!cluster.store.dependentsOf(ownerUid).some((dependent) => blocks(dependent.record, ownerUid))) removeFinalizer(cluster, ownerUid, FOREGROUND_FINALIZER);
 }
 
 /** Subscribes the garbage collector to the cluster's commits. */
@@ -72,6 +77,11 @@ export function runGarbageCollector(cluster: Cluster): void {
     }
     const owners = ownerUids(record);
     if (owners.length > 0 && owners.some((owner) => !exists(cluster, owner))) cluster.defer(() => collect(cluster, record.uid));
+    // A dependent that stops blocking an owner waiting in the foreground (its reference dropped or no longer
+    // blockOwnerDeletion) may release it.
+    for (const owner of event.prev === undefined ? [] : ownerUids(event.prev)) {
+      if (blocks(event.prev as StoredRecord, owner) && !blocks(record, owner) && waitsInForeground(cluster, owner)) cluster.defer(() => deleteForeground(cluster, owner));
+    }
     if (isDeleting(record.object) && finalizersOf(record.object).includes(FOREGROUND_FINALIZER)) {
       cluster.defer(() => deleteForeground(cluster, record.uid));
     }

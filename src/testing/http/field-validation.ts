@@ -202,7 +202,7 @@ function sortedJson(value: unknown): string {
 }
 
 /** Object keys sorted (the order kube-apiserver re-encodes a patched object in). */
-function sortedKeys(keys: string[]): string[] {
+export function sortedKeys(keys: string[]): string[] {
   return [...keys].sort();
 }
 
@@ -241,18 +241,22 @@ class PatchFields implements PatchFieldCheck {
     if (pruned !== object) pruneUnknown(pruned, root);
     this.problems = mode === 'Ignore' ? [] : [...duplicates, ...unknown];
     if (mode !== 'Strict' || this.problems.length === 0) return withSchemaDefaults(this.view, pruned);
-    const message = `Invalid value: ${JSON.stringify(before)}: strict decoding error: ${this.problems.join(', ')}`;
-    throw new StatusError({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: ` "" is invalid: patch: ${message}`,
-      reason: 'Invalid',
-      details: { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] },
-      code: 422,
-    });
+    throw patchInvalid(`Invalid value: ${JSON.stringify(before)}: strict decoding error: ${this.problems.join(', ')}`);
   }
+}
+
+/** kube-apiserver's 422 for a patched object its decoder refuses (`message` names the patched object and why). */
+export function patchInvalid(message: string): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: ` "" is invalid: patch: ${message}`,
+    reason: 'Invalid',
+    details: { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] },
+    code: 422,
+  });
 }
 
 /**

@@ -15,7 +15,7 @@ import { badRequest, STRATEGIC_ON_CUSTOM_RESOURCE, StatusError, unsupportedMedia
 import type { KubeObject } from '../store/record.js';
 import { parseApplyBody, parseJsonBody, readBody } from './body.js';
 import type { ServerContext } from './context.js';
-import { fieldValidationOf, pruneUnknown, scanFields, type FieldValidation } from './field-validation.js';
+import { fieldValidationOf, patchInvalid, pruneUnknown, scanFields, sortedKeys, type FieldValidation } from './field-validation.js';
 import { dryRun, fieldManagerOf, flag, optional } from './query.js';
 import type { ResourceRequest } from './resource-handlers.js';
 import { sendJson, withWarnings } from './respond.js';
@@ -95,28 +95,11 @@ function patchedText(scale: KubeObject): string {
   return JSON.stringify(Object.fromEntries(Object.keys(scale).sort().map((key) => [key, scale[key]])));
 }
 
-function patchInvalid(message: string): StatusError {
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: ` "" is invalid: patch: ${message}`,
-    reason: 'Invalid',
-    details: { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] },
-    code: 422,
-  });
-}
-
 /** The unknown (and, in a body's text, duplicate) fields of a Scale: refused in Strict mode, warned of in Warn. */
 function scaleFieldWarnings(mode: FieldValidation, problems: string[], strict: (problems: string[]) => StatusError): Record<string, string | string[]> {
   if (mode === 'Ignore' || problems.length === 0) return {};
   if (mode === 'Strict') throw strict(problems);
   return withWarnings({}, problems);
-}
-
-function sortedKeys(keys: string[]): string[] {
-  return [...keys].sort();
 }
 
 /** Runs the write of `scale` under admission and answers the parent's new Scale. */

@@ -1,6 +1,6 @@
 /**
  * DELETE: preconditions, propagation policy (Background: the garbage collector removes dependents afterwards;
- * Foreground: the owner waits with the `foregroundDeletion` finalizer until its dependents are gone; Orphan:
+ * Foreground: the owner waits with the `foregroundDeletion` finalizer until no dependent blocks it; Orphan:
  * dependents lose their owner reference first), finalizers (deletionTimestamp, MODIFIED, the object stays) and
  * removal with a DELETED event carrying the last state.
  */
@@ -94,11 +94,13 @@ export function deleteObject(cluster: Cluster, view: ResourceView, namespace: st
   const prev = cluster.store.get(type.key, namespace, name);
   if (prev === undefined) throw notFound(type, name);
   const pre = options.preconditions;
+  // kube-apiserver's BeforeDelete names the kind here, not the resource (`Operation cannot be fulfilled on ConfigMap "x"`).
+  const byKind = { group: type.group, plural: type.kind };
   if (pre?.uid !== undefined && pre.uid !== prev.uid) {
-    throw conflict(type, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${prev.uid}`);
+    throw conflict(byKind, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${prev.uid}). The object might have been deleted and then recreated`);
   }
   if (pre?.resourceVersion !== undefined && pre.resourceVersion !== String(prev.rv)) {
-    throw conflict(type, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${prev.rv}`);
+    throw conflict(byKind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${prev.rv}). The object might have been modified`);
   }
   if (type.key === NAMESPACES_KEY && PROTECTED_NAMESPACES.has(name)) throw forbidden(type, name, 'this namespace may not be deleted');
   if (options.dryRun === true) return { record: prev, removed: false };
@@ -108,9 +110,8 @@ export function deleteObject(cluster: Cluster, view: ResourceView, namespace: st
   const policy = options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : 'Background');
   if (policy === 'Orphan') orphanDependents(cluster, prev.uid);
   const finalizers = finalizersOf(prev.object);
-  if (policy === 'Foreground' && cluster.store.dependentsOf(prev.uid).length > 0 && !finalizers.includes(FOREGROUND_FINALIZER)) {
-    finalizers.push(FOREGROUND_FINALIZER);
-  }
+  // As kube-apiserver does, whether or not it has dependents: the garbage collector releases it.
+  if (policy === 'Foreground' && !finalizers.includes(FOREGROUND_FINALIZER)) finalizers.push(FOREGROUND_FINALIZER);
   if (finalizers.length > 0) {
     const record = markDeleting(cluster, view, prev, finalizers);
     return { record, removed: false };
