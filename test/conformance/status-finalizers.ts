@@ -6,6 +6,7 @@ import { ApiException, CustomObjectsApi, PatchStrategy, setHeaderOptions } from 
 const MERGE = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 import { crdManifest } from '../../src/testing/index.js';
 import { unique, waitFor, type Backend, type Json } from './backend.js';
+import { raw } from './raw-http.js';
 
 async function installThings(backend: Backend): Promise<{ group: string; apiVersion: string }> {
   const group = `${unique('status')}.conformance.katalog.dev`;
@@ -45,6 +46,30 @@ export function statusAndFinalizerSuite(backend: () => Backend): void {
   });
 
   describe('finalizers and deletion', () => {
+    test("a built-in kind's /status write takes the request's metadata too (a Deployment's labels excepted), and so does its managedFields entry", async () => {
+      const name = unique('status-meta');
+      const template = { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i' }] } };
+      const body = { metadata: { name, labels: { l: '1' } }, spec: { replicas: 1, selector: { matchLabels: { app: name } }, template } };
+      const change = { metadata: { labels: { l: '2', n: 'new' }, annotations: { a: 'b' }, finalizers: ['example.com/f'] }, spec: { replicas: 5 }, status: { replicas: 1 } };
+      const seen: Record<string, unknown> = {};
+      for (const plural of ['deployments', 'replicasets']) {
+        const base = `/apis/apps/v1/namespaces/default/${plural}`;
+        assert.equal((await raw(backend().kubeConfig, 'POST', `${base}?fieldManager=m`, JSON.stringify(body))).status, 201);
+        const answer = await raw(backend().kubeConfig, 'PATCH', `${base}/${name}/status?fieldManager=st`, JSON.stringify(change), 'application/merge-patch+json');
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        const object = answer.body as Json;
+        const entry = (object.metadata?.['managedFields'] as Json[]).find((e) => e['manager'] === 'st');
+        seen[plural] = [object.metadata?.['labels'], object.metadata?.['annotations'], object.metadata?.['finalizers'], object.spec?.['replicas'], object.status?.['replicas'], entry?.['subresource'], entry?.['fieldsV1']];
+        await raw(backend().kubeConfig, 'PATCH', `${base}/${name}`, JSON.stringify({ metadata: { finalizers: null } }), 'application/merge-patch+json');
+        await raw(backend().kubeConfig, 'DELETE', `${base}/${name}`);
+      }
+      const owned = { 'f:annotations': { '.': {}, 'f:a': {} }, 'f:finalizers': { '.': {}, 'v:"example.com/f"': {} } };
+      assert.deepEqual(seen, {
+        deployments: [{ l: '1' }, { a: 'b' }, ['example.com/f'], 1, 1, 'status', { 'f:metadata': owned, 'f:status': { 'f:replicas': {} } }],
+        replicasets: [{ l: '2', n: 'new' }, { a: 'b' }, ['example.com/f'], 1, 1, 'status', { 'f:metadata': { ...owned, 'f:labels': { 'f:l': {}, 'f:n': {} } }, 'f:status': { 'f:replicas': {} } }],
+      });
+    });
+
     test('delete marks a finalized object; no finalizer may be added then; removing the last one deletes it', async () => {
       const { group, apiVersion } = await installThings(backend());
       const api = backend().kubeConfig.makeApiClient(CustomObjectsApi);

@@ -4,7 +4,8 @@
 // (test/fixtures/kube-controller-manager/rollouts.json; docs/testing.md says how it was recorded). Each step is done
 // again here, the kubelet's "make the Pending Pods ready" being the simulation's readyAfterMs, and the Deployment and
 // its ReplicaSets must be what the real controllers left: sizes, revisions and their annotations, labels and
-// selectors, status counts (those Go leaves out when 0 left out), condition reasons and messages. ReplicaSet names
+// selectors, status counts (those Go leaves out when 0 left out), condition reasons and messages, and the fields the
+// controller's status writes own on the Deployment (its managedFields entry). ReplicaSet names
 // differ by their hash, so both sides name them by order of creation.
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -32,7 +33,8 @@ interface Step {
   action: Action;
   /** What of the recording this step does not compare, and why. */
   ignore?: { replicaSetGeneration?: string };
-  deployment: { name: string; annotations: Json; status: Json };
+  /** `kubeControllerManager`: the controller's managedFields entries on the Deployment, as [operation, subresource, fieldsV1]. */
+  deployment: { name: string; annotations: Json; status: Json; kubeControllerManager: unknown[][] };
   replicaSets: RecordedReplicaSet[];
 }
 
@@ -66,7 +68,12 @@ function statusOf(status: Json | undefined): Json {
 
 function observed(deployment: V1Deployment, replicaSets: V1ReplicaSet[]): State {
   return {
-    deployment: { name: deployment.metadata?.name ?? '', annotations: { ...deployment.metadata?.annotations }, status: statusOf(deployment.status as Json | undefined) },
+    deployment: {
+      name: deployment.metadata?.name ?? '',
+      annotations: { ...deployment.metadata?.annotations },
+      status: statusOf(deployment.status as Json | undefined),
+      kubeControllerManager: (deployment.metadata?.managedFields ?? []).filter((e) => e.manager === 'kube-controller-manager').map((e) => [e.operation, e.subresource ?? '', e.fieldsV1]),
+    },
     replicaSets: replicaSets
       .map((rs) => ({
         name: rs.metadata?.name ?? '',

@@ -26,6 +26,12 @@ describe('finalizers and garbage collection', () => {
     },
   });
   const exists = (name: string): boolean => server.get('v1', 'ConfigMap', name) !== undefined;
+  /** A dependent whose reference blocks its owner's foreground deletion, held by a finalizer of its own. */
+  const blockingDependent = (name: string, owner: Json): Json => {
+    const dependent = owned(name, owner, { finalizers: ['example.com/slow'] });
+    dependent['metadata']['ownerReferences'] = (dependent['metadata']['ownerReferences'] as Json[]).map((ref) => ({ ...ref, blockOwnerDeletion: true }));
+    return dependent;
+  };
 
   before(async () => {
     server = await startTestApiServer();
@@ -109,9 +115,7 @@ describe('finalizers and garbage collection', () => {
 
   test('foreground propagation: the owner waits (foregroundDeletion) until no dependent that blocks it is left', async () => {
     const owner = server.create(widget('owner-fg'));
-    const blocking = owned('dep-fg', owner, { finalizers: ['example.com/slow'] });
-    (blocking['metadata']['ownerReferences'] as Json[])[0]!['blockOwnerDeletion'] = true;
-    server.create(blocking);
+    server.create(blockingDependent('dep-fg', owner));
     server.create(owned('dep-fg-free', owner));
     const marked = (await custom.deleteNamespacedCustomObject({ ...W, name: 'owner-fg', propagationPolicy: 'Foreground' })) as Json;
     assert.deepEqual(marked['metadata']['finalizers'], ['foregroundDeletion']);
@@ -144,9 +148,7 @@ describe('finalizers and garbage collection', () => {
 
   test('an owner waiting in the foreground is released when its blocking dependent stops blocking it', async () => {
     const owner = server.create(widget('owner-fg-4'));
-    const blocking = owned('dep-fg-4', owner, { finalizers: ['example.com/slow'] });
-    (blocking['metadata']['ownerReferences'] as Json[])[0]!['blockOwnerDeletion'] = true;
-    server.create(blocking);
+    server.create(blockingDependent('dep-fg-4', owner));
     await custom.deleteNamespacedCustomObject({ ...W, name: 'owner-fg-4', propagationPolicy: 'Foreground' });
     await server.settled();
     assert.ok(server.get('example.com/v1', 'Widget', 'owner-fg-4'), 'owner still there');

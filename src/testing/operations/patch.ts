@@ -156,6 +156,8 @@ export function applySettings(cluster: Cluster, view: ResourceView, target: Obje
     listKeys: view.type.listKeys,
     // A custom resource keeps an applied null, which its schema then judges; a built-in kind's decoding drops it.
     keepNulls: !view.type.builtin,
+    // A built-in kind's status write takes its metadata too (update.ts mergeForSubresource).
+    statusMetadata: view.type.builtin,
     ...(target.subresource === undefined ? {} : { subresource: target.subresource }),
   };
 }

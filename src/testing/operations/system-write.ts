@@ -1,9 +1,12 @@
 /**
- * Writes the server makes on its own behalf (garbage collector, namespace and CRD controllers): a metadata change
- * on a stored object, with the same finalizer rule as client writes (the last finalizer of an object being deleted
- * removes it). Managed fields are left as they are.
+ * Writes the server makes on its own behalf (garbage collector, namespace and CRD controllers, the simulated
+ * workload controllers): a change of a stored object, with the same finalizer rule as client writes (the last
+ * finalizer of an object being deleted removes it). Managed fields are left as they are, unless the write is a
+ * controller's status write, which is recorded as that controller's `/status` write would be.
  */
 import type { Cluster } from '../cluster.js';
+import { recordUpdate, type ManagedFieldsEntry } from '../patch/index.js';
+import { apiVersionOf } from '../resources/resource-type.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { finalizersOf, isDeleting, pendingFinalizers, sameContent } from './object-rules.js';
 
@@ -11,12 +14,15 @@ import { finalizersOf, isDeleting, pendingFinalizers, sameContent } from './obje
  * Changes the object stored under `key` as `record` (which must be the current version). `mutate` receives a copy
  * whose top-level fields and metadata may be replaced (nested values are shared with the stored object and must
  * not be mutated in place). Returns the new record, or the old one when nothing changed or the type is gone.
+ * `statusWriter` names the field manager of a controller's status write (`kube-controller-manager`, `kubelet`): its
+ * `Update` entry of subresource `status` then owns what the write changed, as kube-apiserver records it.
  */
 export function systemUpdate(
   cluster: Cluster,
   key: string,
   record: StoredRecord,
   mutate: (next: KubeObject, metadata: Record<string, unknown>) => void,
+  statusWriter?: string,
 ): StoredRecord {
   const type = cluster.registry.byKey(key);
   if (type === undefined) return record;
@@ -24,6 +30,20 @@ export function systemUpdate(
   const next: KubeObject = { ...record.object, metadata };
   mutate(next, metadata);
   if (sameContent(record.object, next)) return record;
+  const entries = metadata['managedFields'];
+  // An object without managed fields stays untracked, as after a client's update (operations/update.ts).
+  if (statusWriter !== undefined && Array.isArray(entries) && entries.length > 0) {
+    const managed = recordUpdate(record.object, next, entries as ManagedFieldsEntry[], {
+      manager: statusWriter,
+      apiVersion: apiVersionOf(type.group, type.storageVersion),
+      now: cluster.now(),
+      listKeys: type.listKeys,
+      subresource: 'status',
+      statusMetadata: type.builtin,
+    });
+    if (managed.length > 0) metadata['managedFields'] = managed;
+    else delete metadata['managedFields'];
+  }
   if (isDeleting(next) && pendingFinalizers(next).length === 0) return cluster.commit(type, 'DELETED', next, record);
   return cluster.commit(type, 'MODIFIED', next, record);
 }

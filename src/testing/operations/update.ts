@@ -54,11 +54,35 @@ export function updateObject(cluster: Cluster, view: ResourceView, body: KubeObj
   return finishUpdate(cluster, view, prev, body, target.subresource, options);
 }
 
+/**
+ * The metadata a built-in kind's status write keeps from the stored object besides the system fields (its status
+ * strategy's `PrepareForUpdate`): a Deployment's labels, a Pod's owner references. The rest comes from the request.
+ */
+const STATUS_KEEPS: Readonly<Record<string, readonly string[]>> = {
+  'apps/deployments': ['labels'],
+  '/pods': ['ownerReferences'],
+};
+
+/** `metadata` of `next` with the system fields (and `kept`) taken from the stored object. */
+function withSystemMetadata(next: KubeObject, prev: StoredRecord, kept: readonly string[] = []): void {
+  const metadata = ensureMetadata(next);
+  const prevMetadata = metadataOf(prev.object);
+  for (const key of [...SYSTEM_METADATA, ...kept]) {
+    if (prevMetadata[key] === undefined) delete metadata[key];
+    else metadata[key] = prevMetadata[key];
+  }
+  delete metadata['selfLink'];
+}
+
 function mergeForSubresource(view: ResourceView, prev: StoredRecord, candidate: KubeObject, subresource: 'status' | undefined): KubeObject {
   if (subresource === 'status') {
-    const next: KubeObject = { ...prev.object, metadata: { ...metadataOf(prev.object) } };
+    // A custom resource's status write takes only its status; a built-in kind's takes its metadata too, as
+    // kube-apiserver's status strategies do (every one keeps the stored spec).
+    const metadata = view.type.builtin ? { ...metadataOf(candidate) } : { ...metadataOf(prev.object) };
+    const next: KubeObject = { ...prev.object, metadata };
     if (candidate['status'] === undefined) delete next['status'];
     else next['status'] = candidate['status'];
+    if (view.type.builtin) withSystemMetadata(next, prev, STATUS_KEEPS[view.type.key]);
     return next;
   }
   const next = candidate;
@@ -66,13 +90,7 @@ function mergeForSubresource(view: ResourceView, prev: StoredRecord, candidate: 
     if (prev.object['status'] === undefined) delete next['status'];
     else next['status'] = prev.object['status'];
   }
-  const metadata = ensureMetadata(next);
-  const prevMetadata = metadataOf(prev.object);
-  for (const key of SYSTEM_METADATA) {
-    if (prevMetadata[key] === undefined) delete metadata[key];
-    else metadata[key] = prevMetadata[key];
-  }
-  delete metadata['selfLink'];
+  withSystemMetadata(next, prev);
   return next;
 }
 
@@ -123,6 +141,7 @@ export function finishUpdate(
           apiVersion: view.apiVersion,
           now,
           listKeys: type.listKeys,
+          statusMetadata: type.builtin,
           ...(subresource === undefined ? {} : { subresource }),
       }));
   if (managed.length > 0) metadata['managedFields'] = managed;

@@ -3,6 +3,7 @@
  */
 import { stableJson } from './field-set.js';
 import { cloneJson, deleteOwn, getOwn, hasOwn, isJsonObject, setOwn, type JsonObject } from './json-value.js';
+import type { FieldScope } from './field-walk.js';
 import type { ListKeyLookup } from './managed-fields.js';
 
 /** Metadata the server owns: an applied configuration never changes it. */
@@ -29,13 +30,13 @@ interface MergeContext {
  * `null` removes a field (a built-in kind's decoding drops it; with `keepNulls`, for a custom resource, it is the
  * field's value, as structured-merge-diff merges it), associative lists merge item by item on their keys (new items
  * appended), sets take the union (new values appended), atomic lists, atomic maps and scalars are replaced. Server-owned metadata
- * (`uid`, `resourceVersion`, `managedFields`...) is never taken from `applied`. With `scope`, only that top-level
- * field is merged.
+ * (`uid`, `resourceVersion`, `managedFields`...) is never taken from `applied`. With `scope`, only those top-level
+ * fields are merged.
  */
-export function mergeApplied(live: JsonObject, applied: JsonObject, listKeys: ListKeyLookup, scope?: string, keepNulls = false): JsonObject {
+export function mergeApplied(live: JsonObject, applied: JsonObject, listKeys: ListKeyLookup, scope?: FieldScope, keepNulls = false): JsonObject {
   const ctx: MergeContext = { listKeys, keepNulls };
   for (const key of Object.keys(applied)) {
-    if (scope !== undefined && key !== scope) continue;
+    if (scope !== undefined && !scope.includes(key)) continue;
     if (key === 'metadata' && isJsonObject(applied[key])) {
       const metadata = getOwn(live, key);
       const target: JsonObject = isJsonObject(metadata) ? metadata : {};

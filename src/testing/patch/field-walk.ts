@@ -19,6 +19,9 @@ const UNTRACKED_METADATA = new Set([
   'clusterName',
 ]);
 
+/** The top-level fields a subresource write tracks and merges (`undefined`: every field). */
+export type FieldScope = readonly string[];
+
 /** True for the identity and system fields Kubernetes leaves out of managedFields (`apiVersion`, `metadata.uid`...). */
 export function isUntracked(parent: FieldPath, field: string): boolean {
   if (parent.length === 0) return UNTRACKED_ROOT.has(field);
@@ -34,10 +37,10 @@ export type KeyingMode = 'strict' | 'lenient';
 
 /**
  * The field set of `object`: every leaf (scalar, `null`, empty map, atomic list or map), every associative-list item
- * (`k:`, plus its fields) and every set item (`v:`). Other maps are not members themselves (as in Kubernetes). Untracked metadata is skipped. `scope` keeps only one top-level field (`status` for the status
+ * (`k:`, plus its fields) and every set item (`v:`). Other maps are not members themselves (as in Kubernetes). Untracked metadata is skipped. `scope` keeps only those top-level fields (`status`, and `metadata` for a built-in kind, for the status
  * subresource).
  */
-export function collectFields(object: JsonObject, listKeys: ListKeyLookup, mode: KeyingMode, scope?: string): FieldSet {
+export function collectFields(object: JsonObject, listKeys: ListKeyLookup, mode: KeyingMode, scope?: FieldScope): FieldSet {
   const set = emptySet();
   // The set is built while the object is walked: each value adds to the node of its own path (no path is copied
   // or looked up from the root per leaf). `fields` is the stack of field names above, for the list-key lookup.
@@ -49,7 +52,7 @@ export function collectFields(object: JsonObject, listKeys: ListKeyLookup, mode:
 interface Collecting {
   readonly listKeys: ListKeyLookup;
   readonly mode: KeyingMode;
-  readonly scope: string | undefined;
+  readonly scope: FieldScope | undefined;
   readonly fields: string[];
 }
 
@@ -94,7 +97,7 @@ function visitValue(ctx: Collecting, value: unknown, node: FieldSet, depth: numb
     }
     // Otherwise a map adds nothing itself: a node is kept only when something at or under it is a member.
     for (const key of keys) {
-      if (depth === 0 ? UNTRACKED_ROOT.has(key) || (ctx.scope !== undefined && key !== ctx.scope) : inMetadata && UNTRACKED_METADATA.has(key)) continue;
+      if (depth === 0 ? UNTRACKED_ROOT.has(key) || (ctx.scope !== undefined && !ctx.scope.includes(key)) : inMetadata && UNTRACKED_METADATA.has(key)) continue;
       visitField(ctx, node, key, value[key], depth + 1, depth === 0 && key === 'metadata');
     }
     return;

@@ -3,7 +3,7 @@
  * non-apply writes (create, update, patch).
  */
 import { difference, emptySet, fromFieldsV1, isEmptySet, sharesMember, toFieldsV1, union, type FieldSet } from './field-set.js';
-import { changedMembers, collectFields, removedNodes } from './field-walk.js';
+import { changedMembers, collectFields, removedNodes, type FieldScope } from './field-walk.js';
 import { getOwn, isJsonObject } from './json-value.js';
 import { sortSmall } from './small-sort.js';
 
@@ -55,9 +55,17 @@ export function listKeysOf(opts: { listKeys?: ListKeyLookup }): ListKeyLookup {
   return opts.listKeys ?? atomic;
 }
 
-/** The top-level field a subresource write may touch, or `undefined` for the main resource. */
-export function scopeOf(subresource: string | undefined): string | undefined {
-  return subresource === 'status' ? 'status' : undefined;
+const STATUS_ONLY: FieldScope = ['status'];
+const STATUS_AND_METADATA: FieldScope = ['metadata', 'status'];
+
+/**
+ * The top-level fields a subresource write may touch, or `undefined` for the main resource: `status`, and also
+ * `metadata` for a built-in kind (`statusMetadata`), whose status strategies take the request's metadata where a
+ * custom resource's takes only its status.
+ */
+export function scopeOf(subresource: string | undefined, statusMetadata = false): FieldScope | undefined {
+  if (subresource !== 'status') return undefined;
+  return statusMetadata ? STATUS_AND_METADATA : STATUS_ONLY;
 }
 
 /** Parses managedFields entries; malformed entries are dropped rather than trusted. */
@@ -155,10 +163,10 @@ export function recordUpdate(
   before: Record<string, unknown> | undefined,
   after: Record<string, unknown>,
   managedFields: ManagedFieldsEntry[],
-  opts: { manager: string; apiVersion: string; now: string; listKeys?: ListKeyLookup; subresource?: string },
+  opts: { manager: string; apiVersion: string; now: string; listKeys?: ListKeyLookup; subresource?: string; statusMetadata?: boolean },
 ): ManagedFieldsEntry[] {
   const listKeys = listKeysOf(opts);
-  const scope = scopeOf(opts.subresource);
+  const scope = scopeOf(opts.subresource, opts.statusMetadata);
   const live = before ?? {};
   const afterSet = collectFields(after, listKeys, 'lenient', scope);
   const beforeSet = collectFields(live, listKeys, 'lenient', scope);

@@ -93,7 +93,8 @@ const BEFORE_FIRST_APPLY = 'before-first-apply';
  *   `force: false` this throws {@link ApplyConflictError}; with `force: true` the field leaves that entry's set.
  *   Applying an equal value is no conflict: the field is then owned by both.
  * - A live object without managedFields is first given to `before-first-apply` (operation Update), as Kubernetes does.
- * - `subresource: 'status'`: only `.status` is merged and tracked, in entries of that subresource.
+ * - `subresource: 'status'`: only `.status` is merged and tracked (and `.metadata`, with `statusMetadata`), in
+ *   entries of that subresource.
  *
  * The caller strips fields its kind resets (such as `status` when the status subresource is on) from `applied`
  * first. Throws {@link PatchError} when `applied` is not an object or an associative list in it has an item
@@ -102,11 +103,11 @@ const BEFORE_FIRST_APPLY = 'before-first-apply';
 export function serverSideApply(
   live: Record<string, unknown> | undefined,
   applied: Record<string, unknown>,
-  opts: { manager: string; force: boolean; apiVersion: string; now: string; listKeys?: ListKeyLookup; subresource?: string; keepNulls?: boolean },
+  opts: { manager: string; force: boolean; apiVersion: string; now: string; listKeys?: ListKeyLookup; subresource?: string; keepNulls?: boolean; statusMetadata?: boolean },
 ): ApplyResult {
   if (!isJsonObject(applied)) throw new PatchError('an apply configuration must be a JSON object');
   const listKeys = listKeysOf(opts);
-  const scope = scopeOf(opts.subresource);
+  const scope = scopeOf(opts.subresource, opts.statusMetadata);
   const subresource = opts.subresource === '' ? undefined : opts.subresource;
   const appliedSet = collectFields(applied, listKeys, 'strict', scope);
 

@@ -89,10 +89,17 @@ export class DeploymentController {
     }
     const located = liveObject(this.cluster, uid);
     if (located === undefined) return;
-    const written = systemUpdate(this.cluster, DEPLOYMENTS_KEY, located.record, (next, metadata) => {
-      if (Object.keys(plan.annotations).length > 0) metadata['annotations'] = plan.annotations;
-      next['status'] = plan.status;
-    });
+    // One status write, the revision annotations with it, as kube-controller-manager's UpdateStatus sends them.
+    const written = systemUpdate(
+      this.cluster,
+      DEPLOYMENTS_KEY,
+      located.record,
+      (next, metadata) => {
+        if (Object.keys(plan.annotations).length > 0) metadata['annotations'] = plan.annotations;
+        next['status'] = plan.status;
+      },
+      MANAGER,
+    );
     // kube-controller-manager sees its own write as an update and syncs again (a rollout just completed cleans up
     // its old ReplicaSets then); a collision is retried the same way.
     if (written !== located.record || plan.retry) this.request(uid);

@@ -6,6 +6,8 @@ import type { StoredRecord } from '../../store/record.js';
 export const PODS_KEY = '/pods';
 /** The field manager of the simulated controllers' writes, as kube-controller-manager's. */
 export const MANAGER = 'kube-controller-manager';
+/** The field manager of a Pod's status writes, as the kubelet's. */
+export const KUBELET = 'kubelet';
 
 /** The object with this uid and its resource key, unless it is gone or being deleted. */
 export function liveObject(cluster: Cluster, uid: string): { key: string; record: StoredRecord } | undefined {

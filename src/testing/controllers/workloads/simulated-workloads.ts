@@ -20,7 +20,7 @@ import { DeploymentController, DEPLOYMENTS_KEY, REPLICA_SETS_KEY } from './deplo
 import { finishedJobStatus, jobFinished, jobSuspended, startedJobStatus } from './job-status.js';
 import { podManifest, podNames, runningPodStatus } from './pod-manifests.js';
 import { statusOf, unobserved } from './object-fields.js';
-import { dependentsOf, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
+import { dependentsOf, KUBELET, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
 import { shouldFail, type Simulation } from './simulation-options.js';
 import { workloadStatus } from './workload-status.js';
 
@@ -141,9 +141,15 @@ class Simulator implements WorkloadSimulator {
     const now = this.cluster.now();
     this.pods(uid).forEach((pod, index) => {
       if (statusOf(pod.object)['phase'] !== 'Pending' || isDeleting(pod.object)) return;
-      systemUpdate(this.cluster, PODS_KEY, pod, (next) => {
-        next['status'] = runningPodStatus(pod.object, index, now, crashing);
-      });
+      systemUpdate(
+        this.cluster,
+        PODS_KEY,
+        pod,
+        (next) => {
+          next['status'] = runningPodStatus(pod.object, index, now, crashing);
+        },
+        KUBELET,
+      );
     });
     this.writeStatus(uid, kind);
     // Pods that crash change no count, so the Deployment is told: its rollout is now stuck.
@@ -156,18 +162,30 @@ class Simulator implements WorkloadSimulator {
     const object = located.record.object;
     const pods = this.pods(uid).filter((pod) => !isDeleting(pod.object)).map((pod) => pod.object);
     const status = workloadStatus(kind, object, pods);
-    systemUpdate(this.cluster, located.key, located.record, (next) => {
-      next['status'] = status;
-    });
+    systemUpdate(
+      this.cluster,
+      located.key,
+      located.record,
+      (next) => {
+        next['status'] = status;
+      },
+      MANAGER,
+    );
   }
 
   private startJob(uid: string): void {
     const located = this.live(uid);
     if (located === undefined || statusOf(located.record.object)['startTime'] !== undefined || jobSuspended(located.record.object)) return;
     const now = this.cluster.now();
-    systemUpdate(this.cluster, JOBS_KEY, located.record, (next) => {
-      next['status'] = startedJobStatus(located.record.object, now);
-    });
+    systemUpdate(
+      this.cluster,
+      JOBS_KEY,
+      located.record,
+      (next) => {
+        next['status'] = startedJobStatus(located.record.object, now);
+      },
+      MANAGER,
+    );
     this.schedule(uid, this.simulation.jobDurationMs, () => this.finishJob(uid));
   }
 
@@ -176,9 +194,15 @@ class Simulator implements WorkloadSimulator {
     if (located === undefined || jobFinished(located.record.object)) return;
     const job = located.record.object;
     const status = finishedJobStatus(job, this.cluster.now(), shouldFail(job, this.simulation));
-    systemUpdate(this.cluster, JOBS_KEY, located.record, (next) => {
-      next['status'] = status;
-    });
+    systemUpdate(
+      this.cluster,
+      JOBS_KEY,
+      located.record,
+      (next) => {
+        next['status'] = status;
+      },
+      MANAGER,
+    );
   }
 }
 
