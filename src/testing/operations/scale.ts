@@ -26,7 +26,7 @@ import { recordUpdate, serverSideApply, type ManagedFieldsEntry } from '../patch
 import { replicasFieldPath, SCALE_API_VERSION, toParentEntries, toScaleEntries, type ReplicasPaths } from '../patch/scale-managed-fields.js';
 import type { FieldPath } from '../patch/field-set.js';
 import { apiVersionOf, type ResourceView, type ScaleSubresource } from '../resources/resource-type.js';
-import { goType, goValue, nestedInt, nestedValue, pathOf } from '../resources/scale-fields.js';
+import { nestedInt, nestedString, nestedValue, pathOf } from '../resources/scale-fields.js';
 import { labelSelectorText } from '../selectors/label-selector-text.js';
 import { badRequest, internalError, invalid } from '../status-errors.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
@@ -49,11 +49,12 @@ function int32(value: number): number {
 
 function selectorOf(scale: ScaleSubresource, object: KubeObject): string {
   if (scale.selector === undefined) return '';
-  const read = nestedValue(object, scale.selector.path);
-  if (scale.selector.form === 'labelSelector') return read.found ? labelSelectorText(read.value) : '';
+  if (scale.selector.form === 'labelSelector') {
+    const read = nestedValue(object, scale.selector.path);
+    return read.found ? labelSelectorText(read.value) : '';
+  }
+  const read = nestedString(object, scale.selector.path);
   if (read.error !== undefined) throw internalError(read.error);
-  if (!read.found) return '';
-  if (typeof read.value !== 'string') throw internalError(`${scale.selector.path} accessor error: ${goValue(read.value)} is of the type ${goType(read.value)}, expected string`);
   return read.value;
 }
 

@@ -13,7 +13,7 @@ export function pathOf(jsonPath: string): string[] {
 }
 
 /** Go's `%T` of a JSON value as unstructured content holds it. */
-export function goType(value: unknown): string {
+function goType(value: unknown): string {
   if (value === null) return '<nil>';
   if (typeof value === 'string') return 'string';
   if (typeof value === 'boolean') return 'bool';
@@ -22,7 +22,7 @@ export function goType(value: unknown): string {
 }
 
 /** Go's `%v` of a JSON value (plain values; a map or list as JSON, where Go writes `map[...]`). */
-export function goValue(value: unknown): string {
+function goValue(value: unknown): string {
   if (value === null) return '<nil>';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
@@ -45,13 +45,27 @@ export function nestedValue(object: KubeObject, jsonPath: string): { found: bool
   return { found: true, value: current };
 }
 
+/** apimachinery's accessor error for a value of another type than the one asked. */
+function typeError(jsonPath: string, value: unknown, expected: string): string {
+  return `${jsonPath.startsWith('.') ? jsonPath : `.${jsonPath}`} accessor error: ${goValue(value)} is of the type ${goType(value)}, expected ${expected}`;
+}
+
 /** apimachinery's `NestedInt64`: an integer at the path, 0 when absent, or the accessor error. */
 export function nestedInt(object: KubeObject, jsonPath: string): { found: boolean; value: number; error?: string } {
   const read = nestedValue(object, jsonPath);
   if (read.error !== undefined) return { found: false, value: 0, error: read.error };
   if (!read.found) return { found: false, value: 0 };
   if (typeof read.value === 'number' && Number.isInteger(read.value)) return { found: true, value: read.value };
-  return { found: true, value: 0, error: `${jsonPath.startsWith('.') ? jsonPath : `.${jsonPath}`} accessor error: ${goValue(read.value)} is of the type ${goType(read.value)}, expected int64` };
+  return { found: true, value: 0, error: typeError(jsonPath, read.value, 'int64') };
+}
+
+/** apimachinery's `NestedString`: a string at the path, `''` when absent, or the accessor error. */
+export function nestedString(object: KubeObject, jsonPath: string): { found: boolean; value: string; error?: string } {
+  const read = nestedValue(object, jsonPath);
+  if (read.error !== undefined) return { found: false, value: '', error: read.error };
+  if (!read.found) return { found: false, value: '' };
+  if (typeof read.value === 'string') return { found: true, value: read.value };
+  return { found: true, value: '', error: typeError(jsonPath, read.value, 'string') };
 }
 
 const MAX_INT32 = 2147483647;
@@ -73,8 +87,7 @@ export function scaleFieldProblems(scale: ScaleSubresource, object: KubeObject, 
   const problems = subresource === 'status' ? [] : replicasProblems(object, scale.specReplicasPath);
   problems.push(...replicasProblems(object, scale.statusReplicasPath));
   if (scale.selector !== undefined) {
-    const read = nestedValue(object, scale.selector.path);
-    const error = read.error ?? (read.found && typeof read.value !== 'string' ? `${scale.selector.path} accessor error: ${goValue(read.value)} is of the type ${goType(read.value)}, expected string` : undefined);
+    const { error } = nestedString(object, scale.selector.path);
     if (error !== undefined) problems.push({ field: scale.selector.path, message: `Invalid value: "": ${error}` });
   }
   return problems;

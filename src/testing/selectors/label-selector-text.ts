@@ -21,6 +21,7 @@ export function labelSelectorText(selector: unknown): string {
   for (const expression of Array.isArray(matchExpressions) ? matchExpressions : []) {
     const { key, operator, values } = asObject(expression);
     const write = OPERATORS[String(operator)];
+    // A stored selector was validated: every expression has a key and one of the four operators.
     if (typeof key !== 'string' || write === undefined) continue;
     const sorted = [...new Set(Array.isArray(values) ? values.map(String) : [])].sort();
     requirements.push({ key, text: write(key, sorted) });
