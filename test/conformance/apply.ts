@@ -211,5 +211,51 @@ export function applySuite(backend: () => Backend): void {
       assert.equal(applied.status, 409, 'the fields already there belong to before-first-apply');
       assert.equal(applied.body['message'], 'Apply failed with 1 conflict: conflict with "before-first-apply" using untracked.conformance.katalog.dev/v1: .spec.other');
     });
+
+    test("ports are keyed by number and protocol (TCP when left out); a created Service's allocated addresses are nobody's", async () => {
+      const name = unique('ports');
+      const send = (method: string, path: string, body: unknown, type = 'application/json'): Promise<RawAnswer> => raw(backend().kubeConfig, method, path, JSON.stringify(body), type);
+      const deployment = {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name },
+        spec: {
+          selector: { matchLabels: { app: name } },
+          template: {
+            metadata: { labels: { app: name } },
+            spec: {
+              containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 80 }, { containerPort: 53, protocol: 'UDP' }, { containerPort: 53 }] }],
+              topologySpreadConstraints: [{ topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', maxSkew: 1, labelSelector: { matchLabels: { app: name } } }],
+            },
+          },
+        },
+      };
+      const applied = await send('PATCH', `/apis/apps/v1/namespaces/default/deployments/${name}?fieldManager=ports`, deployment, 'application/apply-patch+yaml');
+      assert.equal(applied.status, 201, JSON.stringify(applied.body));
+      const podSpec = (((managed(applied.body as Json)[0]?.fieldsV1?.['f:spec'] as Json)['f:template'] as Json)['f:spec'] as Json);
+      const ports = ((podSpec['f:containers'] as Json)['k:{"name":"c"}'] as Json)['f:ports'] as Json;
+      assert.deepEqual(Object.keys(ports), ['k:{"containerPort":53,"protocol":"TCP"}', 'k:{"containerPort":53,"protocol":"UDP"}', 'k:{"containerPort":80,"protocol":"TCP"}']);
+      assert.deepEqual(Object.keys(podSpec['f:topologySpreadConstraints'] as Json), ['k:{"topologyKey":"zone","whenUnsatisfiable":"DoNotSchedule"}']);
+      const service = await send('POST', '/api/v1/namespaces/default/services?fieldManager=creator', { metadata: { name }, spec: { selector: { app: name }, ports: [{ port: 80 }] } });
+      assert.equal(service.status, 201, JSON.stringify(service.body));
+      assert.match(String((service.body as Json).spec?.['clusterIP']), /^\d+\.\d+\.\d+\.\d+$/, 'an address was allocated');
+      assert.deepEqual(managed(service.body as Json).map((e) => [e.manager, e.operation, e.fieldsV1]), [
+        [
+          'creator',
+          'Update',
+          {
+            'f:spec': {
+              'f:internalTrafficPolicy': {},
+              'f:ports': { '.': {}, 'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:port': {}, 'f:protocol': {}, 'f:targetPort': {} } },
+              'f:selector': {},
+              'f:sessionAffinity': {},
+              'f:type': {},
+            },
+          },
+        ],
+      ]);
+      await backend().delete('apps/v1', 'Deployment', name, 'default');
+      await backend().delete('v1', 'Service', name, 'default');
+    });
   });
 }

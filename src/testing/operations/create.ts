@@ -82,11 +82,14 @@ export function createObject(cluster: Cluster, view: ResourceView, body: KubeObj
   const now = cluster.now();
   // A built-in object is defaulted before its registry sees it, as kube-apiserver decodes it first.
   const decoded = type.builtin ? withBuiltinDefaults(type, body) : body;
+  // kube-apiserver's field manager sees a built-in object as decoded, before its registry prepares it (a Service's
+  // allocated cluster IPs, what admission plugins add): those fields are nobody's.
+  const decodedManaged = options.managedFields === undefined && type.builtin ? managedFieldsOnCreate(view, decoded, options.manager, now) : undefined;
   behaviourOf(type.key)?.prepareCreate(decoded, { registry: cluster.registry, store: cluster.store, now, warn: options.warn });
   const object = checkSchema(view, decoded, undefined, { subresource: undefined, decoded: options.fromApply !== true, warn: options.warn });
   if (cluster.store.get(type.key, namespace, name) !== undefined) throw alreadyExists(type, name);
 
-  const managed = options.managedFields ?? managedFieldsOnCreate(view, object, options.manager, now);
+  const managed = options.managedFields ?? decodedManaged ?? managedFieldsOnCreate(view, object, options.manager, now);
   const objectMetadata = ensureMetadata(object);
   if (managed.length > 0) objectMetadata['managedFields'] = managed;
   else delete objectMetadata['managedFields'];

@@ -3,7 +3,7 @@
  */
 import { stableJson } from './field-set.js';
 import { cloneJson, deleteOwn, getOwn, hasOwn, isJsonObject, setOwn, type JsonObject } from './json-value.js';
-import type { FieldScope } from './field-walk.js';
+import { keyFieldsOf, type FieldScope } from './field-walk.js';
 import type { ListKeyLookup } from './managed-fields.js';
 
 /** Metadata the server owns: an applied configuration never changes it. */
@@ -77,11 +77,11 @@ function mergeValue(live: unknown, applied: unknown, fields: string[], ctx: Merg
   // Items are found through an index of their identities (key fields, or the value of a set item).
   const positions = new Map<string, number>();
   for (let position = 0; position < result.length; position++) {
-    const id = identityOf(result[position], keys);
+    const id = identityOf(result[position], keys, fields, ctx.listKeys.keyDefault);
     if (id !== undefined && !positions.has(id)) positions.set(id, position);
   }
   for (const item of applied as unknown[]) {
-    const id = identityOf(item, keys);
+    const id = identityOf(item, keys, fields, ctx.listKeys.keyDefault);
     const position = id === undefined ? undefined : positions.get(id);
     const existing = position === undefined ? undefined : result[position];
     if (position !== undefined && keys.length === 0) continue;
@@ -95,16 +95,13 @@ function mergeValue(live: unknown, applied: unknown, fields: string[], ctx: Merg
   return result;
 }
 
-/** The identity of a list item: its key fields (`keys`), or its value for a set (no keys); undefined when unkeyed. */
-function identityOf(item: unknown, keys: readonly string[]): string | undefined {
+/**
+ * The identity of a list item: its key fields (`keys`, a missing one with its default), or its value for a set (no
+ * keys); undefined when unkeyed.
+ */
+function identityOf(item: unknown, keys: readonly string[], fields: readonly string[], keyDefault: ListKeyLookup['keyDefault']): string | undefined {
   if (keys.length === 0) return stableJson(item);
   if (!isJsonObject(item)) return undefined;
-  for (const name of keys) if (!hasOwn(item, name)) return undefined;
-  return stableJson(keyOf(item, keys));
-}
-
-function keyOf(item: JsonObject, keys: readonly string[]): JsonObject {
-  const key: JsonObject = {};
-  for (const name of keys) if (hasOwn(item, name)) setOwn(key, name, item[name]);
-  return key;
+  const key = keyFieldsOf(item, keys, fields, keyDefault);
+  return key === undefined ? undefined : stableJson(key);
 }

@@ -106,7 +106,7 @@ function visitValue(ctx: Collecting, value: unknown, node: FieldSet, depth: numb
     node.member = true;
     return;
   }
-  const elements = listElements(value, ctx.listKeys(ctx.fields.slice()), ctx.fields, ctx.mode);
+  const elements = listElements(value, ctx.listKeys(ctx.fields.slice()), ctx.fields, ctx.mode, ctx.listKeys.keyDefault);
   if (elements === undefined) {
     node.member = true;
     return;
@@ -126,7 +126,7 @@ function visitValue(ctx: Collecting, value: unknown, node: FieldSet, depth: numb
  * The path element of every item of a list with `keys` (`[]`: a set), or `undefined` when the list is atomic:
  * `keys` is undefined, or (lenient) the items cannot be keyed.
  */
-function listElements(list: readonly unknown[], keys: string[] | undefined, fields: readonly string[], mode: KeyingMode): string[] | undefined {
+function listElements(list: readonly unknown[], keys: string[] | undefined, fields: readonly string[], mode: KeyingMode, keyDefault: ListKeyLookup['keyDefault']): string[] | undefined {
   if (keys === undefined) return undefined;
   const elements: string[] = [];
   for (const [index, item] of list.entries()) {
@@ -134,13 +134,12 @@ function listElements(list: readonly unknown[], keys: string[] | undefined, fiel
     if (keys.length === 0) {
       element = `v:${stableJson(item)}`;
     } else {
-      const missing = keys.find((key) => !isJsonObject(item) || !hasOwn(item, key));
-      if (missing !== undefined || !isJsonObject(item)) {
+      const key = isJsonObject(item) ? keyFieldsOf(item, keys, fields, keyDefault) : undefined;
+      if (key === undefined) {
         if (mode === 'lenient') return undefined;
-        throw new PatchError(`.${fields.join('.')}: item ${index} has no key field "${missing ?? keys[0] ?? ''}"`);
+        const missing = isJsonObject(item) ? keys.find((name) => !hasOwn(item, name)) : keys[0];
+        throw new PatchError(`.${fields.join('.')}: item ${index} has no key field "${missing ?? ''}"`);
       }
-      const key: JsonObject = {};
-      for (const name of keys) setOwn(key, name, item[name]);
       element = `k:${stableJson(key)}`;
     }
     if (elements.includes(element)) {
@@ -150,6 +149,20 @@ function listElements(list: readonly unknown[], keys: string[] | undefined, fiel
     elements.push(element);
   }
   return elements;
+}
+
+/**
+ * The key fields of a keyed list's item (a missing one taken from its default, as structured-merge-diff takes a
+ * key field's schema default), or `undefined` when one is missing without a default.
+ */
+export function keyFieldsOf(item: JsonObject, keys: readonly string[], fields: readonly string[], keyDefault: ListKeyLookup['keyDefault']): JsonObject | undefined {
+  const key: JsonObject = {};
+  for (const name of keys) {
+    const value = hasOwn(item, name) ? item[name] : keyDefault?.(fields, name);
+    if (value === undefined) return undefined;
+    setOwn(key, name, value);
+  }
+  return key;
 }
 
 /** True when `item` is the list item a `k:` or `v:` path element names. */

@@ -14,7 +14,11 @@ import { sortSmall } from './small-sort.js';
  * tells the maps and structs that are owned and replaced whole (`+structType=atomic`, `+mapType=atomic`,
  * `x-kubernetes-map-type: atomic`): a label selector, a Service's selector; other maps merge field by field.
  */
-export type ListKeyLookup = ((path: readonly string[]) => string[] | undefined) & { readonly atomicMap?: (path: readonly string[]) => boolean };
+export type ListKeyLookup = ((path: readonly string[]) => string[] | undefined) & {
+  readonly atomicMap?: (path: readonly string[]) => boolean;
+  /** The value an item that leaves out key field `key` of the list at `path` is keyed with (a port's protocol: TCP). */
+  readonly keyDefault?: (path: readonly string[], key: string) => unknown;
+};
 
 /** One element of `metadata.managedFields`, as the Kubernetes API serves it. */
 export interface ManagedFieldsEntry {

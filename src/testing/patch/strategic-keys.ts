@@ -12,6 +12,11 @@ import type { ListKeyLookup } from './managed-fields.js';
 export interface ListStrategy {
   /** The field that identifies an item (`name`, `containerPort`...); absent for a set of primitives. */
   readonly mergeKey?: string;
+  /**
+   * Server-side apply's keys when they are not `[mergeKey]` (`x-kubernetes-list-map-keys`: a port is keyed by its
+   * number and protocol), each with the default an item that leaves it out is keyed with (`undefined`: none).
+   */
+  readonly applyKeys?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The list-merge metadata of one built-in kind. */
@@ -36,7 +41,7 @@ const METADATA: Table = [
 ];
 
 const CONTAINER: Table = [
-  ['ports', { mergeKey: 'containerPort' }],
+  ['ports', { mergeKey: 'containerPort', applyKeys: { containerPort: undefined, protocol: 'TCP' } }],
   ['env', byName],
   ['volumeMounts', { mergeKey: 'mountPath' }],
   ['volumeDevices', { mergeKey: 'devicePath' }],
@@ -50,7 +55,7 @@ const POD_SPEC: Table = [
   ['volumes', byName],
   ['imagePullSecrets', byName],
   ['hostAliases', { mergeKey: 'ip' }],
-  ['topologySpreadConstraints', { mergeKey: 'topologyKey' }],
+  ['topologySpreadConstraints', { mergeKey: 'topologyKey', applyKeys: { topologyKey: undefined, whenUnsatisfiable: undefined } }],
   ['schedulingGates', byName],
   ['resourceClaims', byName],
 ];
@@ -68,7 +73,7 @@ const KINDS: ReadonlyMap<string, Table> = new Map<string, Table>([
   ['v1 Pod', [...podSpecAt('spec'), ...CONDITIONS, ['status.podIPs', { mergeKey: 'ip' }]]],
   ['v1 PodTemplate', podSpecAt('template.spec')],
   ['v1 ReplicationController', WORKLOAD],
-  ['v1 Service', [['spec.ports', { mergeKey: 'port' }], ...CONDITIONS]],
+  ['v1 Service', [['spec.ports', { mergeKey: 'port', applyKeys: { port: undefined, protocol: 'TCP' } }], ...CONDITIONS]],
   ['v1 ConfigMap', []],
   ['v1 Secret', []],
   ['v1 ServiceAccount', [['secrets', byName]]],
@@ -152,11 +157,13 @@ function toListKeys(strategyAt: (path: readonly string[]) => ListStrategy | unde
   const lookup = (path: readonly string[]): string[] | undefined => {
     const strategy = strategyAt(path);
     if (strategy === undefined) return undefined;
+    if (strategy.applyKeys !== undefined) return Object.keys(strategy.applyKeys);
     return strategy.mergeKey === undefined ? [] : [strategy.mergeKey];
   };
-  if (atomic.length === 0) return lookup;
+  const keyDefault = (path: readonly string[], key: string): string | undefined => strategyAt(path)?.applyKeys?.[key];
+  if (atomic.length === 0) return Object.assign(lookup, { keyDefault });
   const maps = new Set(atomic.map((path) => pathKey(path.split('.'))));
-  return Object.assign(lookup, { atomicMap: (path: readonly string[]) => maps.has(pathKey(path)) });
+  return Object.assign(lookup, { keyDefault, atomicMap: (path: readonly string[]) => maps.has(pathKey(path)) });
 }
 
 /**

@@ -61,7 +61,7 @@ describe('serverSideApply', () => {
             'f:replicas': {},
             'f:template': {
               'f:spec': {
-                'f:containers': { 'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:name': {}, 'f:ports': { 'k:{"containerPort":80}': { '.': {}, 'f:containerPort': {} } } } },
+                'f:containers': { 'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:name': {}, 'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } } } },
                 'f:tolerations': {},
               },
             },
@@ -72,7 +72,7 @@ describe('serverSideApply', () => {
     assert.deepEqual(managedFields, expected);
     assert.equal(
       JSON.stringify(managedFields[0]?.fieldsV1),
-      '{"f:metadata":{"f:finalizers":{"v:\\"example.com/f\\"":{}},"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{},"f:template":{"f:spec":{"f:containers":{"k:{\\"name\\":\\"app\\"}":{".":{},"f:image":{},"f:name":{},"f:ports":{"k:{\\"containerPort\\":80}":{".":{},"f:containerPort":{}}}}},"f:tolerations":{}}}}}',
+      '{"f:metadata":{"f:finalizers":{"v:\\"example.com/f\\"":{}},"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{},"f:template":{"f:spec":{"f:containers":{"k:{\\"name\\":\\"app\\"}":{".":{},"f:image":{},"f:name":{},"f:ports":{"k:{\\"containerPort\\":80,\\"protocol\\":\\"TCP\\"}":{".":{},"f:containerPort":{}}}}},"f:tolerations":{}}}}}',
     );
     assert.deepEqual(object, { ...applied, metadata: { ...applied.metadata, managedFields: expected } });
   });
