@@ -140,10 +140,20 @@ describe('finalizers and garbage collection', () => {
     assert.equal(exists('dep-fg-2'), false);
     // Alone, the owner is answered as kube-apiserver answers it (marked, with the finalizer), then released.
     server.create(widget('owner-fg-3'));
+    const events: string[] = [];
+    const watch = await new Watch(server.kubeConfig).watch(
+      '/apis/example.com/v1/namespaces/default/widgets',
+      { fieldSelector: 'metadata.name=owner-fg-3' },
+      (type, object: Json) => events.push(`${type} ${String(object['metadata']['finalizers'] ?? '')}`),
+      () => undefined,
+    );
     const lonely = (await custom.deleteNamespacedCustomObject({ ...W, name: 'owner-fg-3', propagationPolicy: 'Foreground' })) as Json;
     assert.deepEqual([lonely['metadata']['finalizers'], lonely['metadata']['deletionGracePeriodSeconds']], [['foregroundDeletion'], 0]);
     await server.settled();
     assert.equal(server.get('example.com/v1', 'Widget', 'owner-fg-3'), undefined);
+    await waitFor(() => events.length >= 3, 'the watch to see the deletion');
+    assert.deepEqual(events, ['ADDED ', 'MODIFIED foregroundDeletion', 'DELETED '], 'marked, then released by the collector');
+    watch.abort();
   });
 
   test('an owner waiting in the foreground is released when its blocking dependent stops blocking it', async () => {

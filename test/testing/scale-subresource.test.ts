@@ -4,9 +4,10 @@
 // (What each server answers exactly, errors and managed fields included, is in test/conformance/scale.ts.)
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppsV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type V1Scale } from '@kubernetes/client-node';
+import { AppsV1Api, CustomObjectsApi, PatchStrategy, Watch, setHeaderOptions, type V1Deployment, type V1Scale } from '@kubernetes/client-node';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { waitFor } from './wait-for.js';
 
 const READY_AFTER = 1000;
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -65,8 +66,18 @@ describe('the scale subresource through client-node', () => {
     const first = await apps.readNamespacedDeploymentScale({ namespace: 'default', name: 'web' });
     assert.deepEqual([first.spec?.replicas, first.status?.replicas, first.status?.selector], [1, 1, 'app=web']);
 
+    const seen: string[] = [];
+    const watch = await new Watch(server.kubeConfig).watch(
+      '/apis/apps/v1/namespaces/default/deployments',
+      { fieldSelector: 'metadata.name=web', resourceVersion: first.metadata?.resourceVersion ?? '' },
+      (type, object: V1Deployment) => seen.push(`${type} ${object.metadata?.generation ?? ''} ${object.spec?.replicas ?? ''}`),
+      () => undefined,
+    );
     const patched = await apps.patchNamespacedDeploymentScale({ namespace: 'default', name: 'web', body: { spec: { replicas: 3 } }, fieldManager: 'autoscaler' }, merge);
     assert.equal(patched.spec?.replicas, 3);
+    await waitFor(() => seen.length > 0, "the watch to see the Deployment's change");
+    assert.equal(seen[0], 'MODIFIED 2 3', 'a watch of Deployments sees the write through /scale');
+    watch.abort();
     await server.settled();
     await clock.advance(READY_AFTER);
     await server.settled();

@@ -29,6 +29,11 @@ export interface KindBehaviour {
   prepareUpdate(next: KubeObject, prev: StoredRecord, ctx: KindContext): void;
   /** Adjusts an object that is being marked for deletion (deletionTimestamp already set). */
   prepareDelete?(next: KubeObject, prev: StoredRecord, ctx: KindContext): void;
+  /**
+   * The metadata fields a `/status` write keeps from the stored object, beside the system fields (its status
+   * strategy's PrepareForUpdate: a Deployment's labels, a Pod's owner references); the rest comes from the request.
+   */
+  readonly statusKeeps?: readonly string[];
 }
 
 /** The finalizer the namespace controller owns (in `spec.finalizers`). */

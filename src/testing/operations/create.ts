@@ -107,5 +107,5 @@ export function createObject(cluster: Cluster, view: ResourceView, body: KubeObj
  */
 function managedFieldsOnCreate(view: ResourceView, body: KubeObject, manager: string, now: string): ManagedFieldsEntry[] {
   const zero = view.type.builtin ? ZERO_OBJECTS[`${view.apiVersion}/${view.type.kind}`] : undefined;
-  return recordUpdate(zero, body, [], { manager, apiVersion: view.apiVersion, now, listKeys: view.type.listKeys });
+  return recordUpdate(zero, body, [], { manager, apiVersion: view.apiVersion, now, listKeys: view.type.listKeys, create: true });
 }

@@ -128,12 +128,10 @@ function managedOf(scale: KubeObject): ManagedFieldsEntry[] {
 
 /**
  * The Scale's entries after a non-apply write from `before` to `after` by `manager`: none are tracked when the
- * Scale had none (kube-apiserver's field manager skips an update of an object without managed fields).
+ * Scale had none (recordUpdate skips an update of an object without managed fields, as kube-apiserver does).
  */
 export function scaleEntriesAfterUpdate(before: KubeObject, after: KubeObject, manager: string, now: string): ManagedFieldsEntry[] {
-  const entries = managedOf(before);
-  if (entries.length === 0) return [];
-  return recordUpdate(before, after, entries, { manager, apiVersion: SCALE_API_VERSION, now, subresource: 'scale' });
+  return recordUpdate(before, after, managedOf(before), { manager, apiVersion: SCALE_API_VERSION, now, subresource: 'scale' });
 }
 
 /** An apply of a Scale configuration to `before` (throws 409 on a conflict): the applied Scale and its entries. */

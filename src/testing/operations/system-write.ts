@@ -5,10 +5,10 @@
  * controller's status write, which is recorded as that controller's `/status` write would be.
  */
 import type { Cluster } from '../cluster.js';
-import { recordUpdate, type ManagedFieldsEntry } from '../patch/index.js';
 import { apiVersionOf } from '../resources/resource-type.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { finalizersOf, isDeleting, pendingFinalizers, sameContent } from './object-rules.js';
+import { managedFieldsOfUpdate } from './update-managed-fields.js';
 
 /**
  * Changes the object stored under `key` as `record` (which must be the current version). `mutate` receives a copy
@@ -30,17 +30,9 @@ export function systemUpdate(
   const next: KubeObject = { ...record.object, metadata };
   mutate(next, metadata);
   if (sameContent(record.object, next)) return record;
-  const entries = metadata['managedFields'];
-  // An object without managed fields stays untracked, as after a client's update (operations/update.ts).
-  if (statusWriter !== undefined && Array.isArray(entries) && entries.length > 0) {
-    const managed = recordUpdate(record.object, next, entries as ManagedFieldsEntry[], {
-      manager: statusWriter,
-      apiVersion: apiVersionOf(type.group, type.storageVersion),
-      now: cluster.now(),
-      listKeys: type.listKeys,
-      subresource: 'status',
-      statusMetadata: type.builtin,
-    });
+  if (statusWriter !== undefined) {
+    const write = { manager: statusWriter, now: cluster.now(), subresource: 'status' } as const;
+    const managed = managedFieldsOfUpdate(type, apiVersionOf(type.group, type.storageVersion), record.object, next, write);
     if (managed.length > 0) metadata['managedFields'] = managed;
     else delete metadata['managedFields'];
   }

@@ -6,7 +6,6 @@
 import type { Cluster } from '../cluster.js';
 import { withBuiltinDefaults } from '../kinds/builtin/builtin-defaults.js';
 import { behaviourOf } from '../kinds/kind-behaviour.js';
-import { recordUpdate, type ManagedFieldsEntry } from '../patch/index.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { storageKey } from '../resources/storage-key.js';
 import { badRequest, conflict, invalid, notFound } from '../status-errors.js';
@@ -14,6 +13,7 @@ import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from '../s
 import { resolveNamespace } from './create.js';
 import { checkKind, checkNoNewFinalizers, ensureMetadata, isDeleting, pendingFinalizers, sameContent, specChanged } from './object-rules.js';
 import { checkSchema } from './schema-rules.js';
+import { managedFieldsOfUpdate } from './update-managed-fields.js';
 import type { ComputedWriteOptions } from './write-options.js';
 
 /** Where a write goes: the object's namespace ('' for cluster scope), name and subresource. */
@@ -54,15 +54,6 @@ export function updateObject(cluster: Cluster, view: ResourceView, body: KubeObj
   return finishUpdate(cluster, view, prev, body, target.subresource, options);
 }
 
-/**
- * The metadata a built-in kind's status write keeps from the stored object besides the system fields (its status
- * strategy's `PrepareForUpdate`): a Deployment's labels, a Pod's owner references. The rest comes from the request.
- */
-const STATUS_KEEPS: Readonly<Record<string, readonly string[]>> = {
-  'apps/deployments': ['labels'],
-  '/pods': ['ownerReferences'],
-};
-
 /** `metadata` of `next` with the system fields (and `kept`) taken from the stored object. */
 function withSystemMetadata(next: KubeObject, prev: StoredRecord, kept: readonly string[] = []): void {
   const metadata = ensureMetadata(next);
@@ -82,7 +73,7 @@ function mergeForSubresource(view: ResourceView, prev: StoredRecord, candidate: 
     const next: KubeObject = { ...prev.object, metadata };
     if (candidate['status'] === undefined) delete next['status'];
     else next['status'] = candidate['status'];
-    if (view.type.builtin) withSystemMetadata(next, prev, STATUS_KEEPS[view.type.key]);
+    if (view.type.builtin) withSystemMetadata(next, prev, behaviourOf(view.type.key)?.statusKeeps);
     return next;
   }
   const next = candidate;
@@ -129,21 +120,7 @@ export function finishUpdate(
     const generation = typeof prevMetadata['generation'] === 'number' ? prevMetadata['generation'] : 1;
     metadata['generation'] = specChanged(prev.object, next, view.statusSubresource) ? generation + 1 : generation;
   }
-  const previousManaged = Array.isArray(prevMetadata['managedFields']) ? (prevMetadata['managedFields'] as ManagedFieldsEntry[]) : [];
-  // kube-apiserver's field manager does not start tracking an object that has no managed fields on an update
-  // (skipNonAppliedManager): only a create or an apply gives such an object entries.
-  const managed =
-    options.managedFields ??
-    (previousManaged.length === 0
-      ? []
-      : recordUpdate(prev.object, next, previousManaged, {
-          manager: options.manager,
-          apiVersion: view.apiVersion,
-          now,
-          listKeys: type.listKeys,
-          statusMetadata: type.builtin,
-          ...(subresource === undefined ? {} : { subresource }),
-      }));
+  const managed = options.managedFields ?? managedFieldsOfUpdate(type, view.apiVersion, prev.object, next, { manager: options.manager, now, subresource });
   if (managed.length > 0) metadata['managedFields'] = managed;
   else delete metadata['managedFields'];
   metadata['resourceVersion'] = String(prev.rv);

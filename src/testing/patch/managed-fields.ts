@@ -157,7 +157,10 @@ function withoutMetadataMember(set: FieldSet): FieldSet {
  * and lists the write added (their `.` member), become owned by `opts.manager` in its `Update` entry (time
  * `opts.now`) and leave every other entry; fields the write removed leave every entry. `before` is the live object;
  * for a create, what kube-apiserver compares a new object with: the kind's Go zero value for a built-in kind,
- * nothing (`undefined`) for a custom resource. An entry whose set becomes empty is dropped. When nothing
+ * nothing (`undefined`) for a custom resource (`opts.create` says so when `before` is a zero value). An update of an
+ * object that has no entries tracks nothing, as kube-apiserver's field manager does not start tracking on an update
+ * (skipNonAppliedManager): only a create or an apply gives such an object entries. An entry whose set becomes
+ * empty is dropped. When nothing
  * tracked changed the entries come back unchanged, so a no-op write stays a no-op. Inputs are not modified.
  *
  * Decision: removed fields are dropped from every manager (Kubernetes keeps them in other managers' sets until
@@ -167,8 +170,9 @@ export function recordUpdate(
   before: Record<string, unknown> | undefined,
   after: Record<string, unknown>,
   managedFields: ManagedFieldsEntry[],
-  opts: { manager: string; apiVersion: string; now: string; listKeys?: ListKeyLookup; subresource?: string; statusMetadata?: boolean },
+  opts: { manager: string; apiVersion: string; now: string; listKeys?: ListKeyLookup; subresource?: string; statusMetadata?: boolean; create?: boolean },
 ): ManagedFieldsEntry[] {
+  if (managedFields.length === 0 && before !== undefined && opts.create !== true) return [];
   const listKeys = listKeysOf(opts);
   const scope = scopeOf(opts.subresource, opts.statusMetadata);
   const live = before ?? {};

@@ -42,10 +42,18 @@ describe('recordUpdate', () => {
   });
 
   test("create of a built-in kind, compared with its Go zero value: its non-pointer structs and null lists are there already (no '.'), an empty map is a leaf", () => {
-    const entries = recordUpdate(ZERO_OBJECTS['v1/Pod'], pod({ containers: [{ name: 'a', image: 'a:1', resources: {} }], securityContext: {}, affinity: { nodeAffinity: {} } }), [], { manager: 'm', apiVersion: 'v1', now: T0, listKeys });
+    const entries = recordUpdate(ZERO_OBJECTS['v1/Pod'], pod({ containers: [{ name: 'a', image: 'a:1', resources: {} }], securityContext: {}, affinity: { nodeAffinity: {} } }), [], { manager: 'm', apiVersion: 'v1', now: T0, listKeys, create: true });
     assert.deepEqual(entries[0]?.fieldsV1, {
       'f:spec': { 'f:affinity': { '.': {}, 'f:nodeAffinity': {} }, 'f:containers': { 'k:{"name":"a"}': { '.': {}, 'f:image': {}, 'f:name': {}, 'f:resources': {} } }, 'f:securityContext': {} },
     });
+  });
+
+  test('an update of an object that has no entries tracks nothing (kube skips it until an apply); a create does', () => {
+    const before = pod({ restartPolicy: 'Always' });
+    const after = pod({ restartPolicy: 'Never', hostname: 'h' });
+    assert.deepEqual(update(before, after, [], 'm'), []);
+    const created = recordUpdate(ZERO_OBJECTS['v1/Pod'], after, [], { manager: 'm', apiVersion: 'v1', now: T0, listKeys, create: true });
+    assert.deepEqual(created.map((e) => e.fieldsV1), [{ 'f:spec': { 'f:hostname': {}, 'f:restartPolicy': {} } }]);
   });
 
   test('create of an object with only untracked fields records no entry', () => {

@@ -64,6 +64,7 @@ export const REGISTRY_BEHAVIOURS: ReadonlyMap<string, KindBehaviour> = new Map<s
         admitNewPod(next, ctx.store);
       },
       prepareUpdate() {},
+      statusKeeps: ['ownerReferences'],
     },
   ],
   [
@@ -89,7 +90,7 @@ export const REGISTRY_BEHAVIOURS: ReadonlyMap<string, KindBehaviour> = new Map<s
       },
     ),
   ],
-  ['apps/deployments', firstStatus(() => ({}))],
+  ['apps/deployments', { ...firstStatus(() => ({})), statusKeeps: ['labels'] }],
   ['apps/statefulsets', firstStatus(() => ({ replicas: 0, availableReplicas: 0 }))],
   ['apps/replicasets', firstStatus(() => ({ replicas: 0 }))],
   [
