@@ -5,7 +5,8 @@
  */
 import type { Cluster } from './cluster.js';
 import { createObject } from './operations/create.js';
-import { deleteObject, type PropagationPolicy } from './operations/delete.js';
+import { deleteObject } from './operations/delete.js';
+import type { PropagationPolicy } from './operations/delete-options.js';
 import { patchObject, type PatchType } from './operations/patch.js';
 import { updateObject } from './operations/update.js';
 import { CRDS_KEY } from './resources/builtin-resources.js';
@@ -29,6 +30,8 @@ export interface DirectPatchOptions {
 /** Options of {@link DirectAccess.delete}. */
 export interface DirectDeleteOptions {
   readonly propagationPolicy?: PropagationPolicy;
+  /** A Pod's grace period (0: removed at once, as a kubelet or `kubectl delete --force` removes it). */
+  readonly gracePeriodSeconds?: number;
 }
 
 /** A JSON deep copy: `Date` values (as client-node model objects hold) become RFC 3339 strings. */
@@ -113,6 +116,7 @@ export class DirectAccess {
     const view = this.view(apiVersion, kind);
     const result = deleteObject(this.cluster, view, this.namespaceOf(view, namespace), name, {
       ...(options.propagationPolicy === undefined ? {} : { propagationPolicy: options.propagationPolicy }),
+      ...(options.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: options.gracePeriodSeconds }),
     });
     return this.out(view, result.record);
   }

@@ -16,7 +16,7 @@ export type { Faults, FailureRule, LatencyRule, LostAnswerRule, RequestMatch, St
 export type { ChaosOptions, ChaosRun, ChaosStats } from './faults/chaos.js';
 export type { RequestCounter, RequestFilter, RequestRecord } from './requests.js';
 export type { PatchType } from './operations/patch.js';
-export type { PropagationPolicy } from './operations/delete.js';
+export type { PropagationPolicy } from './operations/delete-options.js';
 export { SIMULATE_ANNOTATION, type WorkloadSimulationOptions } from './controllers/workloads/simulation-options.js';
 export { crdManifest, type CrdManifestSpec, type CrdManifestVersion } from './crd-manifest.js';
 export { StatusError, type KubeStatus, type StatusCause } from './status-errors.js';

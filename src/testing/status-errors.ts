@@ -83,11 +83,10 @@ export function pathNotFound(): StatusError {
   return new StatusError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
 }
 
-/** 409 AlreadyExists. */
-export function alreadyExists(resource: ResourceName, name: string): StatusError {
-  return new StatusError(
-    failure(409, 'AlreadyExists', `${qualified(resource)} "${name}" already exists`, { name, group: resource.group, kind: resource.plural }),
-  );
+/** 409 AlreadyExists; of an object being deleted, kube-apiserver says so first. */
+export function alreadyExists(resource: ResourceName, name: string, beingDeleted = false): StatusError {
+  const message = `${beingDeleted ? 'object is being deleted: ' : ''}${qualified(resource)} "${name}" already exists`;
+  return new StatusError(failure(409, 'AlreadyExists', message, { name, group: resource.group, kind: resource.plural }));
 }
 
 /** The message of an optimistic-concurrency conflict. */
@@ -226,15 +225,17 @@ export function internalError(error: unknown): StatusError {
   return new StatusError(failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }));
 }
 
-/** The `Success` Status a built-in DELETE answers. */
-export function deletedStatus(resource: ResourceName, name: string, uid: string): KubeStatus {
+/**
+ * The `Success` Status a DELETE answers when the object is gone (unless its kind answers the object itself): the
+ * registry's, without a `code`.
+ */
+export function deletedStatus(resource: ResourceName, name: string, uid: string): Omit<KubeStatus, 'code'> {
   return {
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},
     status: 'Success',
     details: omitEmptyGroup({ name, group: resource.group, kind: resource.plural, uid }),
-    code: 200,
   };
 }
 

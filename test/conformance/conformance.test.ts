@@ -14,6 +14,7 @@ import { crdDefaultsSuite } from './crd-defaults.js';
 import { crdSchemaSuite } from './crd-schemas.js';
 import { crdSuite } from './crds.js';
 import { crdSpecRuleSuite } from './crd-spec-rules.js';
+import { deletionSuite } from './deletion.js';
 import { fieldSelectorSuite } from './field-selectors.js';
 import { fieldValidationSuite } from './field-validation.js';
 import { listSuite } from './lists.js';
@@ -46,6 +47,7 @@ describe(`conformance (${choice})`, () => {
   applySuite(backend);
   scaleSuite(backend);
   statusAndFinalizerSuite(backend);
+  deletionSuite(backend);
   crdSuite(backend);
   crdSpecRuleSuite(backend);
   fieldSelectorSuite(backend);

@@ -2,11 +2,14 @@
 // (its deployment and replicaset controllers) ran against kube-apiserver v1.37.2 with a probe acting as the kubelet,
 // through rolling updates, a rollback, Recreate, a pause, a history limit and a scaling during a rollout
 // (test/fixtures/kube-controller-manager/rollouts.json; docs/testing.md says how it was recorded). Each step is done
-// again here, the kubelet's "make the Pending Pods ready" being the simulation's readyAfterMs, and the Deployment and
-// its ReplicaSets must be what the real controllers left: sizes, revisions and their annotations, labels and
-// selectors, status counts (those Go leaves out when 0 left out), condition reasons and messages, and the fields the
-// controller's status writes own on the Deployment (its managedFields entry). ReplicaSet names
-// differ by their hash, so both sides name them by order of creation.
+// again here, the kubelet's "make the Pending Pods ready" being the simulation's readyAfterMs and its "finish the
+// Pods left terminating" the simulated kubelet's podTerminationMs (shorter: a step that makes Pods ready also ends
+// those that were terminating before it), and the Deployment and its ReplicaSets must be what the real controllers
+// left: sizes, revisions and their annotations, labels and selectors, status counts (terminating Pods included;
+// those Go leaves out when 0 left out), condition reasons and messages, and the fields the controller's status
+// writes own on the Deployment (its managedFields entry). Scenario d2's Pods were never bound to a node, so they
+// went at once: it runs on a server whose kubelet ends a Pod as soon as it is marked. ReplicaSet names differ by
+// their hash, so both sides name them by order of creation.
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +20,7 @@ import { FakeClock } from '../support/fake-clock.js';
 type Json = Record<string, unknown>;
 type Action =
   | { do: 'create'; name: string; replicas: number; image: string; spec: Json; ready: boolean }
-  | { do: 'ready' | 'nothing' }
+  | { do: 'ready' | 'finish' | 'nothing' }
   | { do: 'image'; image: string }
   | { do: 'pause'; paused: boolean }
   | { do: 'scale'; replicas: number };
@@ -32,7 +35,7 @@ interface Step {
   step: string;
   action: Action;
   /** What of the recording this step does not compare, and why. */
-  ignore?: { replicaSetGeneration?: string };
+  ignore?: { replicaSetGeneration?: string; terminatingReplicas?: string };
   /** `kubeControllerManager`: the controller's managedFields entries on the Deployment, as [operation, subresource, fieldsV1]. */
   deployment: { name: string; annotations: Json; status: Json; kubeControllerManager: unknown[][] };
   replicaSets: RecordedReplicaSet[];
@@ -40,6 +43,7 @@ interface Step {
 
 const recording = JSON.parse(readFileSync(new URL('../fixtures/kube-controller-manager/rollouts.json', import.meta.url), 'utf8')) as { scenarios: Record<string, Step[]> };
 const READY_AFTER = 1000;
+const TERMINATION = 400;
 
 /** Replaces each ReplicaSet name (and its hash) by `<deployment>-#<n>`, n counting names in order of first sight. */
 class Names {
@@ -62,7 +66,7 @@ function conditionsOf(status: Json): Json[] {
 }
 
 function statusOf(status: Json | undefined): Json {
-  const { terminatingReplicas: _, conditions: __, ...counts } = status ?? {};
+  const { conditions: _, ...counts } = status ?? {};
   return conditionsOf(status ?? {}).length > 0 ? { ...counts, conditions: conditionsOf(status ?? {}) } : counts;
 }
 
@@ -90,24 +94,32 @@ type State = Omit<Step, 'step' | 'action' | 'ignore'>;
 /** With the names replaced, the ReplicaSets in the order of their new names, and what the step ignores left out. */
 function normalized(names: Names, state: State, ignore: Step['ignore']): unknown {
   const out = names.apply(state) as State;
-  const replicaSets = out.replicaSets.map((rs) => {
-    if (ignore?.replicaSetGeneration === undefined) return rs;
-    const { observedGeneration: _, ...status } = rs.status;
-    return { ...rs, status };
-  });
-  return { ...out, replicaSets: replicaSets.sort((a, b) => (a.name < b.name ? -1 : 1)) };
+  const without = (status: Json, fields: (string | false)[]): Json => Object.fromEntries(Object.entries(status).filter(([key]) => !fields.includes(key)));
+  const terminating = ignore?.terminatingReplicas !== undefined && 'terminatingReplicas';
+  const replicaSets = out.replicaSets.map((rs) => ({ ...rs, status: without(rs.status, [ignore?.replicaSetGeneration !== undefined && 'observedGeneration', terminating]) }));
+  const deployment = { ...out.deployment, status: without(out.deployment.status, [terminating]) };
+  return { ...out, deployment, replicaSets: replicaSets.sort((a, b) => (a.name < b.name ? -1 : 1)) };
 }
 
 describe('the simulated Deployment controller, replayed against a recording of kube-controller-manager 1.37.2', () => {
   const clock = new FakeClock();
+  let main: TestApiServer;
+  let unbound: TestApiServer;
   let server: TestApiServer;
   let apps: AppsV1Api;
 
   before(async () => {
-    server = await startTestApiServer({ clock, simulateWorkloads: { readyAfterMs: READY_AFTER } });
-    apps = server.kubeConfig.makeApiClient(AppsV1Api);
+    main = await startTestApiServer({ clock, simulateWorkloads: { readyAfterMs: READY_AFTER, podTerminationMs: TERMINATION } });
+    unbound = await startTestApiServer({ clock, simulateWorkloads: { readyAfterMs: READY_AFTER, podTerminationMs: 0 } });
   });
-  after(() => server.stop());
+  after(async () => {
+    await main.stop();
+    await unbound.stop();
+  });
+  function use(scenario: string): void {
+    server = scenario === 'd2' ? unbound : main;
+    apps = server.kubeConfig.makeApiClient(AppsV1Api);
+  }
 
   const patch = (name: string, body: object[]): Promise<V1Deployment> => apps.patchNamespacedDeployment({ namespace: 'default', name, body });
   async function act(name: string, action: Action): Promise<void> {
@@ -128,6 +140,9 @@ describe('the simulated Deployment controller, replayed against a recording of k
       case 'ready':
         await clock.advance(READY_AFTER);
         break;
+      case 'finish':
+        await clock.advance(TERMINATION);
+        break;
       case 'image':
         await patch(name, [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: action.image }]);
         break;
@@ -147,6 +162,7 @@ describe('the simulated Deployment controller, replayed against a recording of k
   const names = new Map<string, [recorded: Names, here: Names]>();
   for (const [scenario, steps] of Object.entries(recording.scenarios)) {
     test(`scenario ${scenario}: ${steps.map((s) => s.action.do).join(', ')}`, async () => {
+      use(scenario);
       for (const step of steps) {
         const name = step.deployment.name;
         const [recorded, here] = names.get(name) ?? [new Names(name), new Names(name)];

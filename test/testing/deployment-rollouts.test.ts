@@ -99,8 +99,14 @@ describe('simulated Deployment rollouts (fake clock)', () => {
     assert.equal(done.metadata?.annotations?.['deployment.kubernetes.io/revision'], '2');
     assert.deepEqual([done.status?.replicas, done.status?.updatedReplicas, done.status?.unavailableReplicas], [3, 3, undefined]);
     assert.equal(await progressing('web'), 'NewReplicaSetAvailable');
-    const pods = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items;
-    assert.deepEqual([...new Set(pods.map((p) => p.spec?.containers[0]?.image))], ['nginx:2']);
+    // The last old Pod is still stopping: the simulated kubelet removes it after podTerminationMs (100 ms).
+    const images = async (): Promise<string[][]> =>
+      (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items.map((p) => [p.spec?.containers[0]?.image ?? '', p.metadata?.deletionTimestamp === undefined ? 'running' : 'terminating']);
+    assert.deepEqual((await images()).filter(([, state]) => state === 'terminating'), [['nginx:1', 'terminating']]);
+    assert.equal((await read('web')).status?.terminatingReplicas, 1);
+    await step(100);
+    assert.deepEqual([...new Set((await images()).map(([image, state]) => `${image} ${state}`))], ['nginx:2 running']);
+    assert.equal((await read('web')).status?.terminatingReplicas, 0);
   });
 
   test('going back to an earlier template takes its ReplicaSet up again as the next revision', async () => {
@@ -119,20 +125,31 @@ describe('simulated Deployment rollouts (fake clock)', () => {
 
   test('Recreate: the old Pods are gone before the new ReplicaSet is made', async () => {
     await apps.createNamespacedDeployment({ namespace: 'default', body: deployment('batch', 'worker:1', { strategy: { type: 'Recreate' } }) });
+    await server.settled();
     await step();
     await patch('batch', setImage('worker:2'));
-    const [old, current] = await replicaSets('batch');
+    const pods = async (): Promise<unknown[][]> =>
+      (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=batch' })).items.map((p) => [p.spec?.containers[0]?.image, p.status?.phase, p.metadata?.deletionTimestamp !== undefined]);
+    const [old, none] = await replicaSets('batch');
     assert.equal(old?.spec?.replicas, 0);
-    assert.equal(current?.spec?.replicas, 3);
-    const pods = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=batch' })).items;
-    assert.deepEqual(pods.map((p) => [p.spec?.containers[0]?.image, p.status?.phase]), [
-      ['worker:2', 'Pending'],
-      ['worker:2', 'Pending'],
-      ['worker:2', 'Pending'],
+    assert.equal(none, undefined, 'no new ReplicaSet while the old Pods are stopping');
+    assert.deepEqual(await pods(), [
+      ['worker:1', 'Running', true],
+      ['worker:1', 'Running', true],
+      ['worker:1', 'Running', true],
     ]);
     const during = await read('batch');
+    assert.equal(during.status?.terminatingReplicas, 3);
     assert.equal(during.status?.availableReplicas, undefined, 'nothing available meanwhile, unlike a rolling update');
     assert.equal(during.status?.conditions?.find((c) => c.type === 'Available')?.status, 'False');
+    await step(100);
+    const [, current] = await replicaSets('batch');
+    assert.equal(current?.spec?.replicas, 3);
+    assert.deepEqual(await pods(), [
+      ['worker:2', 'Pending', false],
+      ['worker:2', 'Pending', false],
+      ['worker:2', 'Pending', false],
+    ]);
     await step();
     assert.equal((await read('batch')).status?.availableReplicas, 3);
   });

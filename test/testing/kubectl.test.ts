@@ -234,5 +234,16 @@ describe('kubectl', () => {
     assert.equal(server.get('example.com/v1', 'Widget', 'w1'), undefined);
     const cm = await kubectl('delete', 'configmap', 'settings');
     assert.match(cm.stdout, /configmap "settings" deleted/);
+    // A Pod bound to a node goes gracefully: kubectl waits while the simulated kubelet stops it; --force with
+    // --grace-period=0 removes it at once.
+    const pod = (name: string): Record<string, unknown> => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'i' }] } });
+    server.create(pod('stopping'));
+    const graceful = await kubectl('delete', 'pod', 'stopping');
+    assert.match(graceful.stdout, /pod "stopping" deleted/);
+    assert.equal(server.get('v1', 'Pod', 'stopping'), undefined);
+    server.create(pod('forced'));
+    const forced = await kubectl('delete', 'pod', 'forced', '--grace-period=0', '--force');
+    assert.match(forced.stdout, /pod "forced" (force )?deleted/);
+    assert.equal(server.get('v1', 'Pod', 'forced'), undefined);
   });
 });

@@ -64,6 +64,11 @@ describe('selectors and pagination', () => {
     assert.equal(pending.items.length, 1);
     const running = await core.listNamespacedPod({ namespace: 'default', fieldSelector: 'status.phase=Running' });
     assert.equal(running.items.length, 0);
+    // A Node's own label, as kube-apiserver's: spec.unschedulable (and no metadata.namespace: cluster-scoped).
+    server.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, spec: { unschedulable: true } });
+    const cordoned = await core.listNode({ fieldSelector: 'spec.unschedulable=true' });
+    assert.deepEqual(cordoned.items.map((n) => n.metadata?.name), ['n1']);
+    await expectStatus(() => core.listNode({ fieldSelector: 'metadata.namespace=x' }), 400);
   });
 
   test('limit/continue pages through a stable order with remainingItemCount; later pages keep the first resourceVersion', async () => {

@@ -32,7 +32,7 @@ describe('simulated workload controllers (fake clock)', () => {
   let core: CoreV1Api;
 
   before(async () => {
-    server = await startTestApiServer({ clock, simulateWorkloads: { readyAfterMs: 5000, jobDurationMs: 3000 } });
+    server = await startTestApiServer({ clock, simulateWorkloads: { readyAfterMs: 5000, jobDurationMs: 3000, podTerminationMs: 2000 } });
     apps = server.kubeConfig.makeApiClient(AppsV1Api);
     batch = server.kubeConfig.makeApiClient(BatchV1Api);
     core = server.kubeConfig.makeApiClient(CoreV1Api);
@@ -91,21 +91,41 @@ describe('simulated workload controllers (fake clock)', () => {
     assert.equal((await apps.readNamespacedDeployment({ namespace: 'default', name: 'web' })).status?.readyReplicas, 5);
     await apps.patchNamespacedDeployment({ namespace: 'default', name: 'web', body: [{ op: 'replace', path: '/spec/replicas', value: 1 }] });
     await server.settled();
+    // The four Pods scaled away stop first (podTerminationMs), counted as terminating meanwhile.
+    const stopping = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items;
+    assert.deepEqual(stopping.map((p) => p.metadata?.deletionTimestamp !== undefined).sort(), [false, true, true, true, true]);
+    const scaledDown = await apps.readNamespacedDeployment({ namespace: 'default', name: 'web' });
+    assert.deepEqual([scaledDown.status?.readyReplicas, scaledDown.status?.terminatingReplicas], [1, 4]);
+    await clock.advance(2000);
+    await server.settled();
     assert.equal((await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items.length, 1);
-    assert.equal((await apps.readNamespacedDeployment({ namespace: 'default', name: 'web' })).status?.readyReplicas, 1);
+    assert.equal((await apps.readNamespacedDeployment({ namespace: 'default', name: 'web' })).status?.terminatingReplicas, 0);
   });
 
   test('a deleted Pod is replaced; deleting the Deployment collects its Pods', async () => {
+    const pods = async (): Promise<string[]> =>
+      (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items.map((p) => `${p.metadata?.name} ${p.status?.phase}${p.metadata?.deletionTimestamp === undefined ? '' : ' terminating'}`).sort();
     const [pod] = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items;
-    await core.deleteNamespacedPod({ namespace: 'default', name: pod?.metadata?.name ?? '' });
+    const name = pod?.metadata?.name ?? '';
+    // A bound Pod is deleted gracefully: the answer is the Pod, marked with its grace period (30 s by default).
+    const marked = await core.deleteNamespacedPod({ namespace: 'default', name });
+    assert.deepEqual([marked.metadata?.name, marked.metadata?.deletionGracePeriodSeconds], [name, 30]);
     await server.settled();
-    const replaced = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items;
-    assert.equal(replaced.length, 1);
-    assert.notEqual(replaced[0]?.metadata?.uid, pod?.metadata?.uid, 'a new Pod (names are deterministic, so it may keep the name)');
-    assert.equal(replaced[0]?.status?.phase, 'Pending');
+    // The ReplicaSet replaces it at once, under another name; the kubelet removes it once it has stopped.
+    const replaced = await pods();
+    assert.equal(replaced.length, 2);
+    assert.ok(replaced.includes(`${name} Running terminating`), replaced.join());
+    const [fresh] = replaced.filter((p) => !p.startsWith(`${name} `));
+    assert.match(fresh ?? '', / Pending$/);
+    await clock.advance(2000);
+    await server.settled();
+    assert.deepEqual(await pods(), [fresh]);
     await apps.deleteNamespacedDeployment({ namespace: 'default', name: 'web' });
     await server.settled();
-    assert.equal((await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items.length, 0);
+    assert.deepEqual(await pods(), [`${fresh} terminating`], 'collected: deleted gracefully too');
+    await clock.advance(2000);
+    await server.settled();
+    assert.deepEqual(await pods(), []);
   });
 
   test('the fail annotation: Pods crash, readyReplicas stays 0, Progressing turns False', async () => {

@@ -72,7 +72,11 @@ export class ObjectClient {
 
   async delete(apiVersion: string, kind: string, name: string, namespace?: string, options: DirectDeleteOptions = {}): Promise<Json | undefined> {
     const path = await this.pathOf({ apiVersion, kind, metadata: { name, ...(namespace === undefined ? {} : { namespace }) } });
-    const body = options.propagationPolicy === undefined ? undefined : { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: options.propagationPolicy };
+    const asked = {
+      ...(options.propagationPolicy === undefined ? {} : { propagationPolicy: options.propagationPolicy }),
+      ...(options.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: options.gracePeriodSeconds }),
+    };
+    const body = Object.keys(asked).length === 0 ? undefined : { kind: 'DeleteOptions', apiVersion: 'v1', ...asked };
     await this.send('DELETE', path, body, 'application/json');
     return this.get(apiVersion, kind, name, namespace);
   }

@@ -4,10 +4,12 @@
  * others remain are removed. Owners deleted in the foreground (`foregroundDeletion` finalizer) have every dependent
  * deleted, and disappear when none is left that blocks them: as kube-controller-manager's collector, an owner waits
  * only for the dependents whose reference to it says `blockOwnerDeletion: true` (the others are deleted too, but may
- * outlive it, held by finalizers of their own).
+ * outlive it, held by finalizers of their own). Owners deleted with the `orphan` finalizer first have their
+ * references removed from every dependent, then lose the finalizer.
  */
 import type { Cluster } from '../cluster.js';
-import { deleteObject, FOREGROUND_FINALIZER } from '../operations/delete.js';
+import { deleteObject } from '../operations/delete.js';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../operations/deletion-finalizers.js';
 import { finalizersOf, isDeleting } from '../operations/object-rules.js';
 import { removeFinalizer, systemUpdate } from '../operations/system-write.js';
 import { ownerUids } from '../store/object-store.js';
@@ -61,6 +63,26 @@ function deleteForeground(cluster: Cluster, ownerUid: string): void {
   if (!cluster.store.dependentsOf(ownerUid).some((dependent) => blocks(dependent.record, ownerUid))) removeFinalizer(cluster, ownerUid, FOREGROUND_FINALIZER);
 }
 
+/** Removes the owner reference to `ownerUid` from every dependent. */
+function orphanDependents(cluster: Cluster, ownerUid: string): void {
+  for (const dependent of cluster.store.dependentsOf(ownerUid)) {
+    systemUpdate(cluster, dependent.key, dependent.record, (_next, metadata) => {
+      const refs = (metadataOf(dependent.record.object)['ownerReferences'] as unknown[] | undefined) ?? [];
+      const kept = refs.filter((ref) => (ref as { uid?: unknown } | null)?.uid !== ownerUid);
+      if (kept.length === 0) delete metadata['ownerReferences'];
+      else metadata['ownerReferences'] = kept;
+    });
+  }
+}
+
+/** Orphans the dependents of an owner being deleted with the `orphan` finalizer, then removes the finalizer. */
+function orphanThenRelease(cluster: Cluster, ownerUid: string): void {
+  const owner = cluster.store.byUid(ownerUid);
+  if (owner === undefined || !isDeleting(owner.record.object) || !finalizersOf(owner.record.object).includes(ORPHAN_FINALIZER)) return;
+  orphanDependents(cluster, ownerUid);
+  removeFinalizer(cluster, ownerUid, ORPHAN_FINALIZER);
+}
+
 /** Subscribes the garbage collector to the cluster's commits. */
 export function runGarbageCollector(cluster: Cluster): void {
   cluster.onCommit((_type, event) => {
@@ -84,6 +106,9 @@ export function runGarbageCollector(cluster: Cluster): void {
     }
     if (isDeleting(record.object) && finalizersOf(record.object).includes(FOREGROUND_FINALIZER)) {
       cluster.defer(() => deleteForeground(cluster, record.uid));
+    }
+    if (isDeleting(record.object) && finalizersOf(record.object).includes(ORPHAN_FINALIZER)) {
+      cluster.defer(() => orphanThenRelease(cluster, record.uid));
     }
   });
 }

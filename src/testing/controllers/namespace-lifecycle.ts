@@ -7,20 +7,29 @@ import type { Cluster } from '../cluster.js';
 import { NAMESPACE_FINALIZER } from '../kinds/kind-behaviour.js';
 import { NAMESPACES_KEY } from '../resources/builtin-resources.js';
 import type { ResourceView } from '../resources/resource-type.js';
-import type { StoredRecord } from '../store/record.js';
+import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { deleteObject } from '../operations/delete.js';
 import { isDeleting } from '../operations/object-rules.js';
 import { systemUpdate } from '../operations/system-write.js';
 import { storageView } from './storage-view.js';
 
-/** Marks a Namespace Terminating and schedules the removal of its content. */
-export function startNamespaceDeletion(cluster: Cluster, view: ResourceView, prev: StoredRecord): StoredRecord {
-  const record = systemUpdate(cluster, view.type.key, prev, (next, metadata) => {
-    metadata['deletionTimestamp'] = cluster.now();
-    metadata['deletionGracePeriodSeconds'] = 0;
-    const status = typeof next['status'] === 'object' && next['status'] !== null ? (next['status'] as Record<string, unknown>) : {};
-    next['status'] = { ...status, phase: 'Terminating' };
-  });
+/**
+ * Marks a Namespace Terminating (a deletionTimestamp without a grace period, `status.phase`, the garbage collector's
+ * finalizers the request asks for) and schedules the removal of its content; a dry run only answers the mark.
+ */
+export function startNamespaceDeletion(cluster: Cluster, view: ResourceView, prev: StoredRecord, finalizers: readonly string[], dryRun: boolean): StoredRecord {
+  const metadata = { ...metadataOf(prev.object) };
+  const next: KubeObject = { ...prev.object, metadata };
+  metadata['deletionTimestamp'] = cluster.now();
+  if (finalizers.length > 0) metadata['finalizers'] = [...finalizers];
+  else delete metadata['finalizers'];
+  const status = typeof next['status'] === 'object' && next['status'] !== null ? (next['status'] as Record<string, unknown>) : {};
+  next['status'] = { ...status, phase: 'Terminating' };
+  if (dryRun) {
+    next['apiVersion'] = view.apiVersion;
+    return makeRecord(next);
+  }
+  const record = cluster.commit(view.type, 'MODIFIED', next, prev);
   cluster.defer(() => sweepNamespace(cluster, prev.name));
   return record;
 }

@@ -30,7 +30,7 @@ export function invalidOption(options: OptionsKind, field: string, reason: Optio
   return invalidOptions(options, [{ reason, message, field }]);
 }
 
-type OptionReason = 'FieldValueNotSupported' | 'FieldValueForbidden';
+type OptionReason = 'FieldValueNotSupported' | 'FieldValueForbidden' | 'FieldValueInvalid';
 
 /** 422 with several causes, as kube-apiserver aggregates them: `... is invalid: [<field>: <message>, ...]`. */
 function invalidOptions(options: OptionsKind, causes: ReadonlyArray<{ readonly reason: OptionReason; readonly message: string; readonly field: string }>): StatusError {

@@ -4,7 +4,7 @@
  * items lacking kind/apiVersion).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { deleteObject, parseDeleteOptions, type DeleteOptions, type PropagationPolicy } from '../operations/delete.js';
+import { deleteObject } from '../operations/delete.js';
 import { createObject } from '../operations/create.js';
 import { patchObject, patchTypeOf } from '../operations/patch.js';
 import { patchConverted } from '../operations/patch-converted.js';
@@ -18,6 +18,7 @@ import { badRequest, deletedStatus, internalErrorWithMessage, methodNotAllowed, 
 import { bareJson, objectJson, type KubeObject, type StoredRecord } from '../store/record.js';
 import { parseApplyBody, parseJsonBody, readBody } from './body.js';
 import type { ServerContext } from './context.js';
+import { deleteOptionsOf } from './delete-options.js';
 import { checkBody, fieldValidationOf, patchChecker } from './field-validation.js';
 import { checkListVersion, dryRun, fieldManagerOf, flag, goInt, invalidOption, limitOf, optional } from './query.js';
 import { sendJson, sendObject, withWarnings } from './respond.js';
@@ -51,7 +52,8 @@ function objectText(view: ResourceView, record: StoredRecord): string {
 export function listText(view: ResourceView, page: ListPage, converted?: readonly string[]): string {
   const items = converted ?? (view.type.builtin ? page.records.map(bareJson) : page.records.map((r) => objectText(view, r)));
   const metadata: Record<string, unknown> = { resourceVersion: String(page.resourceVersion) };
-  if (page.continueToken !== undefined) metadata['continue'] = page.continueToken;
+  // A custom resource's list always says `continue`, empty on the last page (kube-apiserver's unstructured lists).
+  if (page.continueToken !== undefined || !view.type.builtin) metadata['continue'] = page.continueToken ?? '';
   if (page.remainingItemCount !== undefined) metadata['remainingItemCount'] = page.remainingItemCount;
   return `{"apiVersion":${JSON.stringify(view.apiVersion)},"kind":${JSON.stringify(view.type.listKind)},"metadata":${JSON.stringify(metadata)},"items":[${items.join(',')}]}`;
 }
@@ -59,20 +61,6 @@ export function listText(view: ResourceView, page: ListPage, converted?: readonl
 function asObject(value: unknown): KubeObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the request body must be a JSON object');
   return value as KubeObject;
-}
-
-function deleteOptionsOf(query: URLSearchParams, body: string): DeleteOptions {
-  const fromBody = body.trim() === '' ? {} : parseDeleteOptions(parseJsonBody(body));
-  const policy = optional(query, 'propagationPolicy');
-  if (policy !== undefined && policy !== 'Foreground' && policy !== 'Background' && policy !== 'Orphan') {
-    throw invalidOption('DeleteOptions', 'propagationPolicy', 'FieldValueNotSupported', `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`);
-  }
-  goInt(query, 'gracePeriodSeconds'); // parsed (400 when not an integer) and otherwise ignored: no graceful deletion
-  const fromQuery = parseDeleteOptions({
-    ...(policy === undefined ? {} : { propagationPolicy: policy as PropagationPolicy }),
-    ...(query.has('orphanDependents') ? { orphanDependents: flag(query, 'orphanDependents') } : {}),
-  });
-  return { ...fromBody, ...fromQuery, ...(dryRun(query, 'DeleteOptions') ? { dryRun: true } : {}) };
 }
 
 /** The warnings a write's CEL rules earn (a ratcheted failure), once each: admission may run the write twice. */
@@ -237,7 +225,8 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         },
       );
       const headers = withWarnings({}, admitted.warnings);
-      if (result?.removed === true && view.type.builtin) sendJson(res, 200, JSON.stringify(deletedStatus(view.type, admitted.record.name, admitted.record.uid)), headers);
+      // Gone (or, in a dry run, to be gone): the Status, unless the kind answers the object as it was last.
+      if (result?.removed === true && view.type.returnsDeletedObject !== true) sendJson(res, 200, JSON.stringify(deletedStatus(view.type, admitted.record.name, admitted.record.uid)), headers);
       else sendJson(res, 200, await recordText(cluster, view, admitted.record), headers);
       return;
     }
@@ -250,13 +239,10 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         limit: undefined,
         continueToken: undefined,
       });
-      const records: StoredRecord[] = [];
-      for (const record of page.records) records.push(deleteObject(cluster, view, record.namespace, record.name, options).record);
-      if (view.type.builtin) sendObject(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 });
-      else {
-        const items = conversionFor(cluster, view) === undefined ? undefined : await recordTexts(cluster, view, records);
-        sendJson(res, 200, listText(view, { records, resourceVersion: cluster.store.currentRevision, continueToken: undefined, remainingItemCount: undefined }, items));
-      }
+      for (const record of page.records) deleteObject(cluster, view, record.namespace, record.name, options);
+      // The answer is the list the deletes were made from: the items as they were listed, at the list's revision.
+      const items = conversionFor(cluster, view) === undefined ? undefined : await recordTexts(cluster, view, page.records);
+      sendJson(res, 200, listText(view, page, items));
       return;
     }
     default:

@@ -7,6 +7,7 @@ import { asObject } from '../patch/json-value.js';
 import { CRDS_KEY, NAMESPACES_KEY } from '../resources/builtin-resources.js';
 import type { ResourceRegistry } from '../resources/registry.js';
 import type { ObjectStore } from '../store/object-store.js';
+import type { GracePeriodRule } from '../operations/graceful-deletion.js';
 import type { KubeObject, StoredRecord } from '../store/record.js';
 import { REGISTRY_BEHAVIOURS } from './builtin/registry-behaviours.js';
 import { prepareCrdCreate, prepareCrdUpdate, refreshCrdStatus } from './crd-rules.js';
@@ -27,6 +28,11 @@ export interface KindBehaviour {
   prepareCreate(next: KubeObject, ctx: KindContext): void;
   /** Adjusts an updated object before it is stored; may throw a StatusError. */
   prepareUpdate(next: KubeObject, prev: StoredRecord, ctx: KindContext): void;
+  /**
+   * Kinds that delete gracefully (kube's CheckGracefulDelete; Pods): the grace period a new deletion starts with,
+   * given the one the request asked for (graceful-deletion.ts).
+   */
+  readonly gracePeriod?: GracePeriodRule;
   /** Adjusts an object that is being marked for deletion (deletionTimestamp already set). */
   prepareDelete?(next: KubeObject, prev: StoredRecord, ctx: KindContext): void;
   /**

@@ -87,7 +87,8 @@ export function createObject(cluster: Cluster, view: ResourceView, body: KubeObj
   const decodedManaged = options.managedFields === undefined && type.builtin ? managedFieldsOnCreate(view, decoded, options.manager, now) : undefined;
   behaviourOf(type.key)?.prepareCreate(decoded, { registry: cluster.registry, store: cluster.store, now, warn: options.warn });
   const object = checkSchema(view, decoded, undefined, { subresource: undefined, decoded: options.fromApply !== true, warn: options.warn });
-  if (cluster.store.get(type.key, namespace, name) !== undefined) throw alreadyExists(type, name);
+  const existing = cluster.store.get(type.key, namespace, name);
+  if (existing !== undefined) throw alreadyExists(type, name, isDeleting(existing.object));
 
   const managed = options.managedFields ?? decodedManaged ?? managedFieldsOnCreate(view, object, options.manager, now);
   const objectMetadata = ensureMetadata(object);

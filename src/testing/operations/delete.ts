@@ -1,91 +1,68 @@
 /**
- * DELETE: preconditions, propagation policy (Background: the garbage collector removes dependents afterwards;
- * Foreground: the owner waits with the `foregroundDeletion` finalizer until no dependent blocks it; Orphan:
- * dependents lose their owner reference first), finalizers (deletionTimestamp, MODIFIED, the object stays) and
- * removal with a DELETED event carrying the last state.
+ * DELETE, in kube-apiserver's order: preconditions; a graceful deletion (graceful-deletion.ts: a Pod is marked with
+ * its grace period and removed later, a pending one only shortened); the garbage collector's finalizers
+ * (deletion-finalizers.ts: `orphan` and `foregroundDeletion`, which the garbage collector acts on and removes);
+ * then the object is marked (deletionTimestamp, MODIFIED) while finalizers or a grace period hold it, or removed
+ * with a DELETED event carrying its last state. A dry run answers what the request would have done.
  */
 import type { Cluster } from '../cluster.js';
+import { startNamespaceDeletion } from '../controllers/namespace-lifecycle.js';
 import { behaviourOf } from '../kinds/kind-behaviour.js';
 import { NAMESPACES_KEY } from '../resources/builtin-resources.js';
 import type { ResourceView } from '../resources/resource-type.js';
-import { badRequest, conflict, forbidden, notFound } from '../status-errors.js';
-import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
-import { startNamespaceDeletion } from '../controllers/namespace-lifecycle.js';
-import { finalizersOf, isDeleting } from './object-rules.js';
-import { systemUpdate } from './system-write.js';
+import { conflict, forbidden, notFound } from '../status-errors.js';
+import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
+import type { DeleteOptions } from './delete-options.js';
+import { deletionFinalizers } from './deletion-finalizers.js';
+import { startDeletion, type DeletionStart } from './graceful-deletion.js';
+import { finalizersOf, isDeleting, sameContent } from './object-rules.js';
 
-export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
-
-/** The parts of `DeleteOptions` the server honours. */
-export interface DeleteOptions {
-  readonly propagationPolicy?: PropagationPolicy;
-  readonly orphanDependents?: boolean;
-  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
-  readonly dryRun?: boolean;
-}
-
-/** The outcome: the object as it is now (deleted or marked), and whether it is gone. */
+/** The outcome: the object as it is now (the last state, when removed), and whether it is gone (or would be). */
 export interface DeleteResult {
   readonly record: StoredRecord;
   readonly removed: boolean;
 }
 
-export const FOREGROUND_FINALIZER = 'foregroundDeletion';
-
 /** Namespaces a real server refuses to delete. */
 const PROTECTED_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
-/** Reads and checks a DeleteOptions body (any JSON value; undefined when there was none). */
-export function parseDeleteOptions(body: unknown): DeleteOptions {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('the DeleteOptions body must be an object');
-  const options = body as Record<string, unknown>;
-  const policy = options['propagationPolicy'];
-  if (policy !== undefined && policy !== null && policy !== 'Background' && policy !== 'Foreground' && policy !== 'Orphan') {
-    throw badRequest(`propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan"`);
+function checkPreconditions(view: ResourceView, prev: StoredRecord, options: DeleteOptions): void {
+  const { type } = view;
+  const pre = options.preconditions;
+  // kube-apiserver's BeforeDelete names the kind here, not the resource (`Operation cannot be fulfilled on ConfigMap "x"`).
+  const byKind = { group: type.group, plural: type.kind };
+  if (pre?.uid !== undefined && pre.uid !== prev.uid) {
+    throw conflict(byKind, prev.name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${prev.uid}). The object might have been deleted and then recreated`);
   }
-  const preconditions = options['preconditions'];
-  const result: {
-    propagationPolicy?: PropagationPolicy;
-    orphanDependents?: boolean;
-    preconditions?: { uid?: string; resourceVersion?: string };
-    dryRun?: boolean;
-  } = {};
-  if (typeof policy === 'string') result.propagationPolicy = policy as PropagationPolicy;
-  if (typeof options['orphanDependents'] === 'boolean') result.orphanDependents = options['orphanDependents'];
-  if (typeof preconditions === 'object' && preconditions !== null) {
-    const p = preconditions as Record<string, unknown>;
-    result.preconditions = {
-      ...(typeof p['uid'] === 'string' ? { uid: p['uid'] } : {}),
-      ...(typeof p['resourceVersion'] === 'string' ? { resourceVersion: p['resourceVersion'] } : {}),
-    };
-  }
-  if (Array.isArray(options['dryRun']) && options['dryRun'].includes('All')) result.dryRun = true;
-  return result;
-}
-
-/** Removes the owner reference to `ownerUid` from every dependent. */
-export function orphanDependents(cluster: Cluster, ownerUid: string): void {
-  for (const dependent of cluster.store.dependentsOf(ownerUid)) {
-    systemUpdate(cluster, dependent.key, dependent.record, (_next, metadata) => {
-      const refs = (metadataOf(dependent.record.object)['ownerReferences'] as unknown[] | undefined) ?? [];
-      const kept = refs.filter((ref) => (ref as { uid?: unknown } | null)?.uid !== ownerUid);
-      if (kept.length === 0) delete metadata['ownerReferences'];
-      else metadata['ownerReferences'] = kept;
-    });
+  if (pre?.resourceVersion !== undefined && pre.resourceVersion !== String(prev.rv)) {
+    throw conflict(byKind, prev.name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${prev.rv}). The object might have been modified`);
   }
 }
 
-/** Marks an object as being deleted (deletionTimestamp, grace 0, generation+1, extra finalizers). */
-export function markDeleting(cluster: Cluster, view: ResourceView, prev: StoredRecord, finalizers: string[]): StoredRecord {
-  return systemUpdate(cluster, view.type.key, prev, (next, metadata) => {
-    const now = cluster.now();
-    metadata['deletionTimestamp'] = now;
+/**
+ * The marked object: a graceful deletion's timestamp and period (the generation moves on with the first mark), or,
+ * held by finalizers alone, a mark of now with a period of 0 (kube's markAsDeleting); the finalizers as decided.
+ */
+function marked(cluster: Cluster, view: ResourceView, prev: StoredRecord, start: DeletionStart, finalizers: string[]): KubeObject {
+  const metadata = { ...metadataOf(prev.object) };
+  const next: KubeObject = { ...prev.object, metadata };
+  const now = cluster.now();
+  const generation = metadata['generation'];
+  const first = !isDeleting(prev.object);
+  if (start.kind === 'graceful') {
+    metadata['deletionTimestamp'] = start.timestamp;
+    metadata['deletionGracePeriodSeconds'] = start.period;
+    if (start.first && typeof generation === 'number' && generation > 0) metadata['generation'] = generation + 1;
+  } else {
+    if (first && typeof generation === 'number' && generation > 0) metadata['generation'] = generation + 1;
+    const existing = metadata['deletionTimestamp'];
+    if (typeof existing !== 'string' || Date.parse(existing) > cluster.clock.now()) metadata['deletionTimestamp'] = now;
     metadata['deletionGracePeriodSeconds'] = 0;
-    metadata['finalizers'] = finalizers;
-    if (typeof metadata['generation'] === 'number') metadata['generation'] = metadata['generation'] + 1;
-    behaviourOf(view.type.key)?.prepareDelete?.(next, prev, { registry: cluster.registry, store: cluster.store, now });
-  });
+  }
+  if (finalizers.length > 0) metadata['finalizers'] = finalizers;
+  else delete metadata['finalizers'];
+  if (first) behaviourOf(view.type.key)?.prepareDelete?.(next, prev, { registry: cluster.registry, store: cluster.store, now });
+  return next;
 }
 
 /** Deletes one object (Namespaces start terminating and are removed by the namespace controller). */
@@ -93,29 +70,29 @@ export function deleteObject(cluster: Cluster, view: ResourceView, namespace: st
   const { type } = view;
   const prev = cluster.store.get(type.key, namespace, name);
   if (prev === undefined) throw notFound(type, name);
-  const pre = options.preconditions;
-  // kube-apiserver's BeforeDelete names the kind here, not the resource (`Operation cannot be fulfilled on ConfigMap "x"`).
-  const byKind = { group: type.group, plural: type.kind };
-  if (pre?.uid !== undefined && pre.uid !== prev.uid) {
-    throw conflict(byKind, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${prev.uid}). The object might have been deleted and then recreated`);
+  checkPreconditions(view, prev, options);
+  if (type.key === NAMESPACES_KEY) {
+    if (PROTECTED_NAMESPACES.has(name)) throw forbidden(type, name, 'this namespace may not be deleted');
+    if (isDeleting(prev.object)) return { record: prev, removed: false };
+    const { finalizers } = deletionFinalizers(finalizersOf(prev.object), options);
+    return { record: startNamespaceDeletion(cluster, view, prev, finalizers, options.dryRun === true), removed: false };
   }
-  if (pre?.resourceVersion !== undefined && pre.resourceVersion !== String(prev.rv)) {
-    throw conflict(byKind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${prev.rv}). The object might have been modified`);
+  const start = startDeletion(prev.object, behaviourOf(type.key)?.gracePeriod, options.gracePeriodSeconds, cluster.clock.now());
+  // A pending graceful deletion is left as it is, finalizers included.
+  if (start.kind === 'pending') return { record: prev, removed: false };
+  const gc = deletionFinalizers(finalizersOf(prev.object), options);
+  const held = gc.finalizers.length > 0;
+  let last = prev;
+  if (start.kind === 'graceful' || held) {
+    const next = marked(cluster, view, prev, start, gc.finalizers);
+    if (options.dryRun === true) {
+      next['apiVersion'] = view.apiVersion;
+      last = makeRecord(next);
+    } else if (!sameContent(prev.object, next)) last = cluster.commit(type, 'MODIFIED', next, prev);
+    if (held || (start.kind === 'graceful' && start.period > 0)) return { record: last, removed: false };
   }
-  if (type.key === NAMESPACES_KEY && PROTECTED_NAMESPACES.has(name)) throw forbidden(type, name, 'this namespace may not be deleted');
-  if (options.dryRun === true) return { record: prev, removed: false };
-  if (isDeleting(prev.object)) return { record: prev, removed: false };
-  if (type.key === NAMESPACES_KEY) return { record: startNamespaceDeletion(cluster, view, prev), removed: false };
-
-  const policy = options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : 'Background');
-  if (policy === 'Orphan') orphanDependents(cluster, prev.uid);
-  const finalizers = finalizersOf(prev.object);
-  // As kube-apiserver does, whether or not it has dependents: the garbage collector releases it.
-  if (policy === 'Foreground' && !finalizers.includes(FOREGROUND_FINALIZER)) finalizers.push(FOREGROUND_FINALIZER);
-  if (finalizers.length > 0) {
-    const record = markDeleting(cluster, view, prev, finalizers);
-    return { record, removed: false };
-  }
-  const last: KubeObject = { ...prev.object, metadata: { ...metadataOf(prev.object) } };
-  return { record: cluster.commit(type, 'DELETED', last, prev), removed: true };
+  // Removed now: without finalizers (the garbage collector's dropped by this request included) and grace period.
+  if (options.dryRun === true) return { record: last, removed: true };
+  const gone: KubeObject = { ...last.object, metadata: { ...metadataOf(last.object) } };
+  return { record: cluster.commit(type, 'DELETED', gone, last), removed: true };
 }

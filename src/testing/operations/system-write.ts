@@ -1,13 +1,14 @@
 /**
  * Writes the server makes on its own behalf (garbage collector, namespace and CRD controllers, the simulated
- * workload controllers): a change of a stored object, with the same finalizer rule as client writes (the last
- * finalizer of an object being deleted removes it). Managed fields are left as they are, unless the write is a
- * controller's status write, which is recorded as that controller's `/status` write would be.
+ * workload controllers): a change of a stored object, with the same finalizer rule as client writes
+ * (commit-change.ts). Managed fields are left as they are, unless the write is a controller's status write, which
+ * is recorded as that controller's `/status` write would be.
  */
 import type { Cluster } from '../cluster.js';
 import { apiVersionOf } from '../resources/resource-type.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
-import { finalizersOf, isDeleting, pendingFinalizers, sameContent } from './object-rules.js';
+import { commitChange } from './commit-change.js';
+import { finalizersOf, sameContent } from './object-rules.js';
 import { managedFieldsOfUpdate } from './update-managed-fields.js';
 
 /**
@@ -36,8 +37,7 @@ export function systemUpdate(
     if (managed.length > 0) metadata['managedFields'] = managed;
     else delete metadata['managedFields'];
   }
-  if (isDeleting(next) && pendingFinalizers(next).length === 0) return cluster.commit(type, 'DELETED', next, record);
-  return cluster.commit(type, 'MODIFIED', next, record);
+  return commitChange(cluster, type, next, record);
 }
 
 /** Removes one finalizer (if present) from the current version of the object with this uid. */

@@ -11,7 +11,8 @@ import { storageKey } from '../resources/storage-key.js';
 import { badRequest, conflict, invalid, notFound } from '../status-errors.js';
 import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { resolveNamespace } from './create.js';
-import { checkKind, checkNoNewFinalizers, ensureMetadata, isDeleting, pendingFinalizers, sameContent, specChanged } from './object-rules.js';
+import { commitChange } from './commit-change.js';
+import { checkKind, checkNoNewFinalizers, ensureMetadata, sameContent, specChanged } from './object-rules.js';
 import { checkSchema } from './schema-rules.js';
 import { managedFieldsOfUpdate } from './update-managed-fields.js';
 import type { ComputedWriteOptions } from './write-options.js';
@@ -129,6 +130,5 @@ export function finishUpdate(
     next['apiVersion'] = view.apiVersion;
     return makeRecord(next);
   }
-  if (isDeleting(next) && pendingFinalizers(next).length === 0) return cluster.commit(type, 'DELETED', next, prev);
-  return cluster.commit(type, 'MODIFIED', next, prev);
+  return commitChange(cluster, type, next, prev);
 }

@@ -1,6 +1,7 @@
 /**
  * The built-in kinds the test API server serves, with the per-kind facts a real API server has: scope, short
- * names, categories, which kinds have a `/status` subresource and which keep `metadata.generation`.
+ * names, categories, which kinds have a `/status` subresource and which keep `metadata.generation`, which answer a
+ * DELETE with the deleted object.
  */
 import { listKeysFor } from '../patch/index.js';
 import { apiVersionOf, type NameRule, type ResourceType, type ScaleSubresource } from './resource-type.js';
@@ -22,6 +23,8 @@ interface BuiltinSpec {
   readonly namespaceField?: false;
   /** Whether the kind has a `/scale` subresource (the workloads with `spec.replicas` and `spec.selector`). */
   readonly scale?: true;
+  /** Whether a DELETE answers the deleted object (kube-apiserver's `ReturnDeletedObject`). */
+  readonly returnsDeleted?: true;
 }
 
 /** The `/scale` subresource of Deployments, ReplicaSets and StatefulSets, as kube-apiserver's registries build it. */
@@ -60,23 +63,22 @@ const EVENT_FIELDS = [
 const ALL = ['all'];
 
 const SPECS: readonly BuiltinSpec[] = [
-  { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameRule: 'label', fieldLabels: ['status.phase'], namespaceField: false },
+  { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameRule: 'label', fieldLabels: ['status.phase'], namespaceField: false, returnsDeleted: true },
   { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], status: true, fieldLabels: ['spec.unschedulable'], namespaceField: false },
   { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
   { group: '', version: 'v1', plural: 'secrets', kind: 'Secret', namespaced: true, fieldLabels: ['type'] },
-  { group: '', version: 'v1', plural: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ALL, status: true, nameRule: 'label1035' },
-  { group: '', version: 'v1', plural: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'] },
-  { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ALL, status: true, generation: true, fieldLabels: POD_FIELDS },
-  { group: '', version: 'v1', plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'], status: true },
-  { group: '', version: 'v1', plural: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'], status: true },
+  { group: '', version: 'v1', plural: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ALL, status: true, nameRule: 'label1035', returnsDeleted: true },
+  { group: '', version: 'v1', plural: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], returnsDeleted: true },
+  { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ALL, status: true, generation: true, fieldLabels: POD_FIELDS, returnsDeleted: true },
+  { group: '', version: 'v1', plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'], status: true, returnsDeleted: true },
+  { group: '', version: 'v1', plural: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'], status: true, returnsDeleted: true },
   { group: '', version: 'v1', plural: 'limitranges', kind: 'LimitRange', namespaced: true, shortNames: ['limits'] },
-  { group: '', version: 'v1', plural: 'resourcequotas', kind: 'ResourceQuota', namespaced: true, shortNames: ['quota'], status: true },
+  { group: '', version: 'v1', plural: 'resourcequotas', kind: 'ResourceQuota', namespaced: true, shortNames: ['quota'], status: true, returnsDeleted: true },
   { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], fieldLabels: EVENT_FIELDS },
-  { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], status: true },
   // events.k8s.io/v1 Events: a store of their own here (a real API server keeps one store for both APIs).
   { group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event', namespaced: true },
   { group: 'discovery.k8s.io', version: 'v1', plural: 'endpointslices', kind: 'EndpointSlice', namespaced: true },
-  { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'] },
+  { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'], returnsDeleted: true },
   { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ALL, status: true, generation: true, scale: true },
   { group: 'apps', version: 'v1', plural: 'statefulsets', kind: 'StatefulSet', namespaced: true, shortNames: ['sts'], categories: ALL, status: true, generation: true, scale: true },
   { group: 'apps', version: 'v1', plural: 'daemonsets', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ALL, status: true, generation: true },
@@ -134,6 +136,7 @@ export function builtinResourceTypes(): ResourceType[] {
     nameRule: spec.nameRule ?? 'subdomain',
     listKeys: listKeysFor(apiVersionOf(spec.group, spec.version), spec.kind),
     createOnUpdate: false,
+    ...(spec.returnsDeleted === true ? { returnsDeletedObject: true as const } : {}),
   }));
 }
 

@@ -57,6 +57,11 @@ export interface ResourceType {
   readonly nameRule: NameRule;
   /** List keys of associative lists, for managed fields and server-side apply. */
   readonly listKeys: ListKeyLookup;
+  /**
+   * True for the kinds whose DELETE answers the deleted object rather than a `Success` Status (kube-apiserver's
+   * `ReturnDeletedObject`: Pods, Services, Namespaces, volumes and claims...); absent for the others and custom resources.
+   */
+  readonly returnsDeletedObject?: true;
   /** True for kinds where creating an object through PUT is allowed (none of ours, but kept explicit). */
   readonly createOnUpdate: boolean;
   /** A custom resource's `openAPIV3Schema` by version name (for `fieldValidation` and pruning); absent for built-ins. */

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { asObject } from '../../patch/json-value.js';
 import { SAFE_ALPHABET } from '../../resources/dns-names.js';
-import type { KubeObject } from '../../store/record.js';
+import { isDeleting } from '../../operations/object-rules.js';
+import type { KubeObject, StoredRecord } from '../../store/record.js';
 import { replicasOf } from './object-fields.js';
 import { podTemplateHash } from './pod-template-hash.js';
 import { SIMULATED_NODE } from './simulation-options.js';
@@ -32,15 +33,32 @@ export function templateHash(object: KubeObject): string {
   return podTemplateHash(asObject(object['spec'])['template']);
 }
 
-/** Names of the Pods the workload wants, in order. */
-export function podNames(kind: string, object: KubeObject): string[] {
+/**
+ * Names of the Pods the workload wants, given the Pods it has. A StatefulSet's are `<name>-<i>` and a DaemonSet's
+ * its one name, which a Pod of that name still terminating holds until it is gone. A ReplicaSet (whose Pods kube
+ * names with `generateName`) keeps the running ones it has, in the order it named them (a scale down removes the
+ * last), and names new ones past every name still taken.
+ */
+export function podNames(kind: string, object: KubeObject, pods: readonly StoredRecord[]): string[] {
   const name = String(asObject(object['metadata'])['name']);
   const wanted = desiredReplicas(kind, object);
+  if (kind === 'StatefulSet') return Array.from({ length: wanted }, (_, i) => `${name}-${i}`);
   const hash = templateHash(object);
-  const names: string[] = [];
-  for (let i = 0; i < wanted; i++) {
-    if (kind === 'StatefulSet') names.push(`${name}-${i}`);
-    else names.push(`${name}-${safeHash(`${hash}/${i}`, 5)}`);
+  const candidate = (i: number): string => `${name}-${safeHash(`${hash}/${i}`, 5)}`;
+  if (kind !== 'ReplicaSet') return Array.from({ length: wanted }, (_, i) => candidate(i));
+  const order = new Map<string, number>();
+  for (let i = 0; i < pods.length + wanted; i++) order.set(candidate(i), i);
+  const rank = (pod: string): number => order.get(pod) ?? Number.MAX_SAFE_INTEGER;
+  const names = pods
+    .filter((pod) => !isDeleting(pod.object))
+    .map((pod) => pod.name)
+    .sort((a, b) => rank(a) - rank(b))
+    .slice(0, wanted);
+  const taken = new Set(pods.map((pod) => pod.name));
+  for (let i = 0; names.length < wanted; i++) {
+    const next = candidate(i);
+    if (!taken.has(next)) names.push(next);
+    taken.add(next);
   }
   return names;
 }

@@ -4,8 +4,10 @@
  * whose generation is not yet observed gets its Pods (Pending) and a status that counts them; after `readyAfterMs`
  * its Pods run and are Ready (or crash, when told to fail) and the status says so. A Deployment rolls out through
  * ReplicaSets (deployment-controller.ts), moving on whenever one of them changes. A Job starts, then after
- * `jobDurationMs` completes (or fails). A workload's Pod deleted by someone else is replaced. Everything runs as
- * controller work of the cluster (after the request that caused it), so it is deterministic under a fake clock.
+ * `jobDurationMs` completes (or fails). A workload's Pod deleted by someone else is replaced (a ReplicaSet's at once,
+ * under a new name; a StatefulSet's or DaemonSet's once it is gone). A bound Pod deleted gracefully is removed by
+ * the simulated kubelet once it has stopped (pod-terminations.ts). Everything runs as controller work of the
+ * cluster (after the request that caused it), so it is deterministic under a fake clock.
  */
 import type { Cluster } from '../../cluster.js';
 import { createObject } from '../../operations/create.js';
@@ -19,6 +21,7 @@ import { storageView } from '../storage-view.js';
 import { DeploymentController, DEPLOYMENTS_KEY, REPLICA_SETS_KEY } from './deployment-controller.js';
 import { finishedJobStatus, jobFinished, jobSuspended, startedJobStatus } from './job-status.js';
 import { podManifest, podNames, runningPodStatus } from './pod-manifests.js';
+import { PodTerminations } from './pod-terminations.js';
 import { statusOf, unobserved } from './object-fields.js';
 import { dependentsOf, KUBELET, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
 import { shouldFail, type Simulation } from './simulation-options.js';
@@ -40,25 +43,32 @@ export interface WorkloadSimulator {
 class Simulator implements WorkloadSimulator {
   private readonly timers = new Map<string, TimerHandle>();
   private readonly deployments: DeploymentController;
+  private readonly terminations: PodTerminations;
 
   constructor(
     private readonly cluster: Cluster,
     private readonly simulation: Simulation,
   ) {
     this.deployments = new DeploymentController(cluster, simulation);
+    this.terminations = new PodTerminations(cluster, simulation);
   }
 
   cancel(): void {
     for (const handle of this.timers.values()) this.cluster.clock.clearTimeout(handle);
     this.timers.clear();
     this.deployments.cancel();
+    this.terminations.cancel();
   }
 
   /** Reacts to one commit: schedules the next stage of the object it concerns, if any. */
-  observe(type: ResourceType, record: StoredRecord, deleted: boolean): void {
+  observe(type: ResourceType, record: StoredRecord, deleted: boolean, prev: StoredRecord | undefined): void {
     const object = record.object;
     if (type.key === PODS_KEY) {
-      if (!deleted) return;
+      this.terminations.observe(record, deleted);
+      // A Pod that goes, or starts going, moves its workload on: a ReplicaSet replaces it at once, a StatefulSet or
+      // a DaemonSet once it is gone; the counts change.
+      const startsGoing = isDeleting(object) && (prev === undefined || !isDeleting(prev.object));
+      if (!deleted && !startsGoing) return;
       for (const ref of (metadataOf(object)['ownerReferences'] as { uid?: unknown }[] | undefined) ?? []) {
         const owner = typeof ref.uid === 'string' ? this.cluster.store.byUid(ref.uid) : undefined;
         if (owner !== undefined && WORKLOAD_KINDS[owner.key] !== undefined && !isDeleting(owner.record.object)) {
@@ -118,12 +128,15 @@ class Simulator implements WorkloadSimulator {
     const podView = podType === undefined ? undefined : storageView(podType);
     if (located === undefined || kind === undefined || podView === undefined) return;
     const owner = located.record.object;
-    const wanted = podNames(kind, owner);
-    for (const pod of this.pods(uid)) {
+    const pods = this.pods(uid);
+    const wanted = podNames(kind, owner, pods);
+    for (const pod of pods) {
       if (!wanted.includes(pod.name) && !isDeleting(pod.object)) deleteObject(this.cluster, podView, pod.namespace, pod.name, {});
     }
+    // kube's DaemonSet controller makes a node's Pod once the one there is gone.
+    const waits = kind === 'DaemonSet' && this.pods(uid).some((pod) => isDeleting(pod.object));
     const apiVersion = String(owner['apiVersion']);
-    for (const name of wanted) {
+    for (const name of waits ? [] : wanted) {
       if (this.cluster.store.get(PODS_KEY, located.record.namespace, name) !== undefined) continue;
       createObject(this.cluster, podView, podManifest(kind, apiVersion, owner, name), located.record.namespace, { manager: MANAGER, dryRun: false });
     }
@@ -160,8 +173,9 @@ class Simulator implements WorkloadSimulator {
     const located = this.live(uid);
     if (located === undefined) return;
     const object = located.record.object;
-    const pods = this.pods(uid).filter((pod) => !isDeleting(pod.object)).map((pod) => pod.object);
-    const status = workloadStatus(kind, object, pods);
+    const all = this.pods(uid);
+    const pods = all.filter((pod) => !isDeleting(pod.object)).map((pod) => pod.object);
+    const status = workloadStatus(kind, object, pods, all.length - pods.length);
     systemUpdate(
       this.cluster,
       located.key,
@@ -210,7 +224,7 @@ class Simulator implements WorkloadSimulator {
 export function runWorkloadSimulation(cluster: Cluster, simulation: Simulation): WorkloadSimulator {
   const simulator = new Simulator(cluster, simulation);
   cluster.onCommit((type, event) => {
-    if (type.key === PODS_KEY || type.key === JOBS_KEY || type.key === DEPLOYMENTS_KEY || WORKLOAD_KINDS[type.key] !== undefined) simulator.observe(type, event.record, event.type === 'DELETED');
+    if (type.key === PODS_KEY || type.key === JOBS_KEY || type.key === DEPLOYMENTS_KEY || WORKLOAD_KINDS[type.key] !== undefined) simulator.observe(type, event.record, event.type === 'DELETED', event.prev);
   });
   return simulator;
 }

@@ -6,6 +6,11 @@ export interface WorkloadSimulationOptions {
   readyAfterMs?: number;
   /** Time (on the server's clock) from a Job's creation until it completes or fails (default 100 ms). */
   jobDurationMs?: number;
+  /**
+   * Time (on the server's clock) a Pod deleted gracefully takes to stop before the simulated kubelet removes it
+   * (default 100 ms; never longer than the Pod's grace period; 0: as soon as it is marked).
+   */
+  podTerminationMs?: number;
   /** Every workload fails to become ready and every Job fails (default false; per object: {@link SIMULATE_ANNOTATION}). */
   fail?: boolean;
 }
@@ -23,6 +28,7 @@ export const SIMULATED_NODE = 'katalog-testing-node';
 export interface Simulation {
   readonly readyAfterMs: number;
   readonly jobDurationMs: number;
+  readonly podTerminationMs: number;
   readonly fail: boolean;
 }
 
@@ -32,7 +38,12 @@ export function resolveSimulation(options: WorkloadSimulationOptions): Simulatio
     if (!Number.isFinite(value) || value < 0) throw new TypeError(`simulateWorkloads.${name} must be a number >= 0, got ${String(value)}`);
     return value;
   };
-  return { readyAfterMs: delay(options.readyAfterMs, 'readyAfterMs'), jobDurationMs: delay(options.jobDurationMs, 'jobDurationMs'), fail: options.fail ?? false };
+  return {
+    readyAfterMs: delay(options.readyAfterMs, 'readyAfterMs'),
+    jobDurationMs: delay(options.jobDurationMs, 'jobDurationMs'),
+    podTerminationMs: delay(options.podTerminationMs, 'podTerminationMs'),
+    fail: options.fail ?? false,
+  };
 }
 
 /** Whether this object is to fail: its annotation, else the option. */

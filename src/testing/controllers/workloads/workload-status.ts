@@ -8,8 +8,8 @@ import type { KubeObject } from '../../store/record.js';
 import { statusOf, withoutZeros, type Json } from './object-fields.js';
 import { desiredReplicas, podReady, templateHash } from './pod-manifests.js';
 
-/** The workload's status from its (not deleting) Pods. */
-export function workloadStatus(kind: string, object: KubeObject, pods: readonly KubeObject[]): Json {
+/** The workload's status from its Pods that are not being deleted, and how many are (a ReplicaSet counts them). */
+export function workloadStatus(kind: string, object: KubeObject, pods: readonly KubeObject[], terminating: number): Json {
   const metadata = asObject(object['metadata']);
   const name = String(metadata['name']);
   const generation = metadata['generation'];
@@ -44,14 +44,14 @@ export function workloadStatus(kind: string, object: KubeObject, pods: readonly 
     };
     return withoutZeros(status, ['observedGeneration', 'readyReplicas', 'currentReplicas', 'updatedReplicas']);
   }
-  // A ReplicaSet: every Pod made from the template carries its labels; none lingers terminating here.
+  // A ReplicaSet: every Pod made from the template carries its labels.
   const conditions = statusOf(object)['conditions'];
   const status = {
     replicas: current,
     fullyLabeledReplicas: current,
     readyReplicas: ready,
     availableReplicas: ready,
-    terminatingReplicas: 0,
+    terminatingReplicas: terminating,
     observedGeneration: generation,
     ...(Array.isArray(conditions) && conditions.length > 0 ? { conditions } : {}),
   };

@@ -56,6 +56,20 @@ function daemonSetGeneration(next: KubeObject, prev: StoredRecord | undefined): 
   annotations[TEMPLATE_GENERATION] = String(changed ? before + 1 : before);
 }
 
+/**
+ * A Pod's grace period (kube's pod strategy): the one asked for, else its `terminationGracePeriodSeconds`; 0 for a
+ * Pod no node runs (unscheduled) or one that has ended; a negative period is 1 second.
+ */
+function podGracePeriod(pod: KubeObject, requested: number | undefined): number {
+  const spec = objectAt(pod, 'spec') ?? {};
+  const fromSpec = spec['terminationGracePeriodSeconds'];
+  let period = requested ?? (typeof fromSpec === 'number' ? fromSpec : 0);
+  if (textAt(spec, 'nodeName') === '') period = 0;
+  const phase = objectAt(pod, 'status')?.['phase'];
+  if (phase === 'Failed' || phase === 'Succeeded') period = 0;
+  return period < 0 ? 1 : period;
+}
+
 export const REGISTRY_BEHAVIOURS: ReadonlyMap<string, KindBehaviour> = new Map<string, KindBehaviour>([
   [
     '/pods',
@@ -65,6 +79,7 @@ export const REGISTRY_BEHAVIOURS: ReadonlyMap<string, KindBehaviour> = new Map<s
       },
       prepareUpdate() {},
       statusKeeps: ['ownerReferences'],
+      gracePeriod: podGracePeriod,
     },
   ],
   [
