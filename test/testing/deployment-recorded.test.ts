@@ -7,13 +7,14 @@
 // those that were terminating before it), and the Deployment and its ReplicaSets must be what the real controllers
 // left: sizes, revisions and their annotations, labels and selectors, status counts (terminating Pods included;
 // those Go leaves out when 0 left out), condition reasons and messages, and the fields the controller's status
-// writes own on the Deployment (its managedFields entry). Scenario d2's Pods were never bound to a node, so they
+// writes own on the Deployment (its managedFields entry), and the Events the controllers recorded meanwhile (Pod
+// names, random there, compared by their ReplicaSet). Scenario d2's Pods were never bound to a node, so they
 // went at once: it runs on a server whose kubelet ends a Pod as soon as it is marked. ReplicaSet names differ by
 // their hash, so both sides name them by order of creation.
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppsV1Api, type V1Deployment, type V1ReplicaSet } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, type V1Deployment, type V1ReplicaSet } from '@kubernetes/client-node';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { FakeClock } from '../support/fake-clock.js';
 
@@ -35,10 +36,12 @@ interface Step {
   step: string;
   action: Action;
   /** What of the recording this step does not compare, and why. */
-  ignore?: { replicaSetGeneration?: string; terminatingReplicas?: string };
+  ignore?: { replicaSetGeneration?: string; terminatingReplicas?: string; events?: string };
   /** `kubeControllerManager`: the controller's managedFields entries on the Deployment, as [operation, subresource, fieldsV1]. */
   deployment: { name: string; annotations: Json; status: Json; kubeControllerManager: unknown[][] };
   replicaSets: RecordedReplicaSet[];
+  /** The Events of the Deployment and its ReplicaSets since the step before: [object, type, reason, message, count]. */
+  events: unknown[][];
 }
 
 const recording = JSON.parse(readFileSync(new URL('../fixtures/kube-controller-manager/rollouts.json', import.meta.url), 'utf8')) as { scenarios: Record<string, Step[]> };
@@ -70,7 +73,7 @@ function statusOf(status: Json | undefined): Json {
   return conditionsOf(status ?? {}).length > 0 ? { ...counts, conditions: conditionsOf(status ?? {}) } : counts;
 }
 
-function observed(deployment: V1Deployment, replicaSets: V1ReplicaSet[]): State {
+function observed(deployment: V1Deployment, replicaSets: V1ReplicaSet[]): Omit<State, 'events'> {
   return {
     deployment: {
       name: deployment.metadata?.name ?? '',
@@ -98,7 +101,9 @@ function normalized(names: Names, state: State, ignore: Step['ignore']): unknown
   const terminating = ignore?.terminatingReplicas !== undefined && 'terminatingReplicas';
   const replicaSets = out.replicaSets.map((rs) => ({ ...rs, status: without(rs.status, [ignore?.replicaSetGeneration !== undefined && 'observedGeneration', terminating]) }));
   const deployment = { ...out.deployment, status: without(out.deployment.status, [terminating]) };
-  return { ...out, deployment, replicaSets: replicaSets.sort((a, b) => (a.name < b.name ? -1 : 1)) };
+  // A Pod's name ends in a random suffix there and a hash here: only its ReplicaSet is compared.
+  const events = ignore?.events !== undefined ? [] : out.events.map((e) => e.map((part) => (typeof part === 'string' ? part.replace(/ pod: (\S+)-[a-z0-9]+$/, ' pod: $1-*') : part))).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+  return { ...out, deployment, replicaSets: replicaSets.sort((a, b) => (a.name < b.name ? -1 : 1)), events };
 }
 
 describe('the simulated Deployment controller, replayed against a recording of kube-controller-manager 1.37.2', () => {
@@ -119,6 +124,14 @@ describe('the simulated Deployment controller, replayed against a recording of k
   function use(scenario: string): void {
     server = scenario === 'd2' ? unbound : main;
     apps = server.kubeConfig.makeApiClient(AppsV1Api);
+  }
+  /** The Events about the Deployment `name` and its ReplicaSets that the server had not shown before. */
+  const seen = new Set<string>();
+  async function newEvents(name: string): Promise<unknown[][]> {
+    const events = (await server.kubeConfig.makeApiClient(CoreV1Api).listNamespacedEvent({ namespace: 'default' })).items;
+    const fresh = events.filter((e) => !seen.has(`${e.metadata.uid}/${e.metadata.resourceVersion}`) && (e.involvedObject.name ?? '').startsWith(name));
+    for (const e of events) seen.add(`${e.metadata.uid}/${e.metadata.resourceVersion}`);
+    return fresh.map((e) => [`${e.involvedObject.kind}/${e.involvedObject.name}`, e.type, e.reason, e.message, e.count]);
   }
 
   const patch = (name: string, body: object[]): Promise<V1Deployment> => apps.patchNamespacedDeployment({ namespace: 'default', name, body });
@@ -173,7 +186,8 @@ describe('the simulated Deployment controller, replayed against a recording of k
         recorded.learn([...step.replicaSets].sort((a, b) => Number(a.annotations['deployment.kubernetes.io/revision']) - Number(b.annotations['deployment.kubernetes.io/revision'])).map((rs) => rs.name));
         here.learn([...replicaSets].sort((a, b) => Number(a.metadata?.annotations?.['deployment.kubernetes.io/revision']) - Number(b.metadata?.annotations?.['deployment.kubernetes.io/revision'])).map((rs) => rs.metadata?.name ?? ''));
         const { step: _, action: __, ignore, ...expected } = step;
-        assert.deepEqual(normalized(here, observed(deployment, replicaSets), ignore), normalized(recorded, expected, ignore), `after "${step.step}"`);
+        const state = { ...observed(deployment, replicaSets), events: await newEvents(name) };
+        assert.deepEqual(normalized(here, state, ignore), normalized(recorded, expected, ignore), `after "${step.step}"`);
       }
     });
   }

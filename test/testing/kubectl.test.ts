@@ -178,6 +178,11 @@ describe('kubectl', () => {
     assert.equal(deployment.spec.template.spec.containers[0]?.image, 'nginx:1.26');
     assert.equal(deployment.metadata.annotations['deployment.kubernetes.io/revision'], '3', 'the first ReplicaSet is taken up again as revision 3');
     assert.match((await kubectl('rollout', 'history', 'deployment/shop')).stdout, /REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>\n/);
+    // describe lists the Deployment controller's Events, as on a cluster.
+    const described = (await kubectl('describe', 'deployment', 'shop')).stdout;
+    assert.match(described, /Events:\n\s+Type\s+Reason\s+Age\s+From\s+Message\n/);
+    assert.match(described, /Normal\s+ScalingReplicaSet\s+\S+\s+deployment-controller\s+Scaled up replica set shop-[bcdf4-9]+ from 0 to 2\n/);
+    assert.match(described, /Normal\s+ScalingReplicaSet\s+\S+\s+deployment-controller\s+Scaled down replica set shop-[bcdf4-9]+ from 2 to 1\n/);
   });
 
   test('scale goes through /scale: a Deployment rolls to the new size, a custom resource gets its replicas path', async (t) => {

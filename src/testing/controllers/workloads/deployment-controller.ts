@@ -1,10 +1,9 @@
-import { asObject } from '../../patch/json-value.js';
 /**
  * The simulated Deployment controller: plans a sync of a Deployment over the ReplicaSets it controls
  * (deployment-sync.ts) and carries it out through the server's own write paths, as kube-controller-manager's
  * requests would be (ReplicaSets created, updated and deleted with validation, generation and managedFields; the
- * Deployment's revision annotation and status written last). The ReplicaSets' Pods are the ReplicaSet
- * simulation's. A sync runs after the request that asked for it, once however often it was asked for meanwhile.
+ * Deployment's revision annotation and status written last), with its `ScalingReplicaSet` Events. The ReplicaSets'
+ * Pods are the ReplicaSet simulation's. A sync runs after the request that asked for it, once however often it was asked for meanwhile.
  */
 import type { Cluster } from '../../cluster.js';
 import { createObject } from '../../operations/create.js';
@@ -12,9 +11,10 @@ import { deleteObject } from '../../operations/delete.js';
 import { isDeleting } from '../../operations/object-rules.js';
 import { systemUpdate } from '../../operations/system-write.js';
 import { updateObject } from '../../operations/update.js';
+import type { EventRecorder } from '../event-recorder.js';
 import { storageView } from '../storage-view.js';
 import { planDeploymentSync, type DeploymentPlan } from './deployment-sync.js';
-import { controllerUid, statusOf } from './object-fields.js';
+import { controllerUid, replicasOf, statusOf } from './object-fields.js';
 import { dependentsOf, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
 import { nameOf, specReplicas, uidOf, type ReplicaSetState } from './replica-sets.js';
 import { shouldFail, type Simulation } from './simulation-options.js';
@@ -29,6 +29,7 @@ export class DeploymentController {
   constructor(
     private readonly cluster: Cluster,
     private readonly simulation: Simulation,
+    private readonly events: EventRecorder,
   ) {}
 
   /** Asks for a sync of the Deployment with this uid. */
@@ -81,11 +82,18 @@ export class DeploymentController {
     const view = type === undefined ? undefined : storageView(type);
     if (view === undefined) return;
     const options = { manager: MANAGER, dryRun: false };
+    const deployment = liveObject(this.cluster, uid)?.record.object;
     for (const rs of plan.replicaSets) {
+      const before = rs.isNew ? 0 : replicasOf(this.cluster.store.get(REPLICA_SETS_KEY, namespace, nameOf(rs))?.object ?? rs.object);
       if (rs.deleted) deleteObject(this.cluster, view, namespace, nameOf(rs), {});
       // The creation time the plan ordered a new ReplicaSet by is replaced by the server's.
       else if (rs.isNew) createObject(this.cluster, view, rs.object, namespace, options);
       else if (rs.changed) updateObject(this.cluster, view, rs.object, { namespace, name: nameOf(rs), subresource: undefined }, options);
+      const after = specReplicas(rs);
+      if (!rs.deleted && after !== before && deployment !== undefined) {
+        const message = `Scaled ${after > before ? 'up' : 'down'} replica set ${nameOf(rs)} from ${before} to ${after}`;
+        this.events.record('deployment-controller', { apiVersion: 'apps/v1', kind: 'Deployment', object: deployment }, 'Normal', 'ScalingReplicaSet', message);
+      }
     }
     const located = liveObject(this.cluster, uid);
     if (located === undefined) return;

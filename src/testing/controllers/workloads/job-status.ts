@@ -6,6 +6,9 @@ import { asObject } from '../../patch/json-value.js';
 import type { KubeObject } from '../../store/record.js';
 import { count } from './object-fields.js';
 
+/** The reason and message of a failed Job's conditions, and of the Job controller's Warning Event then. */
+export const BACKOFF_LIMIT = { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' } as const;
+
 /** Whether the Job has finished (a Complete or Failed condition that is True). */
 export function jobFinished(job: KubeObject): boolean {
   const conditions = asObject(job['status'])['conditions'];
@@ -40,7 +43,7 @@ export function finishedJobStatus(job: KubeObject, now: string, failed: boolean)
       startTime,
       failed: count(spec['backoffLimit'], 6) + 1,
       ready: 0,
-      conditions: [condition('FailureTarget', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'), condition('Failed', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit')],
+      conditions: [condition('FailureTarget', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message), condition('Failed', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message)],
     };
   }
   return {

@@ -1,7 +1,8 @@
 /**
  * The Pods a simulated workload controller keeps for a workload, as kube-controller-manager names and labels them:
  * a StatefulSet's are `<name>-0`, `<name>-1`... with their revision hash, a ReplicaSet's (so a Deployment's,
- * `<deployment>-<pod-template-hash>-<suffix>`) and a DaemonSet's get a suffix. A Pod's labels are its template's. Their
+ * `<deployment>-<pod-template-hash>-<suffix>`) and a DaemonSet's get a suffix (a hash: deterministic for one sequence
+ * of requests). A Pod's labels are its template's. Their
  * statuses follow kwok's pod stages: Pending when created, then Running and Ready, or Running with a crashing
  * container. Pure.
  */
@@ -34,29 +35,33 @@ export function templateHash(object: KubeObject): string {
 }
 
 /**
- * Names of the Pods the workload wants, given the Pods it has. A StatefulSet's are `<name>-<i>` and a DaemonSet's
- * its one name, which a Pod of that name still terminating holds until it is gone. A ReplicaSet (whose Pods kube
- * names with `generateName`) keeps the running ones it has, in the order it named them (a scale down removes the
- * last), and names new ones past every name still taken.
+ * Kube's order for a scale down (controller.ActivePodsWithRanks): a Pending Pod before a running one, one not
+ * ready before a ready one, the newer before the older. Negative when `a` goes first.
  */
-export function podNames(kind: string, object: KubeObject, pods: readonly StoredRecord[]): string[] {
+function deletedFirst(a: StoredRecord, b: StoredRecord): number {
+  const pending = (pod: StoredRecord): number => (asObject(pod.object['status'])['phase'] === 'Pending' ? 0 : 1);
+  const ready = (pod: StoredRecord): number => (podReady(pod.object) ? 1 : 0);
+  const created = (pod: StoredRecord): string => String(asObject(pod.object['metadata'])['creationTimestamp'] ?? '');
+  return pending(a) - pending(b) || ready(a) - ready(b) || created(b).localeCompare(created(a)) || b.name.localeCompare(a.name);
+}
+
+/**
+ * Names of the Pods the workload wants, given the Pods it has. A StatefulSet's are `<name>-<i>` and a DaemonSet's
+ * its one name, which a Pod of that name still terminating holds until it is gone. A ReplicaSet keeps the Pods it
+ * has that are not terminating, but those a scale down removes (kube's order), and names new ones as kube's
+ * `generateName` does, never a name it used before: `salt` (the server's revision) makes each call's names its own.
+ */
+export function podNames(kind: string, object: KubeObject, pods: readonly StoredRecord[], salt: string): string[] {
   const name = String(asObject(object['metadata'])['name']);
   const wanted = desiredReplicas(kind, object);
   if (kind === 'StatefulSet') return Array.from({ length: wanted }, (_, i) => `${name}-${i}`);
   const hash = templateHash(object);
-  const candidate = (i: number): string => `${name}-${safeHash(`${hash}/${i}`, 5)}`;
-  if (kind !== 'ReplicaSet') return Array.from({ length: wanted }, (_, i) => candidate(i));
-  const order = new Map<string, number>();
-  for (let i = 0; i < pods.length + wanted; i++) order.set(candidate(i), i);
-  const rank = (pod: string): number => order.get(pod) ?? Number.MAX_SAFE_INTEGER;
-  const names = pods
-    .filter((pod) => !isDeleting(pod.object))
-    .map((pod) => pod.name)
-    .sort((a, b) => rank(a) - rank(b))
-    .slice(0, wanted);
+  if (kind !== 'ReplicaSet') return Array.from({ length: wanted }, (_, i) => `${name}-${safeHash(`${hash}/${i}`, 5)}`);
+  const running = pods.filter((pod) => !isDeleting(pod.object)).sort(deletedFirst);
+  const names = running.slice(Math.max(0, running.length - wanted)).map((pod) => pod.name);
   const taken = new Set(pods.map((pod) => pod.name));
   for (let i = 0; names.length < wanted; i++) {
-    const next = candidate(i);
+    const next = `${name}-${safeHash(`${hash}/${salt}/${i}`, 5)}`;
     if (!taken.has(next)) names.push(next);
     taken.add(next);
   }

@@ -17,9 +17,10 @@ import { systemUpdate } from '../../operations/system-write.js';
 import type { ResourceType } from '../../resources/resource-type.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
 import type { TimerHandle } from '../../../util/clock.js';
+import { EventRecorder } from '../event-recorder.js';
 import { storageView } from '../storage-view.js';
 import { DeploymentController, DEPLOYMENTS_KEY, REPLICA_SETS_KEY } from './deployment-controller.js';
-import { finishedJobStatus, jobFinished, jobSuspended, startedJobStatus } from './job-status.js';
+import { BACKOFF_LIMIT, finishedJobStatus, jobFinished, jobSuspended, startedJobStatus } from './job-status.js';
 import { podManifest, podNames, runningPodStatus } from './pod-manifests.js';
 import { PodTerminations } from './pod-terminations.js';
 import { statusOf, unobserved } from './object-fields.js';
@@ -44,12 +45,14 @@ class Simulator implements WorkloadSimulator {
   private readonly timers = new Map<string, TimerHandle>();
   private readonly deployments: DeploymentController;
   private readonly terminations: PodTerminations;
+  private readonly events: EventRecorder;
 
   constructor(
     private readonly cluster: Cluster,
     private readonly simulation: Simulation,
   ) {
-    this.deployments = new DeploymentController(cluster, simulation);
+    this.events = new EventRecorder(cluster, MANAGER);
+    this.deployments = new DeploymentController(cluster, simulation, this.events);
     this.terminations = new PodTerminations(cluster, simulation);
   }
 
@@ -129,9 +132,11 @@ class Simulator implements WorkloadSimulator {
     if (located === undefined || kind === undefined || podView === undefined) return;
     const owner = located.record.object;
     const pods = this.pods(uid);
-    const wanted = podNames(kind, owner, pods);
+    const wanted = podNames(kind, owner, pods, String(this.cluster.store.currentRevision));
     for (const pod of pods) {
-      if (!wanted.includes(pod.name) && !isDeleting(pod.object)) deleteObject(this.cluster, podView, pod.namespace, pod.name, {});
+      if (wanted.includes(pod.name) || isDeleting(pod.object)) continue;
+      deleteObject(this.cluster, podView, pod.namespace, pod.name, {});
+      this.podEvent(kind, owner, 'Delete', pod.name);
     }
     // kube's DaemonSet controller makes a node's Pod once the one there is gone.
     const waits = kind === 'DaemonSet' && this.pods(uid).some((pod) => isDeleting(pod.object));
@@ -139,10 +144,22 @@ class Simulator implements WorkloadSimulator {
     for (const name of waits ? [] : wanted) {
       if (this.cluster.store.get(PODS_KEY, located.record.namespace, name) !== undefined) continue;
       createObject(this.cluster, podView, podManifest(kind, apiVersion, owner, name), located.record.namespace, { manager: MANAGER, dryRun: false });
+      this.podEvent(kind, owner, 'Create', name);
     }
     const pending = this.pods(uid).some((pod) => statusOf(pod.object)['phase'] === 'Pending');
     this.writeStatus(uid, kind);
     if (pending) this.schedule(uid, this.simulation.readyAfterMs, () => this.settle(uid));
+  }
+
+  /** The Event of a Pod made or deleted, in its controller's words (a StatefulSet's differ from the others'). */
+  private podEvent(kind: string, owner: KubeObject, verb: 'Create' | 'Delete', pod: string): void {
+    const involved = { apiVersion: 'apps/v1', kind, object: owner };
+    if (kind === 'StatefulSet') {
+      const set = String(metadataOf(owner)['name']);
+      this.events.record('statefulset-controller', involved, 'Normal', `Successful${verb}`, `${verb} Pod ${pod} in StatefulSet ${set} successful`);
+      return;
+    }
+    this.events.record(`${kind.toLowerCase()}-controller`, involved, 'Normal', `Successful${verb}`, `${verb === 'Create' ? 'Created' : 'Deleted'} pod: ${pod}`);
   }
 
   /** Stage 2: the Pending Pods run (Ready, or crashing); the status says so. */
@@ -207,7 +224,8 @@ class Simulator implements WorkloadSimulator {
     const located = this.live(uid);
     if (located === undefined || jobFinished(located.record.object)) return;
     const job = located.record.object;
-    const status = finishedJobStatus(job, this.cluster.now(), shouldFail(job, this.simulation));
+    const failed = shouldFail(job, this.simulation);
+    const status = finishedJobStatus(job, this.cluster.now(), failed);
     systemUpdate(
       this.cluster,
       JOBS_KEY,
@@ -217,6 +235,10 @@ class Simulator implements WorkloadSimulator {
       },
       MANAGER,
     );
+    // The Job controller's Event of the end: its Failed condition's reason and message as a Warning.
+    const involved = { apiVersion: 'batch/v1', kind: 'Job', object: job };
+    if (failed) this.events.record('job-controller', involved, 'Warning', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message);
+    else this.events.record('job-controller', involved, 'Normal', 'Completed', 'Job completed');
   }
 }
 
