@@ -164,6 +164,24 @@ export function deletionSuite(backend: () => Backend): void {
       await raw(kc, 'PATCH', `${CONFIGMAPS}/${held}`, JSON.stringify({ metadata: { finalizers: null } }), 'application/merge-patch+json');
     });
 
+    test("a DeleteOptions body Go's types cannot hold is 400 in its decoder's words", async () => {
+      const kc = backend().kubeConfig;
+      const name = unique('options');
+      await raw(kc, 'POST', CONFIGMAPS, JSON.stringify({ metadata: { name } }));
+      const refusals = [];
+      for (const body of ['{"gracePeriodSeconds":1.5}', '{"propagationPolicy":5}', '{"preconditions":{"uid":5}}', '[]']) {
+        const answer = await raw(kc, 'DELETE', `${CONFIGMAPS}/${name}`, body);
+        refusals.push([answer.status, answer.body['message']]);
+      }
+      assert.deepEqual(refusals, [
+        [400, 'json: cannot unmarshal number 1.5 into Go struct field DeleteOptions.gracePeriodSeconds of type int64'],
+        [400, 'json: cannot unmarshal number into Go struct field DeleteOptions.propagationPolicy of type v1.DeletionPropagation'],
+        [400, 'json: cannot unmarshal number into Go struct field Preconditions.preconditions.uid of type types.UID'],
+        [400, 'couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'],
+      ]);
+      assert.equal((await raw(kc, 'GET', `${CONFIGMAPS}/${name}`)).status, 200, 'nothing deleted');
+    });
+
     test('the update that removes the last finalizer removes the object: the writer gets what it wrote at the old resourceVersion, the DELETED event the last stored state', async () => {
       const kc = backend().kubeConfig;
       const name = unique('release');

@@ -1,45 +1,63 @@
 /**
  * A DELETE's options as kube-apiserver decodes them: from the body when the request has one (its query is then not
  * read at all), else from the query; then checked (`orphanDependents` and `propagationPolicy` not both, a known
- * policy, `dryRun` only `All`), 422 on `DeleteOptions` otherwise.
+ * policy, `dryRun` only `All`), 422 on `DeleteOptions` otherwise; a value of the wrong type is Go's 400.
  */
 import type { DeleteOptions, PropagationPolicy } from '../operations/delete-options.js';
 import { badRequest } from '../status-errors.js';
+import { isJsonObject } from '../patch/json-value.js';
 import { parseJsonBody } from './body.js';
+import { notAnObject, unmarshalProblem, type GoField } from './go-json.js';
 import { flag, goInt, invalidOption, optional } from './query.js';
 
 const POLICIES: readonly string[] = ['Foreground', 'Background', 'Orphan'];
 
 /** What was asked, before it is checked. */
 interface Asked {
-  policy?: unknown;
+  policy?: string;
   orphanDependents?: boolean;
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun?: unknown[];
 }
 
+/** The typed fields of DeleteOptions, where Go's decoder refuses a value of another type (400). */
+const TYPED: Readonly<Record<string, GoField>> = {
+  gracePeriodSeconds: { go: 'DeleteOptions.gracePeriodSeconds', type: 'int64', holds: 'int64' },
+  propagationPolicy: { go: 'DeleteOptions.propagationPolicy', type: 'v1.DeletionPropagation', holds: 'string' },
+  orphanDependents: { go: 'DeleteOptions.orphanDependents', type: 'bool', holds: 'bool' },
+  dryRun: { go: 'DeleteOptions.dryRun', type: '[]string', holds: 'strings' },
+};
+const PRECONDITIONS: Readonly<Record<string, GoField>> = {
+  uid: { go: 'Preconditions.preconditions.uid', type: 'types.UID', holds: 'string' },
+  resourceVersion: { go: 'Preconditions.preconditions.resourceVersion', type: 'string', holds: 'string' },
+};
+
+/** Refuses a typed field holding a value of another type, as Go's decoder does. */
+function checkTypes(holder: Record<string, unknown>, fields: Readonly<Record<string, GoField>>): void {
+  for (const [name, field] of Object.entries(fields)) {
+    const problem = unmarshalProblem(holder[name], field);
+    if (problem !== undefined) throw badRequest(problem);
+  }
+}
+
 function fromBody(body: unknown): Asked {
   if (body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('the DeleteOptions body must be an object');
-  const options = body as Record<string, unknown>;
+  if (!isJsonObject(body)) throw badRequest(notAnObject(body));
+  checkTypes(body, TYPED);
   const asked: Asked = {};
-  if (options['propagationPolicy'] !== undefined && options['propagationPolicy'] !== null) asked.policy = options['propagationPolicy'];
-  if (typeof options['orphanDependents'] === 'boolean') asked.orphanDependents = options['orphanDependents'];
-  const grace = options['gracePeriodSeconds'];
-  if (grace !== undefined && grace !== null) {
-    if (typeof grace !== 'number' || !Number.isInteger(grace)) throw badRequest(`json: cannot unmarshal ${typeof grace === 'number' ? 'number' : typeof grace} into Go struct field DeleteOptions.gracePeriodSeconds of type int64`);
-    asked.gracePeriodSeconds = grace;
-  }
-  const preconditions = options['preconditions'];
-  if (typeof preconditions === 'object' && preconditions !== null) {
-    const p = preconditions as Record<string, unknown>;
+  if (typeof body['propagationPolicy'] === 'string') asked.policy = body['propagationPolicy'];
+  if (typeof body['orphanDependents'] === 'boolean') asked.orphanDependents = body['orphanDependents'];
+  if (typeof body['gracePeriodSeconds'] === 'number') asked.gracePeriodSeconds = body['gracePeriodSeconds'];
+  const preconditions = body['preconditions'];
+  if (isJsonObject(preconditions)) {
+    checkTypes(preconditions, PRECONDITIONS);
     asked.preconditions = {
-      ...(typeof p['uid'] === 'string' ? { uid: p['uid'] } : {}),
-      ...(typeof p['resourceVersion'] === 'string' ? { resourceVersion: p['resourceVersion'] } : {}),
+      ...(typeof preconditions['uid'] === 'string' ? { uid: preconditions['uid'] } : {}),
+      ...(typeof preconditions['resourceVersion'] === 'string' ? { resourceVersion: preconditions['resourceVersion'] } : {}),
     };
   }
-  if (Array.isArray(options['dryRun'])) asked.dryRun = options['dryRun'];
+  if (Array.isArray(body['dryRun'])) asked.dryRun = body['dryRun'];
   return asked;
 }
 
@@ -62,7 +80,7 @@ export function deleteOptionsOf(query: URLSearchParams, body: string): DeleteOpt
   if (policy !== undefined && asked.orphanDependents !== undefined) {
     throw invalidOption('DeleteOptions', 'propagationPolicy', 'FieldValueInvalid', `Invalid value: ${JSON.stringify(policy)}: orphanDependents and deletionPropagation cannot be both set`);
   }
-  if (policy !== undefined && (typeof policy !== 'string' || !POLICIES.includes(policy))) {
+  if (policy !== undefined && !POLICIES.includes(policy)) {
     throw invalidOption('DeleteOptions', 'propagationPolicy', 'FieldValueNotSupported', `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`);
   }
   if (asked.dryRun !== undefined && !asked.dryRun.every((v) => v === 'All')) {

@@ -18,6 +18,7 @@ import type { ServerContext } from './context.js';
 import { fieldValidationOf, patchInvalid, pruneUnknown, scanFields, sortedKeys, type FieldValidation } from './field-validation.js';
 import { dryRun, fieldManagerOf, flag, optional } from './query.js';
 import type { ResourceRequest } from './resource-handlers.js';
+import { unmarshalProblem } from './go-json.js';
 import { sendJson, withWarnings } from './respond.js';
 
 const UNKNOWN_PATCH_TYPE =
@@ -25,28 +26,17 @@ const UNKNOWN_PATCH_TYPE =
 
 /** The typed fields of a Scale: where Go's decoder refuses a value of another type. */
 const TYPED_FIELDS = [
-  { parent: 'spec', field: 'replicas', go: 'ScaleSpec.spec.replicas', type: 'int32' },
-  { parent: 'status', field: 'replicas', go: 'ScaleStatus.status.replicas', type: 'int32' },
-  { parent: 'status', field: 'selector', go: 'ScaleStatus.status.selector', type: 'string' },
+  { parent: 'spec', field: 'replicas', go: 'ScaleSpec.spec.replicas', type: 'int32', holds: 'int32' },
+  { parent: 'status', field: 'replicas', go: 'ScaleStatus.status.replicas', type: 'int32', holds: 'int32' },
+  { parent: 'status', field: 'selector', go: 'ScaleStatus.status.selector', type: 'string', holds: 'string' },
 ] as const;
-
-/** Go's `encoding/json` word for a JSON value it cannot put in a field (`number 1.5`, `string`). */
-function jsonKind(value: unknown, withNumber: boolean): string {
-  if (typeof value === 'number') return withNumber ? `number ${String(value)}` : 'number';
-  if (typeof value === 'string') return 'string';
-  if (typeof value === 'boolean') return 'bool';
-  return Array.isArray(value) ? 'array' : 'object';
-}
 
 /** Go's unmarshal error for the first typed field of `scale` holding another type, or undefined. */
 function typeProblem(scale: KubeObject): string | undefined {
-  for (const { parent, field, go, type } of TYPED_FIELDS) {
-    const holder = scale[parent];
-    if (!isJsonObject(holder)) continue;
-    const value = holder[field];
-    if (value === undefined || value === null) continue;
-    if (type === 'string' ? typeof value === 'string' : typeof value === 'number' && Number.isInteger(value) && value >= -2147483648 && value <= 2147483647) continue;
-    return `json: cannot unmarshal ${jsonKind(value, type === 'int32')} into Go struct field ${go} of type ${type}`;
+  for (const typed of TYPED_FIELDS) {
+    const holder = scale[typed.parent];
+    const problem = isJsonObject(holder) ? unmarshalProblem(holder[typed.field], typed) : undefined;
+    if (problem !== undefined) return problem;
   }
   return undefined;
 }
