@@ -59,6 +59,13 @@ describe('Events of the simulated controllers', () => {
     assert.equal(combined.length, 1);
     assert.deepEqual([combined[0]?.count, combined[0]?.reportingComponent, combined[0]?.source?.component], [16, '', 'replicaset-controller'], '25 written (9 + 16 combined), 5 dropped');
     assert.equal((await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=many' })).items.length, 30, 'the Pods are all made all the same');
+    // Five minutes on, the filter lets one more through: the combined Event's count then counts the dropped ones too,
+    // as client-go's correlator counts every event it saw (9 separate, then 21 combined before this one).
+    await clock.advance(300_000);
+    await apps.patchNamespacedReplicaSet({ namespace: 'default', name: 'many', body: [{ op: 'replace', path: '/spec/replicas', value: 31 }] });
+    await server.settled();
+    const later = (await about('many')).filter((e) => (e.message ?? '').startsWith('(combined from similar events): '));
+    assert.deepEqual(later.map((e) => e.count), [22]);
   });
 
   test("a StatefulSet's, a DaemonSet's and a Job's Events in their controllers' words; the same Event again counts 2", async () => {

@@ -97,10 +97,11 @@ type State = Omit<Step, 'step' | 'action' | 'ignore'>;
 /** With the names replaced, the ReplicaSets in the order of their new names, and what the step ignores left out. */
 function normalized(names: Names, state: State, ignore: Step['ignore']): unknown {
   const out = names.apply(state) as State;
-  const without = (status: Json, fields: (string | false)[]): Json => Object.fromEntries(Object.entries(status).filter(([key]) => !fields.includes(key)));
-  const terminating = ignore?.terminatingReplicas !== undefined && 'terminatingReplicas';
-  const replicaSets = out.replicaSets.map((rs) => ({ ...rs, status: without(rs.status, [ignore?.replicaSetGeneration !== undefined && 'observedGeneration', terminating]) }));
-  const deployment = { ...out.deployment, status: without(out.deployment.status, [terminating]) };
+  const left = [...(ignore?.terminatingReplicas === undefined ? [] : ['terminatingReplicas'])];
+  const leftOfReplicaSets = [...left, ...(ignore?.replicaSetGeneration === undefined ? [] : ['observedGeneration'])];
+  const without = (status: Json, fields: string[]): Json => Object.fromEntries(Object.entries(status).filter(([key]) => !fields.includes(key)));
+  const replicaSets = out.replicaSets.map((rs) => ({ ...rs, status: without(rs.status, leftOfReplicaSets) }));
+  const deployment = { ...out.deployment, status: without(out.deployment.status, left) };
   // A Pod's name ends in a random suffix there and a hash here: only its ReplicaSet is compared.
   const events = ignore?.events !== undefined ? [] : out.events.map((e) => e.map((part) => (typeof part === 'string' ? part.replace(/ pod: (\S+)-[a-z0-9]+$/, ' pod: $1-*') : part))).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
   return { ...out, deployment, replicaSets: replicaSets.sort((a, b) => (a.name < b.name ? -1 : 1)), events };

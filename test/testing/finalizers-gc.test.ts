@@ -5,6 +5,7 @@ import { AppsV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, Watch, setHeader
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { widget, widgetCrd } from './widget-crd.js';
 import { expectStatus, waitFor } from './wait-for.js';
+import { raw } from '../conformance/raw-http.js';
 
 type Json = Record<string, any>;
 const W = { group: 'example.com', version: 'v1', namespace: 'default', plural: 'widgets' };
@@ -190,10 +191,16 @@ describe('finalizers and garbage collection', () => {
     await core.createNamespace({ body: { metadata: { name: 'doomed' } } });
     server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1', namespace: 'doomed' } });
     server.create({ ...widget('w', {}, { finalizers: ['example.com/last'] }), metadata: { name: 'w', namespace: 'doomed', finalizers: ['example.com/last'] } });
+    // A dry run answers the mark and changes nothing (kube-apiserver's namespace registry). Read raw: client-node
+    // types a Namespace's DELETE answer as a Status.
+    const wouldBe = (await raw(server.kubeConfig, 'DELETE', '/api/v1/namespaces/doomed?dryRun=All')).body as { metadata: Json; status: Json };
+    assert.deepEqual([wouldBe.status['phase'], typeof wouldBe.metadata['deletionTimestamp']], ['Terminating', 'string']);
+    assert.equal((await core.readNamespace({ name: 'doomed' })).status?.phase, 'Active');
     const terminating = await core.deleteNamespace({ name: 'doomed' });
     assert.ok(terminating);
     const ns = await core.readNamespace({ name: 'doomed' });
     assert.equal(ns.status?.phase, 'Terminating');
+    assert.equal(ns.metadata?.deletionGracePeriodSeconds, undefined, 'a Namespace is marked without a grace period');
     const refused = await expectStatus(() => core.createNamespacedConfigMap({ namespace: 'doomed', body: { metadata: { name: 'late' } } }), 403);
     assert.match(refused.message ?? '', /because it is being terminated/);
     await server.settled();

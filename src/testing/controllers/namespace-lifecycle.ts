@@ -7,9 +7,9 @@ import type { Cluster } from '../cluster.js';
 import { NAMESPACE_FINALIZER } from '../kinds/kind-behaviour.js';
 import { NAMESPACES_KEY } from '../resources/builtin-resources.js';
 import type { ResourceView } from '../resources/resource-type.js';
-import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
+import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { deleteObject } from '../operations/delete.js';
-import { isDeleting } from '../operations/object-rules.js';
+import { isDeleting, unstoredRecord } from '../operations/object-rules.js';
 import { systemUpdate } from '../operations/system-write.js';
 import { storageView } from './storage-view.js';
 
@@ -25,10 +25,7 @@ export function startNamespaceDeletion(cluster: Cluster, view: ResourceView, pre
   else delete metadata['finalizers'];
   const status = typeof next['status'] === 'object' && next['status'] !== null ? (next['status'] as Record<string, unknown>) : {};
   next['status'] = { ...status, phase: 'Terminating' };
-  if (dryRun) {
-    next['apiVersion'] = view.apiVersion;
-    return makeRecord(next);
-  }
+  if (dryRun) return unstoredRecord(view, next);
   const record = cluster.commit(view.type, 'MODIFIED', next, prev);
   cluster.defer(() => sweepNamespace(cluster, prev.name));
   return record;

@@ -8,7 +8,7 @@ import { badRequest } from '../status-errors.js';
 import { isJsonObject } from '../patch/json-value.js';
 import { parseJsonBody } from './body.js';
 import { notAnObject, unmarshalProblem, type GoField } from './go-json.js';
-import { flag, goInt, invalidOption, optional } from './query.js';
+import { dryRunOf, flag, goInt, invalidOption, optional } from './query.js';
 
 const POLICIES: readonly string[] = ['Foreground', 'Background', 'Orphan'];
 
@@ -83,14 +83,12 @@ export function deleteOptionsOf(query: URLSearchParams, body: string): DeleteOpt
   if (policy !== undefined && !POLICIES.includes(policy)) {
     throw invalidOption('DeleteOptions', 'propagationPolicy', 'FieldValueNotSupported', `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`);
   }
-  if (asked.dryRun !== undefined && !asked.dryRun.every((v) => v === 'All')) {
-    throw invalidOption('DeleteOptions', 'dryRun', 'FieldValueNotSupported', `Unsupported value: ${JSON.stringify(asked.dryRun)}: supported values: "All"`);
-  }
+  const dryRun = dryRunOf(asked.dryRun ?? [], 'DeleteOptions');
   return {
     ...(policy === undefined ? {} : { propagationPolicy: policy as PropagationPolicy }),
     ...(asked.orphanDependents === undefined ? {} : { orphanDependents: asked.orphanDependents }),
     ...(asked.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: asked.gracePeriodSeconds }),
     ...(asked.preconditions === undefined ? {} : { preconditions: asked.preconditions }),
-    ...(asked.dryRun !== undefined && asked.dryRun.length > 0 ? { dryRun: true } : {}),
+    ...(dryRun ? { dryRun: true } : {}),
   };
 }

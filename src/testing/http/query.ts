@@ -149,7 +149,11 @@ class OptionCauses {
 
 /** `dryRun=All` (repeated or not) → true; absent → false; anything else → 422 on the request's options. */
 export function dryRun(query: URLSearchParams, options: OptionsKind): boolean {
-  const values = query.getAll('dryRun');
+  return dryRunOf(query.getAll('dryRun'), options);
+}
+
+/** The same check of `dryRun` values wherever they came from (a query, a DeleteOptions body). */
+export function dryRunOf(values: readonly unknown[], options: OptionsKind): boolean {
   if (values.length === 0) return false;
   if (values.every((v) => v === 'All')) return true;
   throw invalidOption(options, 'dryRun', 'FieldValueNotSupported', `Unsupported value: ${JSON.stringify(values)}: supported values: "All"`);

@@ -11,11 +11,11 @@ import { behaviourOf } from '../kinds/kind-behaviour.js';
 import { NAMESPACES_KEY } from '../resources/builtin-resources.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { conflict, forbidden, notFound } from '../status-errors.js';
-import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
+import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import type { DeleteOptions } from './delete-options.js';
 import { deletionFinalizers } from './deletion-finalizers.js';
 import { startDeletion, type DeletionStart } from './graceful-deletion.js';
-import { finalizersOf, isDeleting, sameContent } from './object-rules.js';
+import { finalizersOf, isDeleting, sameContent, unstoredRecord } from './object-rules.js';
 
 /** The outcome: the object as it is now (the last state, when removed), and whether it is gone (or would be). */
 export interface DeleteResult {
@@ -85,10 +85,8 @@ export function deleteObject(cluster: Cluster, view: ResourceView, namespace: st
   let last = prev;
   if (start.kind === 'graceful' || held) {
     const next = marked(cluster, view, prev, start, gc.finalizers);
-    if (options.dryRun === true) {
-      next['apiVersion'] = view.apiVersion;
-      last = makeRecord(next);
-    } else if (!sameContent(prev.object, next)) last = cluster.commit(type, 'MODIFIED', next, prev);
+    if (options.dryRun === true) last = unstoredRecord(view, next);
+    else if (!sameContent(prev.object, next)) last = cluster.commit(type, 'MODIFIED', next, prev);
     if (held || (start.kind === 'graceful' && start.period > 0)) return { record: last, removed: false };
   }
   // Removed now: without finalizers (the garbage collector's dropped by this request included) and grace period.

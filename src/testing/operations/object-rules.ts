@@ -6,7 +6,7 @@ import { jsonEqual } from '../patch/json-value.js';
 import { dns1035LabelProblems, dns1123LabelProblems, dns1123SubdomainProblems } from '../resources/dns-names.js';
 import type { NameRule, ResourceType, ResourceView } from '../resources/resource-type.js';
 import { badRequest, invalid, type FieldProblem } from '../status-errors.js';
-import { metadataOf, type KubeObject } from '../store/record.js';
+import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 
 /** Problems with `name` under `rule` (empty when valid), in Go's words. */
 export function nameProblems(rule: NameRule, name: string): string[] {
@@ -78,6 +78,12 @@ export function pendingFinalizers(object: KubeObject): string[] {
   const spec = object['spec'];
   const specFinalizers = typeof spec === 'object' && spec !== null ? (spec as Record<string, unknown>)['finalizers'] : undefined;
   return Array.isArray(specFinalizers) ? [...own, ...specFinalizers.filter((f): f is string => typeof f === 'string')] : own;
+}
+
+/** A dry run's answer: the object the write would have stored, in the request's version, not stored. */
+export function unstoredRecord(view: ResourceView, next: KubeObject): StoredRecord {
+  next['apiVersion'] = view.apiVersion;
+  return makeRecord(next);
 }
 
 export function isDeleting(object: KubeObject): boolean {

@@ -9,10 +9,10 @@ import { behaviourOf } from '../kinds/kind-behaviour.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { storageKey } from '../resources/storage-key.js';
 import { badRequest, conflict, invalid, notFound } from '../status-errors.js';
-import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
+import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { resolveNamespace } from './create.js';
 import { commitChange } from './commit-change.js';
-import { checkKind, checkNoNewFinalizers, ensureMetadata, sameContent, specChanged } from './object-rules.js';
+import { checkKind, checkNoNewFinalizers, ensureMetadata, sameContent, specChanged, unstoredRecord } from './object-rules.js';
 import { checkSchema } from './schema-rules.js';
 import { managedFieldsOfUpdate } from './update-managed-fields.js';
 import type { ComputedWriteOptions } from './write-options.js';
@@ -126,9 +126,6 @@ export function finishUpdate(
   else delete metadata['managedFields'];
   metadata['resourceVersion'] = String(prev.rv);
   if (sameContent(prev.object, next)) return prev;
-  if (options.dryRun) {
-    next['apiVersion'] = view.apiVersion;
-    return makeRecord(next);
-  }
+  if (options.dryRun) return unstoredRecord(view, next);
   return commitChange(cluster, type, next, prev);
 }

@@ -2,7 +2,7 @@
  * The object half of server-side apply: merging an applied configuration into the live object.
  */
 import { stableJson } from './field-set.js';
-import { cloneJson, deleteOwn, getOwn, hasOwn, isJsonObject, setOwn, type JsonObject } from './json-value.js';
+import { cloneJson, deleteOwn, getOwn, isJsonObject, setOwn, type JsonObject } from './json-value.js';
 import { keyFieldsOf, type FieldScope } from './field-walk.js';
 import type { ListKeyLookup } from './managed-fields.js';
 
