@@ -73,7 +73,7 @@ describe('admission of PATCH and server-side apply in the test API server', { sk
       );
       const status = (typeof error.body === 'string' ? JSON.parse(error.body) : error.body) as { code: number; message: string };
       assert.equal(status.code, 400, strategy);
-      assert.equal(status.message, 'configmaps "cfg" is forbidden: admission webhook "validating.test.example.com" denied the request: data.forbidden is not allowed');
+      assert.equal(status.message, 'admission webhook "validating.test.example.com" denied the request: data.forbidden is not allowed');
       assert.equal(seen(validating)[0]?.operation, 'UPDATE');
     }
     const after = await core.readNamespacedConfigMap({ namespace: 'default', name: 'cfg' });

@@ -48,7 +48,7 @@ export async function admitWrite(cluster: Cluster, request: AdmissionWrite, writ
     for (const webhook of matching(cluster, 'mutating', request, object)) {
       const answer = await call(webhook, request, object, warnings);
       if (answer === undefined) continue;
-      if (!answer.allowed) throw denied(request, webhook, answer);
+      if (!answer.allowed) throw denied(webhook, answer);
       object = patched(webhook, object, answer);
     }
   }
@@ -62,7 +62,7 @@ export async function admitWrite(cluster: Cluster, request: AdmissionWrite, writ
   const answers = await Promise.all(validating.map((webhook) => call(webhook, request, checked, warnings)));
   answers.forEach((answer, index) => {
     const webhook = validating[index];
-    if (answer !== undefined && webhook !== undefined && !answer.allowed) throw denied(request, webhook, answer);
+    if (answer !== undefined && webhook !== undefined && !answer.allowed) throw denied(webhook, answer);
   });
   if (request.dryRun && dryRecord !== undefined) return { record: dryRecord, warnings };
   return { record: write(object, request.dryRun), warnings };
@@ -160,24 +160,17 @@ function patched(webhook: Webhook, object: KubeObject | undefined, answer: Webho
   }
 }
 
-/** kube-apiserver's wording of a refusal (webhook/errors/statuserror.go ToStatusErr). */
-function denied(request: AdmissionWrite, webhook: Webhook, answer: WebhookAnswer): StatusError {
+/**
+ * A webhook's refusal, as kube-apiserver's ToStatusErr (webhook/errors/statuserror.go) passes it on: the webhook's Status with its message prefixed
+ * `admission webhook "<name>" denied the request`, a code below 400 made 400, its reason and details as given.
+ */
+function denied(webhook: Webhook, answer: WebhookAnswer): StatusError {
   const status = answer.status ?? {};
-  const code = typeof status.code === 'number' && status.code !== 0 ? status.code : 403;
+  const code = typeof status.code === 'number' && status.code >= 400 ? status.code : 400;
   const given = typeof status.message === 'string' ? status.message : '';
-  const reasonGiven = typeof status.reason === 'string' ? status.reason : '';
+  const reason = typeof status.reason === 'string' ? status.reason : '';
   const deniedBy = `admission webhook "${webhook.name}" denied the request`;
-  const text = given !== '' ? `${deniedBy}: ${given}` : reasonGiven !== '' ? `${deniedBy}: ${reasonGiven}` : `${deniedBy} without explanation`;
-  const name = nameOf(request, request.object ?? request.oldObject) || 'Unknown';
-  const { type } = request.view;
-  const resource = type.group === '' ? type.plural : `${type.plural}.${type.group}`;
-  const details: KubeStatus['details'] =
-    typeof status.details === 'object' && status.details !== null
-      ? (status.details as KubeStatus['details'])
-      : code === 500
-        ? { causes: [{ message: text }] }
-        : { ...(type.group === '' ? {} : { group: type.group }), kind: type.plural, name };
-  const prefix = code === 500 ? 'Internal error occurred' : `${resource} "${name}" is forbidden`;
-  const reason = reasonGiven !== '' ? reasonGiven : code === 500 ? 'InternalError' : 'Forbidden';
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `${prefix}: ${text}`, reason, ...(details === undefined ? {} : { details }), code });
+  const message = given !== '' ? `${deniedBy}: ${given}` : reason !== '' ? `${deniedBy}: ${reason}` : `${deniedBy} without explanation`;
+  const details = typeof status.details === 'object' && status.details !== null ? (status.details as KubeStatus['details']) : undefined;
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, ...(reason === '' ? {} : { reason }), ...(details === undefined ? {} : { details }), code });
 }
