@@ -22,6 +22,18 @@ export const SERVER_VERSION = {
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const STATUS_VERBS = ['get', 'patch', 'update'];
+/** The POST-only subresources a built-in kind serves (http/dispatch.ts), by name, with the kind each one takes. */
+const POST_SUBRESOURCES: Readonly<Record<string, readonly { name: string; kind: string; group?: string; version?: string }[]>> = {
+  '/pods': [
+    { name: 'binding', kind: 'Binding' },
+    { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction' },
+  ],
+};
+
+/** Resources that are no registry type (nothing stored, POST only): the core group's legacy `bindings` (http/dispatch.ts). */
+const CREATE_ONLY_RESOURCES: Readonly<Record<string, readonly { name: string; singularName: string; namespaced: boolean; kind: string; verbs: string[] }[]>> = {
+  v1: [{ name: 'bindings', singularName: 'binding', namespaced: true, kind: 'Binding', verbs: ['create'] }],
+};
 
 /** `GET /api`. */
 export function coreVersions(serverAddress: string): object {
@@ -52,8 +64,12 @@ export function resourceList(registry: ResourceRegistry, group: string, version:
   // kube-apiserver lists a built-in group's resources by name; apiextensions-apiserver a group's CRDs as they came.
   const views = registry.viewsAt(group, version);
   const ordered = views.every((view) => view.type.builtin) ? [...views].sort((a, b) => (a.type.plural < b.type.plural ? -1 : a.type.plural > b.type.plural ? 1 : 0)) : views;
+  // Sorted among the built-in resources by name.
+  let createOnly = CREATE_ONLY_RESOURCES[apiVersionOf(group, version)] ?? [];
   for (const view of ordered) {
     const { type } = view;
+    resources.push(...createOnly.filter((entry) => entry.name < type.plural));
+    createOnly = createOnly.filter((entry) => entry.name >= type.plural);
     resources.push({
       name: type.plural,
       singularName: type.singular,
@@ -65,10 +81,12 @@ export function resourceList(registry: ResourceRegistry, group: string, version:
     });
     const status = view.statusSubresource ? { name: `${type.plural}/status`, singularName: '', namespaced: type.namespaced, kind: type.kind, verbs: STATUS_VERBS } : undefined;
     const scale = view.scale === undefined ? undefined : { name: `${type.plural}/scale`, singularName: '', namespaced: type.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: STATUS_VERBS };
-    // kube-apiserver lists a built-in group's subresources by name (`scale` before `status`); apiextensions-apiserver
-    // lists a custom resource's `status` first.
-    const subresources = type.builtin ? [scale, status] : [status, scale];
+    const postOnly = (POST_SUBRESOURCES[type.key] ?? []).map((entry) => ({ singularName: '', namespaced: type.namespaced, ...entry, name: `${type.plural}/${entry.name}`, verbs: ['create'] }));
+    // kube-apiserver lists a built-in group's subresources by name (`binding`, `eviction`, `scale`, `status`);
+    // apiextensions-apiserver lists a custom resource's `status` first.
+    const subresources = type.builtin ? [...postOnly, scale, status] : [status, scale];
     for (const entry of subresources) if (entry !== undefined) resources.push(entry);
   }
+  resources.push(...createOnly);
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf(group, version), resources };
 }

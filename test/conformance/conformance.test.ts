@@ -5,6 +5,7 @@
 import { after, before, describe } from 'node:test';
 import { applySuite } from './apply.js';
 import { startBackend, type Backend } from './backend.js';
+import { bindingSuite } from './binding.js';
 import { builtinDefaultsSuite } from './builtin-defaults.js';
 import { builtinUpdatesSuite } from './builtin-updates.js';
 import { builtinMoreValidationSuite } from './builtin-validation-more.js';
@@ -15,6 +16,7 @@ import { crdSchemaSuite } from './crd-schemas.js';
 import { crdSuite } from './crds.js';
 import { crdSpecRuleSuite } from './crd-spec-rules.js';
 import { deletionSuite } from './deletion.js';
+import { evictionSuite } from './eviction.js';
 import { fieldSelectorSuite } from './field-selectors.js';
 import { fieldValidationSuite } from './field-validation.js';
 import { listSuite } from './lists.js';
@@ -48,6 +50,8 @@ describe(`conformance (${choice})`, () => {
   scaleSuite(backend);
   statusAndFinalizerSuite(backend);
   deletionSuite(backend);
+  evictionSuite(backend);
+  bindingSuite(backend);
   crdSuite(backend);
   crdSpecRuleSuite(backend);
   fieldSelectorSuite(backend);

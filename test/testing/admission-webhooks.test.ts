@@ -203,4 +203,19 @@ describe('admission webhooks in the test API server', { skip: hasOpenssl ? false
     await core.createNamespacedSecret({ namespace: 'default', body: { metadata: { name: 'not-matched' } } });
     assert.equal(webhook.seen.length, 0);
   });
+  test('an eviction is admitted as the Eviction (pods/eviction): a webhook that refuses it keeps the Pod, one that allows it lets it go', async () => {
+    await clear();
+    webhook.answer = (request) => ((request.object as { metadata?: { name?: string } } | null)?.metadata?.name === 'guarded' ? { allowed: false, status: { code: 429, reason: 'TooManyRequests', message: 'not now' } } : { allowed: true });
+    const rules = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/eviction'] }];
+    await admission.createValidatingWebhookConfiguration({ body: configuration('validating', webhook.url, tls.cert, { rules }) });
+    for (const name of ['guarded', 'free']) await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [{ name: 'c', image: 'i' }] } } });
+    const evict = (name: string): Promise<unknown> => core.createNamespacedPodEviction({ namespace: 'default', name, body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name } } });
+    const status = statusOf(await evict('guarded').then(() => assert.fail('expected a refusal'), (e: unknown) => e));
+    assert.deepEqual([status.code, status.reason, status.message], [429, 'TooManyRequests', 'admission webhook "validating.test.example.com" denied the request: not now']);
+    assert.equal((await core.readNamespacedPod({ namespace: 'default', name: 'guarded' })).status?.conditions, undefined, 'refused before the Pod was marked');
+    await evict('free');
+    await assert.rejects(() => core.readNamespacedPod({ namespace: 'default', name: 'free' }));
+    const request = webhook.seen[0] as { kind: unknown; resource: unknown; subResource: string; operation: string; object: { kind: string } };
+    assert.deepEqual([request.kind, request.resource, request.subResource, request.operation, request.object.kind], [{ group: 'policy', version: 'v1', kind: 'Eviction' }, { group: '', version: 'v1', resource: 'pods' }, 'eviction', 'CREATE', 'Eviction']);
+  });
 });

@@ -13,7 +13,7 @@ import { dryRunOf, flag, goInt, invalidOption, optional } from './query.js';
 const POLICIES: readonly string[] = ['Foreground', 'Background', 'Orphan'];
 
 /** What was asked, before it is checked. */
-interface Asked {
+export interface AskedDeleteOptions {
   policy?: string;
   orphanDependents?: boolean;
   gracePeriodSeconds?: number;
@@ -21,37 +21,46 @@ interface Asked {
   dryRun?: unknown[];
 }
 
+/** A typed field of DeleteOptions (or its Preconditions) and what Go's decoder holds it in. */
+interface TypedField {
+  readonly struct: 'DeleteOptions' | 'Preconditions';
+  readonly type: string;
+  readonly holds: GoField['holds'];
+}
+
 /** The typed fields of DeleteOptions, where Go's decoder refuses a value of another type (400). */
-const TYPED: Readonly<Record<string, GoField>> = {
-  gracePeriodSeconds: { go: 'DeleteOptions.gracePeriodSeconds', type: 'int64', holds: 'int64' },
-  propagationPolicy: { go: 'DeleteOptions.propagationPolicy', type: 'v1.DeletionPropagation', holds: 'string' },
-  orphanDependents: { go: 'DeleteOptions.orphanDependents', type: 'bool', holds: 'bool' },
-  dryRun: { go: 'DeleteOptions.dryRun', type: '[]string', holds: 'strings' },
+const TYPED: Readonly<Record<string, TypedField>> = {
+  gracePeriodSeconds: { struct: 'DeleteOptions', type: 'int64', holds: 'int64' },
+  propagationPolicy: { struct: 'DeleteOptions', type: 'v1.DeletionPropagation', holds: 'string' },
+  orphanDependents: { struct: 'DeleteOptions', type: 'bool', holds: 'bool' },
+  dryRun: { struct: 'DeleteOptions', type: '[]string', holds: 'strings' },
 };
-const PRECONDITIONS: Readonly<Record<string, GoField>> = {
-  uid: { go: 'Preconditions.preconditions.uid', type: 'types.UID', holds: 'string' },
-  resourceVersion: { go: 'Preconditions.preconditions.resourceVersion', type: 'string', holds: 'string' },
+const PRECONDITIONS: Readonly<Record<string, TypedField>> = {
+  uid: { struct: 'Preconditions', type: 'types.UID', holds: 'string' },
+  resourceVersion: { struct: 'Preconditions', type: 'string', holds: 'string' },
 };
 
-/** Refuses a typed field holding a value of another type, as Go's decoder does. */
-function checkTypes(holder: Record<string, unknown>, fields: Readonly<Record<string, GoField>>): void {
+/** Refuses a typed field holding a value of another type, as Go's decoder does (`path`: where the holder is). */
+function checkTypes(holder: Record<string, unknown>, fields: Readonly<Record<string, TypedField>>, path: string): void {
   for (const [name, field] of Object.entries(fields)) {
-    const problem = unmarshalProblem(holder[name], field);
+    const problem = unmarshalProblem(holder[name], { go: `${field.struct}.${path}${name}`, type: field.type, holds: field.holds });
     if (problem !== undefined) throw badRequest(problem);
   }
 }
 
-function fromBody(body: unknown): Asked {
-  if (body === null) return {};
-  if (!isJsonObject(body)) throw badRequest(notAnObject(body));
-  checkTypes(body, TYPED);
-  const asked: Asked = {};
+/**
+ * DeleteOptions decoded from a JSON object, Go's 400 for a field of the wrong type; `path` is where they sit in the
+ * body (`deleteOptions.` inside an Eviction), as Go's error names the field.
+ */
+export function decodeDeleteOptions(body: Record<string, unknown>, path = ''): AskedDeleteOptions {
+  checkTypes(body, TYPED, path);
+  const asked: AskedDeleteOptions = {};
   if (typeof body['propagationPolicy'] === 'string') asked.policy = body['propagationPolicy'];
   if (typeof body['orphanDependents'] === 'boolean') asked.orphanDependents = body['orphanDependents'];
   if (typeof body['gracePeriodSeconds'] === 'number') asked.gracePeriodSeconds = body['gracePeriodSeconds'];
   const preconditions = body['preconditions'];
   if (isJsonObject(preconditions)) {
-    checkTypes(preconditions, PRECONDITIONS);
+    checkTypes(preconditions, PRECONDITIONS, `${path}preconditions.`);
     asked.preconditions = {
       ...(typeof preconditions['uid'] === 'string' ? { uid: preconditions['uid'] } : {}),
       ...(typeof preconditions['resourceVersion'] === 'string' ? { resourceVersion: preconditions['resourceVersion'] } : {}),
@@ -61,8 +70,14 @@ function fromBody(body: unknown): Asked {
   return asked;
 }
 
-function fromQuery(query: URLSearchParams): Asked {
-  const asked: Asked = {};
+function fromBody(body: unknown): AskedDeleteOptions {
+  if (body === null) return {};
+  if (!isJsonObject(body)) throw badRequest(notAnObject(body));
+  return decodeDeleteOptions(body);
+}
+
+function fromQuery(query: URLSearchParams): AskedDeleteOptions {
+  const asked: AskedDeleteOptions = {};
   const policy = optional(query, 'propagationPolicy');
   if (policy !== undefined) asked.policy = policy;
   if (query.has('orphanDependents')) asked.orphanDependents = flag(query, 'orphanDependents');
@@ -73,9 +88,8 @@ function fromQuery(query: URLSearchParams): Asked {
   return asked;
 }
 
-/** The DELETE's options from its query and body text. */
-export function deleteOptionsOf(query: URLSearchParams, body: string): DeleteOptions {
-  const asked = body.trim() === '' ? fromQuery(query) : fromBody(parseJsonBody(body));
+/** The options checked as kube-apiserver checks them before a deletion (422 on `DeleteOptions`). */
+export function checkDeleteOptions(asked: AskedDeleteOptions): DeleteOptions {
   const { policy } = asked;
   if (policy !== undefined && asked.orphanDependents !== undefined) {
     throw invalidOption('DeleteOptions', 'propagationPolicy', 'FieldValueInvalid', `Invalid value: ${JSON.stringify(policy)}: orphanDependents and deletionPropagation cannot be both set`);
@@ -91,4 +105,9 @@ export function deleteOptionsOf(query: URLSearchParams, body: string): DeleteOpt
     ...(asked.preconditions === undefined ? {} : { preconditions: asked.preconditions }),
     ...(dryRun ? { dryRun: true } : {}),
   };
+}
+
+/** The DELETE's options from its query and body text. */
+export function deleteOptionsOf(query: URLSearchParams, body: string): DeleteOptions {
+  return checkDeleteOptions(body.trim() === '' ? fromQuery(query) : fromBody(parseJsonBody(body)));
 }

@@ -13,8 +13,10 @@ import { injected, internalError, methodNotAllowed, notFound, pathNotFound, Stat
 import type { ServerContext } from './context.js';
 import { parsePath, type ResourceRoute, type Route } from './paths.js';
 import { flag } from './query.js';
-import { serveResource, type ResourceRequest } from './resource-handlers.js';
+import { serveResource, type PostSubresource, type ResourceRequest, type Subresource } from './resource-handlers.js';
 import { serveScale } from './scale-handlers.js';
+import { serveEviction } from './eviction-handler.js';
+import { serveBinding } from './binding-handler.js';
 import { sendError, sendObject, sendText } from './respond.js';
 
 export interface DispatchContext extends ServerContext {
@@ -29,6 +31,8 @@ export interface DispatchContext extends ServerContext {
 
 /** What `/status` and `/scale` serve. */
 const SUBRESOURCE_VERBS = new Set(['get', 'update', 'patch']);
+/** The subresources a kind serves to POST alone (kube-apiserver's `NamedCreater`s): a Pod's eviction and binding. */
+const CREATE_SUBRESOURCES: Readonly<Record<string, readonly PostSubresource[]>> = { '/pods': ['eviction', 'binding'] };
 
 function verbOf(method: string, route: ResourceRoute, query: URLSearchParams): string | undefined {
   const watch = route.watchPrefix || flag(query, 'watch');
@@ -58,7 +62,12 @@ function resolveResource(ctx: DispatchContext, route: ResourceRoute, verb: strin
   if (!type.namespaced && route.namespace !== undefined) throw pathNotFound();
   if (type.namespaced && route.namespace === undefined && route.name !== undefined) throw pathNotFound();
   if (type.namespaced && route.namespace === undefined && (verb === 'create' || verb === 'deletecollection')) throw pathNotFound();
-  let subresource: 'status' | 'scale' | undefined;
+  let subresource: Subresource | undefined;
+  const postOnly = CREATE_SUBRESOURCES[type.key]?.find((s) => s === route.subresource);
+  if (postOnly !== undefined && route.name !== undefined) {
+    if (verb !== 'create') throw methodNotAllowed();
+    return { verb, view, namespace: route.namespace, name: route.name, subresource: postOnly, query };
+  }
   if (route.subresource !== undefined) {
     if (route.subresource === 'status' && view.statusSubresource) subresource = 'status';
     else if (route.subresource === 'scale' && view.scale !== undefined) subresource = 'scale';
@@ -69,6 +78,33 @@ function resolveResource(ctx: DispatchContext, route: ResourceRoute, verb: strin
   }
   if ((verb === 'update' || verb === 'patch') && route.name === undefined) throw methodNotAllowed();
   return { verb, view, namespace: route.namespace, name: route.name, subresource, query };
+}
+
+/**
+ * kube-apiserver's legacy `bindings` collection of the core group: a POST of a Binding to
+ * `/api/v1/namespaces/{ns}/bindings` binds the Pod it names (http/binding-handler.ts). Not a registry resource: it
+ * has no objects, no names in its paths (404) and no other verb (405).
+ */
+function resolveLegacyBindings(ctx: DispatchContext, route: ResourceRoute, verb: string | undefined, query: URLSearchParams): ResourceRequest {
+  if (route.namespace === undefined || route.name !== undefined || route.watchPrefix) throw pathNotFound();
+  if (verb !== 'create') throw methodNotAllowed();
+  const view = ctx.cluster.registry.resolve('', 'v1', 'pods');
+  if (view === undefined) throw pathNotFound();
+  return { verb, view, namespace: route.namespace, name: undefined, subresource: 'binding', query };
+}
+
+/** The handler of a resource request: the object's, or one of its subresources' own. */
+function serverOf(request: ResourceRequest): typeof serveResource {
+  switch (request.subresource) {
+    case 'scale':
+      return serveScale;
+    case 'eviction':
+      return serveEviction;
+    case 'binding':
+      return serveBinding;
+    default:
+      return serveResource;
+  }
 }
 
 function serveNonResource(ctx: DispatchContext, res: ServerResponse, route: Route): void {
@@ -155,8 +191,9 @@ async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: ServerR
           name: resourceRoute.name ?? nameFromFieldSelector(verb, query),
         });
       }
-      const request = resolveResource(ctx, resourceRoute, verb, query);
-      const serve = request.subresource === 'scale' ? serveScale : serveResource;
+      const legacyBindings = resourceRoute.group === '' && resourceRoute.version === 'v1' && resourceRoute.plural === 'bindings';
+      const request = legacyBindings ? resolveLegacyBindings(ctx, resourceRoute, verb, query) : resolveResource(ctx, resourceRoute, verb, query);
+      const serve = serverOf(request);
       const lost = ctx.faults.lostAnswerFor(info);
       if (lost === undefined) await serve(ctx, req, res, request);
       else await withLostAnswer(req, res, () => serve(ctx, req, res, request), (r) => sendError(r, injected(lost.kind === 'error' ? lost.status : 504)), lost.kind === 'cut');

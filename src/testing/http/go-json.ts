@@ -8,8 +8,8 @@
 export interface GoField {
   readonly go: string;
   readonly type: 'int32' | 'int64' | 'string' | 'bool' | '[]string' | (string & {});
-  /** What JSON value it holds (a named string type such as `types.UID` holds a string). */
-  readonly holds: 'int32' | 'int64' | 'string' | 'bool' | 'strings';
+  /** What JSON value it holds (a named string type such as `types.UID` holds a string; a struct or a map an object). */
+  readonly holds: 'int32' | 'int64' | 'string' | 'bool' | 'strings' | 'object';
 }
 
 /** Go's word for a JSON value it cannot put in a field: `number 1.5` for a number a numeric field cannot hold. */
@@ -32,6 +32,8 @@ function fits(value: unknown, holds: GoField['holds']): boolean {
       return typeof value === 'boolean';
     case 'strings':
       return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
   }
 }
 

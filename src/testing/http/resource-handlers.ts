@@ -31,13 +31,18 @@ import { hasWebhooks } from '../admission/webhooks.js';
 import type { KubeObject as Body } from '../store/record.js';
 import { conversionFor, recordText, recordTexts, writeTarget } from '../conversion/converted-views.js';
 
+/** A subresource that only takes a POST (served by its own handler). */
+export type PostSubresource = 'eviction' | 'binding';
+/** The subresources served: `/status` here, `/scale` and the POST-only ones by their own handlers. */
+export type Subresource = 'status' | 'scale' | PostSubresource;
+
 /** A resolved resource request. */
 export interface ResourceRequest {
   readonly verb: string;
   readonly view: ResourceView;
   readonly namespace: string | undefined;
   readonly name: string | undefined;
-  readonly subresource: 'status' | 'scale' | undefined;
+  readonly subresource: Subresource | undefined;
   readonly query: URLSearchParams;
 }
 
@@ -89,11 +94,12 @@ async function warnedOnFailure<T>(res: ServerResponse, warnings: () => Record<st
 
 /** Serves one resource request (the route and faults are already handled). */
 export async function serveResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, r: ResourceRequest): Promise<void> {
-  if (r.subresource === 'scale') throw new Error('katalog/testing: a /scale request belongs to serveScale');
+  const subresource = r.subresource;
+  if (subresource !== undefined && subresource !== 'status') throw new Error(`katalog/testing: a /${subresource} request belongs to its own handler`);
   const { cluster } = ctx;
   const { view, query } = r;
   const namespace = r.namespace ?? '';
-  const target: ObjectTarget = { namespace, name: r.name ?? '', subresource: r.subresource };
+  const target: ObjectTarget = { namespace, name: r.name ?? '', subresource };
   switch (r.verb) {
     case 'get': {
       const rendering = negotiate(req.headers.accept, 'get');

@@ -5,21 +5,21 @@
  * (kinds/builtin/builtin-validation.ts). Problems are one 422 `Invalid` with every cause, in kube-apiserver's order.
  */
 import { checkBase64Fields } from '../kinds/builtin/base64-data.js';
-import { builtinProblems, builtinWarnings } from '../kinds/builtin/builtin-validation.js';
+import { builtinProblems, builtinStatusProblems, builtinWarnings } from '../kinds/builtin/builtin-validation.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { invalid } from '../status-errors.js';
 import { metadataOf, type KubeObject } from '../store/record.js';
 
 /**
  * Validates `next`, the defaulted built-in object a write would store (`prev`: the stored one of an update).
- * A write to `/status` is not validated here: kube-apiserver's status strategies check only the status, which
- * operators' tests write as controllers would.
+ * A write to `/status` is judged by the kind's status rules alone, as kube-apiserver's status strategies do (most
+ * kinds have none here: operators' tests write statuses as controllers would).
  */
 export function checkBuiltin(view: ResourceView, next: KubeObject, prev: KubeObject | undefined, subresource: 'status' | undefined, warn: ((warning: string) => void) | undefined): KubeObject {
   checkBase64Fields(view.type.key, view.type.kind, next);
-  if (subresource === 'status') return next;
-  const problems = builtinProblems(view.type.key, next, prev);
-  for (const warning of builtinWarnings(view.type.key, next)) warn?.(warning);
+  const status = subresource === 'status';
+  const problems = status ? builtinStatusProblems(view.type.key, next) : builtinProblems(view.type.key, next, prev);
+  if (!status) for (const warning of builtinWarnings(view.type.key, next)) warn?.(warning);
   if (problems.length > 0) {
     const name = metadataOf(next)['name'];
     throw invalid(view.type, typeof name === 'string' ? name : '', problems);

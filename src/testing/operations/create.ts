@@ -13,7 +13,7 @@ import { recordUpdate, type ManagedFieldsEntry } from '../patch/index.js';
 import { CRDS_KEY, NAMESPACES_KEY } from '../resources/builtin-resources.js';
 import { SAFE_ALPHABET } from '../resources/dns-names.js';
 import type { ResourceView } from '../resources/resource-type.js';
-import { alreadyExists, badRequest, forbidden, invalid, methodNotAllowed, notFound } from '../status-errors.js';
+import { alreadyExists, badRequest, forbidden, invalid, methodNotAllowed, notFound, StatusError, type ResourceName } from '../status-errors.js';
 import { makeRecord, type KubeObject, type StoredRecord } from '../store/record.js';
 import { checkKind, checkName, ensureMetadata, isDeleting } from './object-rules.js';
 import { checkSchema } from './schema-rules.js';
@@ -25,13 +25,17 @@ function randomSuffix(): string {
   return out;
 }
 
-/** Checks that a namespaced object may be created in `namespace` (exists, not terminating). */
-export function checkNamespaceOpen(cluster: Cluster, namespace: string): void {
-  const ns = cluster.store.get(NAMESPACES_KEY, '', namespace);
-  if (ns === undefined) throw notFound({ group: '', plural: 'namespaces' }, namespace);
-  if (isDeleting(ns.object)) {
-    throw forbidden({ group: '', plural: 'namespaces' }, namespace, `unable to create new content in namespace ${namespace} because it is being terminated`);
-  }
+/**
+ * kube-apiserver's `NamespaceLifecycle` admission on a create of `resource` named `name` in `namespace`: 404 when the
+ * namespace does not exist, 403 with a `NamespaceTerminating` cause while it is being deleted.
+ */
+export function checkNamespaceOpen(cluster: Cluster, namespace: string, resource: ResourceName, name: string): void {
+  const found = cluster.store.get(NAMESPACES_KEY, '', namespace);
+  if (found === undefined) throw notFound({ group: '', plural: 'namespaces' }, namespace);
+  if (!isDeleting(found.object)) return;
+  const refused = forbidden(resource, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+  const details = { ...refused.body.details, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] };
+  throw new StatusError({ ...refused.body, details });
 }
 
 /** Resolves and checks the namespace of a body against the one in the URL. */
@@ -64,7 +68,7 @@ export function createObject(cluster: Cluster, view: ResourceView, body: KubeObj
   }
   if (name === '') throw invalid(type, '', [{ field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
   if (behaviourOf(type.key)?.checksName !== true) checkName(type, name);
-  if (type.namespaced) checkNamespaceOpen(cluster, namespace);
+  if (type.namespaced) checkNamespaceOpen(cluster, namespace, type, name);
   if (!type.builtin) {
     const crd = cluster.store.get(CRDS_KEY, '', crdNameOf(type));
     if (crd !== undefined && isDeleting(crd.object)) throw methodNotAllowed('create not allowed while custom resource definition is terminating');

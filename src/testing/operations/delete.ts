@@ -26,7 +26,8 @@ export interface DeleteResult {
 /** Namespaces a real server refuses to delete. */
 const PROTECTED_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
-function checkPreconditions(view: ResourceView, prev: StoredRecord, options: DeleteOptions): void {
+/** A DELETE's preconditions against the stored object: 409 in kube-apiserver's words when one fails. */
+export function checkPreconditions(view: ResourceView, prev: StoredRecord, options: DeleteOptions): void {
   const { type } = view;
   const pre = options.preconditions;
   // kube-apiserver's BeforeDelete names the kind here, not the resource (`Operation cannot be fulfilled on ConfigMap "x"`).

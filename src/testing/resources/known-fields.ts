@@ -31,6 +31,17 @@ export const SCALE_FIELDS: FieldNode = {
   },
 };
 
+/** Every field of a `v1` Binding (the `pods/binding` subresource's and the `bindings` collection's object). */
+export const BINDING_FIELDS: FieldNode = {
+  type: 'object',
+  properties: {
+    apiVersion: ANY,
+    kind: ANY,
+    metadata: OBJECT_META,
+    target: { type: 'object', properties: Object.fromEntries(['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((field) => [field, ANY])) },
+  },
+};
+
 /** Top-level fields of the built-in kinds, beside apiVersion, kind and metadata. */
 const BUILT_IN_FIELDS: Readonly<Record<string, readonly string[]>> = {
   ConfigMap: ['data', 'binaryData', 'immutable'],

@@ -6,7 +6,8 @@
  * ReplicaSets (deployment-controller.ts), moving on whenever one of them changes. A Job starts, then after
  * `jobDurationMs` completes (or fails). A workload's Pod deleted by someone else is replaced (a ReplicaSet's at once,
  * under a new name; a StatefulSet's or DaemonSet's once it is gone). A bound Pod deleted gracefully is removed by
- * the simulated kubelet once it has stopped (pod-terminations.ts). Everything runs as controller work of the
+ * the simulated kubelet once it has stopped (pod-terminations.ts). PodDisruptionBudgets' statuses follow their Pods
+ * (disruption-controller.ts). Everything runs as controller work of the
  * cluster (after the request that caused it), so it is deterministic under a fake clock.
  */
 import type { Cluster } from '../../cluster.js';
@@ -16,10 +17,12 @@ import { isDeleting } from '../../operations/object-rules.js';
 import { systemUpdate } from '../../operations/system-write.js';
 import type { ResourceType } from '../../resources/resource-type.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
-import type { TimerHandle } from '../../../util/clock.js';
 import { EventRecorder } from '../event-recorder.js';
 import { storageView } from '../storage-view.js';
+import { BUDGETS_KEY } from '../../kinds/builtin/disruption-budgets.js';
+import { DeferredTimers } from './deferred-timers.js';
 import { DeploymentController, DEPLOYMENTS_KEY, REPLICA_SETS_KEY } from './deployment-controller.js';
+import { DisruptionController } from './disruption-controller.js';
 import { BACKOFF_LIMIT, finishedJobStatus, jobFinished, jobSuspended, startedJobStatus } from './job-status.js';
 import { podManifest, podNames, runningPodStatus } from './pod-manifests.js';
 import { PodTerminations } from './pod-terminations.js';
@@ -42,30 +45,35 @@ export interface WorkloadSimulator {
 }
 
 class Simulator implements WorkloadSimulator {
-  private readonly timers = new Map<string, TimerHandle>();
+  private readonly timers: DeferredTimers;
   private readonly deployments: DeploymentController;
   private readonly terminations: PodTerminations;
+  private readonly disruptions: DisruptionController;
   private readonly events: EventRecorder;
 
   constructor(
     private readonly cluster: Cluster,
     private readonly simulation: Simulation,
   ) {
+    this.timers = new DeferredTimers(cluster);
     this.events = new EventRecorder(cluster, MANAGER);
     this.deployments = new DeploymentController(cluster, simulation, this.events);
     this.terminations = new PodTerminations(cluster, simulation);
+    this.disruptions = new DisruptionController(cluster, this.events);
   }
 
   cancel(): void {
-    for (const handle of this.timers.values()) this.cluster.clock.clearTimeout(handle);
-    this.timers.clear();
+    this.timers.cancel();
     this.deployments.cancel();
     this.terminations.cancel();
+    this.disruptions.cancel();
   }
 
   /** Reacts to one commit: schedules the next stage of the object it concerns, if any. */
   observe(type: ResourceType, record: StoredRecord, deleted: boolean, prev: StoredRecord | undefined): void {
     const object = record.object;
+    this.disruptions.observe(type, record, deleted, prev);
+    if (type.key === BUDGETS_KEY) return;
     if (type.key === PODS_KEY) {
       this.terminations.observe(record, deleted);
       // A Pod that goes, or starts going, moves its workload on: a ReplicaSet replaces it at once, a StatefulSet or
@@ -84,7 +92,7 @@ class Simulator implements WorkloadSimulator {
     // A ReplicaSet's change, its deletion included, moves its Deployment's rollout on.
     if (type.key === REPLICA_SETS_KEY) this.deployments.requestOwner(object);
     if (deleted || isDeleting(object)) {
-      this.clear(record.uid);
+      this.timers.clear(record.uid);
       return;
     }
     const uid = record.uid;
@@ -97,22 +105,6 @@ class Simulator implements WorkloadSimulator {
       return;
     }
     if (type.key === JOBS_KEY && statusOf(object)['startTime'] === undefined && !jobSuspended(object)) this.cluster.defer(() => this.startJob(uid));
-  }
-
-  private clear(uid: string): void {
-    const handle = this.timers.get(uid);
-    if (handle !== undefined) this.cluster.clock.clearTimeout(handle);
-    this.timers.delete(uid);
-  }
-
-  private schedule(uid: string, ms: number, work: () => void): void {
-    this.clear(uid);
-    const handle = this.cluster.clock.setTimeout(() => {
-      if (this.timers.get(uid) !== handle) return;
-      this.timers.delete(uid);
-      this.cluster.defer(work);
-    }, ms);
-    this.timers.set(uid, handle);
   }
 
   private live(uid: string): { key: string; record: StoredRecord } | undefined {
@@ -148,7 +140,7 @@ class Simulator implements WorkloadSimulator {
     }
     const pending = this.pods(uid).some((pod) => statusOf(pod.object)['phase'] === 'Pending');
     this.writeStatus(uid, kind);
-    if (pending) this.schedule(uid, this.simulation.readyAfterMs, () => this.settle(uid));
+    if (pending) this.timers.schedule(uid, this.simulation.readyAfterMs, () => this.settle(uid));
   }
 
   /** The Event of a Pod made or deleted, in its controller's words (a StatefulSet's differ from the others'). */
@@ -217,7 +209,7 @@ class Simulator implements WorkloadSimulator {
       },
       MANAGER,
     );
-    this.schedule(uid, this.simulation.jobDurationMs, () => this.finishJob(uid));
+    this.timers.schedule(uid, this.simulation.jobDurationMs, () => this.finishJob(uid));
   }
 
   private finishJob(uid: string): void {
@@ -246,7 +238,7 @@ class Simulator implements WorkloadSimulator {
 export function runWorkloadSimulation(cluster: Cluster, simulation: Simulation): WorkloadSimulator {
   const simulator = new Simulator(cluster, simulation);
   cluster.onCommit((type, event) => {
-    if (type.key === PODS_KEY || type.key === JOBS_KEY || type.key === DEPLOYMENTS_KEY || WORKLOAD_KINDS[type.key] !== undefined) simulator.observe(type, event.record, event.type === 'DELETED', event.prev);
+    if (type.key === PODS_KEY || type.key === BUDGETS_KEY || type.key === JOBS_KEY || type.key === DEPLOYMENTS_KEY || WORKLOAD_KINDS[type.key] !== undefined) simulator.observe(type, event.record, event.type === 'DELETED', event.prev);
   });
   return simulator;
 }

@@ -25,6 +25,7 @@ import {
   replicaSetUpdateProblems,
   statefulSetUpdateProblems,
 } from './immutable-fields.js';
+import { budgetStatusProblems } from './disruption-budgets.js';
 import { podProblems, podUpdateProblems } from './pod-validation.js';
 import { horizontalPodAutoscalerProblems, limitRangeProblems, networkPolicyProblems, podDisruptionBudgetProblems, resourceQuotaProblems } from './policy-validation.js';
 import { serviceProblems } from './service-validation.js';
@@ -78,6 +79,14 @@ export function builtinWarnings(key: string, object: KubeObject): string[] {
   let spec: Json | undefined = object;
   for (const field of path.split('.')) spec = spec === undefined ? undefined : objectAt(spec, field);
   return spec === undefined ? [] : containerWarnings(spec, path);
+}
+
+/** The kinds whose status strategy validates a `/status` write (the rest store any status). */
+const STATUS_VALIDATIONS: ReadonlyMap<string, (object: Json) => FieldProblem[]> = new Map([['policy/poddisruptionbudgets', budgetStatusProblems]]);
+
+/** The problems kube-apiserver finds in a `/status` write of `object` (of the built-in resource `key`). */
+export function builtinStatusProblems(key: string, object: KubeObject): FieldProblem[] {
+  return STATUS_VALIDATIONS.get(key)?.(object) ?? [];
 }
 
 /** The problems kube-apiserver finds in a write of `object` (of the built-in resource `key`; `old`: the stored one of an update). */
