@@ -23,6 +23,7 @@ import type { ResourceView } from '../resources/resource-type.js';
 import { storageKey } from '../resources/storage-key.js';
 import { badRequest, conflict, internalErrorWithMessage, notFound } from '../status-errors.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
+import { withPodCondition } from '../kinds/builtin/pod-conditions.js';
 import { commitChange } from './commit-change.js';
 import { unstoredRecord } from './object-rules.js';
 
@@ -92,18 +93,6 @@ function checkBindable(pod: KubeObject, name: string): void {
   if (Array.isArray(gates) && gates.length > 0) throw conflict(PODS_BINDING, name, `pod ${name} has non-empty .spec.schedulingGates`);
 }
 
-/** `UpdatePodCondition` with `PodScheduled=True`: added, or replacing the one there (keeping its transition time when it was True). */
-function scheduledConditions(status: JsonObject, now: string): unknown[] {
-  const conditions = Array.isArray(status['conditions']) ? [...(status['conditions'] as unknown[])] : [];
-  const index = conditions.findIndex((c) => isJsonObject(c) && c['type'] === 'PodScheduled');
-  const old = conditions[index];
-  const since = isJsonObject(old) && old['status'] === 'True' ? (old['lastTransitionTime'] ?? null) : now;
-  const condition = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: since };
-  if (index < 0) conditions.push(condition);
-  else conditions[index] = condition;
-  return conditions;
-}
-
 /** The Pod bound to `node` with the Binding's metadata (a new object: `pod` is the stored one). */
 function boundPod(pod: KubeObject, node: string, binding: JsonObject, now: string): KubeObject {
   const next = cloneJson(pod);
@@ -120,7 +109,8 @@ function boundPod(pod: KubeObject, node: string, binding: JsonObject, now: strin
   if (Object.keys(labels).length > 0) metadata['labels'] = sortedMap({ ...stringMap(metadata['labels']), ...labels });
   const status = isJsonObject(next['status']) ? next['status'] : {};
   delete status['nominatedNodeName'];
-  next['status'] = withConditions(status, scheduledConditions(status, now));
+  const conditions = Array.isArray(status['conditions']) ? (status['conditions'] as unknown[]) : [];
+  next['status'] = withConditions(status, withPodCondition(conditions, { type: 'PodScheduled', status: 'True' }, now));
   return next;
 }
 

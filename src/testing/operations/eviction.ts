@@ -16,6 +16,7 @@ import {
   withDisruptionAllowed,
 } from '../kinds/builtin/disruption-budgets.js';
 import { objectAt, objectsAt, type Json } from '../kinds/builtin/fields.js';
+import { withPodCondition } from '../kinds/builtin/pod-conditions.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { forbidden, notFound, StatusError, type StatusCause } from '../status-errors.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
@@ -24,6 +25,8 @@ import type { DeleteOptions } from './delete-options.js';
 import { isDeleting } from './object-rules.js';
 import { systemUpdate } from './system-write.js';
 
+/** The condition an eviction marks its Pod with before deleting it. */
+const DISRUPTION_TARGET = { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' } as const;
 /** More entries than this in `disruptedPods` means the controller has fallen behind: no more evictions (kube's MaxDisruptedPodSize). */
 const MAX_DISRUPTED_PODS = 2000;
 /** The field manager of the eviction's write to a budget's status (kube-apiserver's loopback client). */
@@ -121,15 +124,6 @@ function takeDisruption(cluster: Cluster, budget: StoredRecord, pod: string, dry
   );
 }
 
-/** The Pod's `DisruptionTarget` condition (kube's UpdatePodCondition: the transition time moves with the status). */
-function withDisruptionTarget(pod: KubeObject, now: string): Json[] {
-  const conditions = objectsAt(statusOf(pod), 'conditions');
-  const existing = conditions.find((c) => c['type'] === 'DisruptionTarget');
-  const lastTransitionTime = existing?.['status'] === 'True' && typeof existing['lastTransitionTime'] === 'string' ? existing['lastTransitionTime'] : now;
-  const condition: Json = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime, reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
-  return existing === undefined ? [...conditions, condition] : conditions.map((c) => (c === existing ? { ...existing, ...condition } : c));
-}
-
 /**
  * Marks the Pod as a disruption target and deletes it (kube's addConditionAndDeletePod): the preconditions are
  * checked against the Pod first, a resourceVersion precondition then follows the condition's write.
@@ -143,7 +137,7 @@ function markAndDelete(cluster: Cluster, podView: ResourceView, eviction: Evicti
     checkPreconditions(podView, pod, options);
     const now = cluster.now();
     const marked = systemUpdate(cluster, podView.type.key, pod, (next) => {
-      next['status'] = { ...statusOf(pod.object), conditions: withDisruptionTarget(pod.object, now) };
+      next['status'] = { ...statusOf(pod.object), conditions: withPodCondition(objectsAt(statusOf(pod.object), 'conditions'), DISRUPTION_TARGET, now) };
     });
     const asked = options.preconditions;
     if (asked?.resourceVersion !== undefined) deleting = { ...options, preconditions: { ...asked, resourceVersion: String(marked.rv) } };

@@ -20,6 +20,7 @@ import {
   withDisruptionAllowed,
 } from '../../kinds/builtin/disruption-budgets.js';
 import { objectAt, objectsAt, type Json } from '../../kinds/builtin/fields.js';
+import { withPodCondition } from '../../kinds/builtin/pod-conditions.js';
 import { jsonEqual } from '../../patch/json-value.js';
 import { isDeleting } from '../../operations/object-rules.js';
 import { systemUpdate } from '../../operations/system-write.js';
@@ -56,6 +57,19 @@ function goSelector(selector: Json | undefined): string {
     .map((r) => `LabelSelectorRequirement{Key:${String(r['key'] ?? '')},Operator:${String(r['operator'] ?? '')},Values:[${(Array.isArray(r['values']) ? r['values'] : []).map(String).join(' ')}],},`)
     .join('');
   return `&LabelSelector{MatchLabels:map[string]string{${pairs}},MatchExpressions:[]LabelSelectorRequirement{${requirements}},}`;
+}
+
+/**
+ * When the eviction's `DisruptionTarget` mark on a Pod turns stale: two minutes after it was set, for a Pod that is
+ * neither terminating nor ended (kube's nonTerminatingPodHasStaleDisruptionCondition; the kubelet's mark never does).
+ */
+function staleMarkAt(pod: KubeObject): number | undefined {
+  const status = statusOf(pod);
+  const condition = objectsAt(status, 'conditions').find((c) => c['type'] === 'DisruptionTarget');
+  const phase = status['phase'];
+  if (condition === undefined || condition['status'] !== 'True' || condition['reason'] === 'TerminationByKubelet' || phase === 'Succeeded' || phase === 'Failed' || isDeleting(pod)) return undefined;
+  const since = Date.parse(String(condition['lastTransitionTime'] ?? ''));
+  return Number.isNaN(since) ? 0 : since + STALE_CONDITION_MS;
 }
 
 export class DisruptionController {
@@ -201,22 +215,19 @@ export class DisruptionController {
   /** A Pod the eviction marked that is still there, not terminating and not ended: its mark goes False in time. */
   private watchStaleCondition(pod: StoredRecord): void {
     const key = `pod/${pod.uid}`;
-    const condition = objectsAt(statusOf(pod.object), 'conditions').find((c) => c['type'] === 'DisruptionTarget');
-    const phase = statusOf(pod.object)['phase'];
-    const stale = condition !== undefined && condition['status'] === 'True' && condition['reason'] !== 'TerminationByKubelet' && phase !== 'Succeeded' && phase !== 'Failed' && !isDeleting(pod.object);
-    if (!stale) {
-      this.timers.clear(key);
-      return;
-    }
-    const since = Date.parse(String(condition['lastTransitionTime'] ?? ''));
-    const wait = Number.isNaN(since) ? 0 : since + STALE_CONDITION_MS - this.cluster.clock.now();
-    if (this.timers.has(key)) return;
-    this.timers.schedule(key, wait, () => this.resetCondition(pod.namespace, pod.name, pod.uid));
+    const at = staleMarkAt(pod.object);
+    if (at === undefined) this.timers.clear(key);
+    else this.timers.schedule(key, at - this.cluster.clock.now(), () => this.resetCondition(pod.namespace, pod.name, pod.uid));
   }
 
   private resetCondition(namespace: string, name: string, uid: string): void {
     const pod = this.cluster.store.get(PODS_KEY, namespace, name);
-    if (pod === undefined || pod.uid !== uid || isDeleting(pod.object)) return;
+    const at = pod === undefined || pod.uid !== uid ? undefined : staleMarkAt(pod.object);
+    if (pod === undefined || at === undefined) return;
+    if (at > this.cluster.clock.now()) {
+      this.watchStaleCondition(pod);
+      return;
+    }
     const now = this.cluster.now();
     systemUpdate(
       this.cluster,
@@ -224,8 +235,7 @@ export class DisruptionController {
       pod,
       (next) => {
         const status = statusOf(pod.object);
-        const conditions = objectsAt(status, 'conditions').map((c) => (c['type'] === 'DisruptionTarget' && c['status'] === 'True' ? { type: 'DisruptionTarget', status: 'False', lastProbeTime: null, lastTransitionTime: now } : c));
-        next['status'] = { ...status, conditions };
+        next['status'] = { ...status, conditions: withPodCondition(objectsAt(status, 'conditions'), { type: 'DisruptionTarget', status: 'False' }, now) };
       },
       MANAGER,
     );
