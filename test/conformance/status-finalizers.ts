@@ -43,6 +43,32 @@ export function statusAndFinalizerSuite(backend: () => Backend): void {
         'a stale resourceVersion on /status is a conflict',
       );
     });
+    test("a Pod's /status write as its status strategy leaves it: conditions as Go writes them, qosClass and observed generations kept", async () => {
+      const kc = backend().kubeConfig;
+      const name = unique('pod-status');
+      const path = `/api/v1/namespaces/default/pods/${name}`;
+      const created = await raw(kc, 'POST', '/api/v1/namespaces/default/pods', JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'i' }] } }));
+      assert.deepEqual(created.body['status'], { phase: 'Pending', qosClass: 'BestEffort' });
+      const write = async (status: Json): Promise<Json> => {
+        const current = (await raw(kc, 'GET', path)).body;
+        const answer = await raw(kc, 'PUT', `${path}/status`, JSON.stringify({ ...current, status }));
+        assert.equal(answer.status, 200);
+        return answer.body['status'] as Json;
+      };
+      // What an operator's test writes to make a Pod ready: the rest is filled in as a cluster fills it in.
+      assert.deepEqual(await write({ phase: 'Running', conditions: [{ message: '', reason: '', status: 'True', type: 'Ready' }] }), {
+        phase: 'Running',
+        conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: null }],
+        qosClass: 'BestEffort',
+      });
+      await write({ observedGeneration: 1, phase: 'Running', conditions: [{ type: 'Ready', status: 'True', observedGeneration: 1, lastTransitionTime: '2026-01-01T00:00:00Z' }] });
+      assert.deepEqual(await write({ phase: 'Running', conditions: [{ type: 'Ready', status: 'False', reason: 'Stopped' }] }), {
+        observedGeneration: 1,
+        phase: 'Running',
+        conditions: [{ type: 'Ready', status: 'False', observedGeneration: 1, lastProbeTime: null, lastTransitionTime: null, reason: 'Stopped' }],
+        qosClass: 'BestEffort',
+      });
+    });
   });
 
   describe('finalizers and deletion', () => {

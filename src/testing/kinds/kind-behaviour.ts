@@ -40,6 +40,8 @@ export interface KindBehaviour {
    * strategy's PrepareForUpdate: a Deployment's labels, a Pod's owner references); the rest comes from the request.
    */
   readonly statusKeeps?: readonly string[];
+  /** Adjusts the status of a `/status` write from the stored object's (its status strategy's PrepareForUpdate). */
+  prepareStatusUpdate?(next: KubeObject, prev: KubeObject): void;
 }
 
 /** The finalizer the namespace controller owns (in `spec.finalizers`). */

@@ -74,7 +74,11 @@ function mergeForSubresource(view: ResourceView, prev: StoredRecord, candidate: 
     const next: KubeObject = { ...prev.object, metadata };
     if (candidate['status'] === undefined) delete next['status'];
     else next['status'] = candidate['status'];
-    if (view.type.builtin) withSystemMetadata(next, prev, behaviourOf(view.type.key)?.statusKeeps);
+    if (view.type.builtin) {
+      const behaviour = behaviourOf(view.type.key);
+      withSystemMetadata(next, prev, behaviour?.statusKeeps);
+      behaviour?.prepareStatusUpdate?.(next, prev.object);
+    }
     return next;
   }
   const next = candidate;

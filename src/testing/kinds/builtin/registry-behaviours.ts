@@ -9,6 +9,7 @@ import type { KindBehaviour } from '../kind-behaviour.js';
 import type { KubeObject, StoredRecord } from '../../store/record.js';
 import { ensureObject, objectAt, textAt, type Json } from './fields.js';
 import { admitNewPod } from './pod-admission.js';
+import { preparePodStatusUpdate } from './pod-status-update.js';
 import { allocateServiceCreate, allocateServiceUpdate } from './service-addresses.js';
 
 /** The finalizer kube-apiserver's StorageObjectInUseProtection plugin puts on every claim (controllers/pvc-protection.ts removes it). */
@@ -79,6 +80,7 @@ export const REGISTRY_BEHAVIOURS: ReadonlyMap<string, KindBehaviour> = new Map<s
       },
       prepareUpdate() {},
       statusKeeps: ['ownerReferences'],
+      prepareStatusUpdate: preparePodStatusUpdate,
       gracePeriod: podGracePeriod,
     },
   ],
