@@ -137,9 +137,9 @@ export function internalErrorWithMessage(message: string): StatusError {
 }
 
 /** 403 Forbidden. */
-export function forbidden(resource: ResourceName, name: string, message: string): StatusError {
+export function forbidden(resource: ResourceName, name: string, message: string, causes?: readonly StatusCause[]): StatusError {
   return new StatusError(
-    failure(403, 'Forbidden', `${qualified(resource)} "${name}" is forbidden: ${message}`, { name, group: resource.group, kind: resource.plural }),
+    failure(403, 'Forbidden', `${qualified(resource)} "${name}" is forbidden: ${message}`, { name, group: resource.group, kind: resource.plural, ...(causes === undefined ? {} : { causes }) }),
   );
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Cluster } from '../cluster.js';
 import { MUTATING_WEBHOOKS_KEY, NAMESPACES_KEY, VALIDATING_WEBHOOKS_KEY } from '../resources/builtin-resources.js';
+import { selectorMatches } from '../kinds/builtin/field-rules.js';
 import type { KubeObject } from '../store/record.js';
 
 type Map = Record<string, unknown>;
@@ -116,29 +117,9 @@ function labelsOf(object: KubeObject | undefined): Record<string, string> {
   return isMap(metadata) && isMap(metadata.labels) ? (metadata.labels as Record<string, string>) : {};
 }
 
-/** A metav1.LabelSelector object (matchLabels, matchExpressions) against labels; absent or empty matches all. */
-export function selectorMatches(selector: Map | undefined, labels: Readonly<Record<string, string>>): boolean {
-  if (selector === undefined) return true;
-  const matchLabels = isMap(selector.matchLabels) ? selector.matchLabels : {};
-  for (const [key, value] of Object.entries(matchLabels)) if (labels[key] !== value) return false;
-  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions.filter(isMap) : [];
-  return expressions.every((expression) => {
-    const key = String(expression.key ?? '');
-    const values = strings(expression.values);
-    const has = Object.hasOwn(labels, key);
-    switch (expression.operator) {
-      case 'In':
-        return has && values.includes(labels[key] ?? '');
-      case 'NotIn':
-        return !has || !values.includes(labels[key] ?? '');
-      case 'Exists':
-        return has;
-      case 'DoesNotExist':
-        return !has;
-      default:
-        return false;
-    }
-  });
+/** A webhook's label selector against labels: an absent one selects everything, as an empty one does. */
+function webhookSelects(selector: Map | undefined, labels: Readonly<Record<string, string>>): boolean {
+  return selector === undefined || selectorMatches(selector, labels);
 }
 
 /** Whether `webhook` is called for the request (kube-apiserver's rules, namespace and object selectors). */
@@ -146,12 +127,12 @@ export function webhookMatches(cluster: Cluster, webhook: Webhook, attributes: A
   if (!webhook.rules.some((rule) => ruleMatches(rule, attributes))) return false;
   if (webhook.objectSelector !== undefined) {
     const objects = [attributes.object, attributes.oldObject].filter((object): object is KubeObject => object !== undefined);
-    const either = objects.some((object) => selectorMatches(webhook.objectSelector, labelsOf(object)));
+    const either = objects.some((object) => webhookSelects(webhook.objectSelector, labelsOf(object)));
     if (!either) return false;
   }
   if (webhook.namespaceSelector !== undefined && attributes.namespaced) {
     const namespace = cluster.store.get(NAMESPACES_KEY, '', attributes.namespace);
-    if (!selectorMatches(webhook.namespaceSelector, namespace?.labels ?? {})) return false;
+    if (!webhookSelects(webhook.namespaceSelector, namespace?.labels ?? {})) return false;
   }
   return true;
 }

@@ -13,7 +13,7 @@ import { recordUpdate, type ManagedFieldsEntry } from '../patch/index.js';
 import { CRDS_KEY, NAMESPACES_KEY } from '../resources/builtin-resources.js';
 import { SAFE_ALPHABET } from '../resources/dns-names.js';
 import type { ResourceView } from '../resources/resource-type.js';
-import { alreadyExists, badRequest, forbidden, invalid, methodNotAllowed, notFound, StatusError, type ResourceName } from '../status-errors.js';
+import { alreadyExists, badRequest, forbidden, invalid, methodNotAllowed, notFound, type ResourceName } from '../status-errors.js';
 import { makeRecord, type KubeObject, type StoredRecord } from '../store/record.js';
 import { checkKind, checkName, ensureMetadata, isDeleting } from './object-rules.js';
 import { checkSchema } from './schema-rules.js';
@@ -33,9 +33,9 @@ export function checkNamespaceOpen(cluster: Cluster, namespace: string, resource
   const found = cluster.store.get(NAMESPACES_KEY, '', namespace);
   if (found === undefined) throw notFound({ group: '', plural: 'namespaces' }, namespace);
   if (!isDeleting(found.object)) return;
-  const refused = forbidden(resource, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
-  const details = { ...refused.body.details, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] };
-  throw new StatusError({ ...refused.body, details });
+  throw forbidden(resource, name, `unable to create new content in namespace ${namespace} because it is being terminated`, [
+    { reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' },
+  ]);
 }
 
 /** Resolves and checks the namespace of a body against the one in the URL. */

@@ -75,9 +75,7 @@ function tooManyRequests(message: string, retryAfterSeconds: number): StatusErro
 }
 
 function budgetForbids(name: string, why: string, cause: string): StatusError {
-  const error = forbidden({ group: 'policy', plural: 'poddisruptionbudget' }, name, why);
-  const details = { ...error.body.details, causes: [{ reason: 'DisruptionBudget', message: `The disruption budget ${name} does not allow evicting pods currently: ${cause}` }] };
-  return new StatusError({ ...error.body, details });
+  return forbidden({ group: 'policy', plural: 'poddisruptionbudget' }, name, why, [{ reason: 'DisruptionBudget', message: `The disruption budget ${name} does not allow evicting pods currently: ${cause}` }]);
 }
 
 /** Why a budget allowing no disruption refuses, in the words kube-apiserver picks from its status. */

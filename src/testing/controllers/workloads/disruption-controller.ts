@@ -29,21 +29,13 @@ import { metadataOf, type KubeObject, type StoredRecord } from '../../store/reco
 import type { EventRecorder } from '../event-recorder.js';
 import { DeferredTimers } from './deferred-timers.js';
 import { expectedPodCount, ExpectedCountError } from './disruption-scale.js';
+import { count, statusOf } from './object-fields.js';
 import { MANAGER, PODS_KEY } from './owned-objects.js';
 
 /** The component the disruption controller's Events name. */
 const COMPONENT = 'controllermanager';
 /** How long the eviction's DisruptionTarget condition may stay on a Pod that did not go (kube's stalePodDisruptionTimeout). */
 const STALE_CONDITION_MS = 2 * 60 * 1000;
-
-function statusOf(object: KubeObject): Json {
-  return objectAt(object, 'status') ?? {};
-}
-
-function numberAt(holder: Json, key: string): number {
-  const value = holder[key];
-  return typeof value === 'number' ? value : 0;
-}
 
 /** Go's `%v` of a `*metav1.LabelSelector` (gogo-protobuf's String), as the UnmanagedPods Event prints it. */
 function goSelector(selector: Json | undefined): string {
@@ -176,15 +168,15 @@ export class DisruptionController {
   private writeStatus(budget: StoredRecord, currentHealthy: number, desiredHealthy: number, expectedPods: number, disruptedPods: Record<string, string>): void {
     const object = budget.object;
     const status = statusOf(object);
-    const generation = numberAt(metadataOf(object), 'generation');
+    const generation = count(metadataOf(object)['generation'], 0);
     const disruptionsAllowed = expectedPods <= 0 || currentHealthy - desiredHealthy <= 0 ? 0 : currentHealthy - desiredHealthy;
     const unchanged =
-      numberAt(status, 'currentHealthy') === currentHealthy &&
-      numberAt(status, 'desiredHealthy') === desiredHealthy &&
-      numberAt(status, 'expectedPods') === expectedPods &&
-      numberAt(status, 'disruptionsAllowed') === disruptionsAllowed &&
+      count(status['currentHealthy'], 0) === currentHealthy &&
+      count(status['desiredHealthy'], 0) === desiredHealthy &&
+      count(status['expectedPods'], 0) === expectedPods &&
+      count(status['disruptionsAllowed'], 0) === disruptionsAllowed &&
       jsonEqual(objectAt(status, 'disruptedPods') ?? {}, disruptedPods) &&
-      numberAt(status, 'observedGeneration') === generation &&
+      count(status['observedGeneration'], 0) === generation &&
       disruptionAllowedUpToDate(object);
     if (unchanged) return;
     const conditions = withDisruptionAllowed(objectsAt(status, 'conditions'), disruptionsAllowed, generation, this.cluster.now());
@@ -203,7 +195,7 @@ export class DisruptionController {
   /** kube's failSafe: nothing allowed, `DisruptionAllowed` False `SyncFailed` with the error; the rest as it was. */
   private failSafe(budget: StoredRecord, message: string): void {
     const status = statusOf(budget.object);
-    const observed = numberAt(status, 'observedGeneration');
+    const observed = count(status['observedGeneration'], 0);
     const conditions = objectsAt(status, 'conditions');
     const existing = conditions.find((c) => c['type'] === 'DisruptionAllowed');
     const lastTransitionTime = existing?.['status'] === 'False' && typeof existing['lastTransitionTime'] === 'string' ? existing['lastTransitionTime'] : this.cluster.now();

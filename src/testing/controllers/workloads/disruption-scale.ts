@@ -11,6 +11,7 @@ import { objectAt, objectsAt, type Json } from '../../kinds/builtin/fields.js';
 import { readScale, type ScaledView } from '../../operations/scale.js';
 import { StatusError } from '../../status-errors.js';
 import type { KubeObject, StoredRecord } from '../../store/record.js';
+import { replicasOf } from './object-fields.js';
 
 /** The budget's Pods cannot be counted: the message is the controller's. */
 export class ExpectedCountError extends Error {}
@@ -40,11 +41,6 @@ function groupOf(apiVersion: string): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
-function replicas(object: KubeObject): number {
-  const value = (objectAt(object, 'spec') ?? {})['replicas'];
-  return typeof value === 'number' ? value : 1;
-}
-
 /** The controller's uid and scale, or undefined when no finder knows it (kube's finders, in their order). */
 function findScale(cluster: Cluster, namespace: string, ref: ControllerRef): { uid: string; scale: number } | undefined {
   const group = groupOf(ref.apiVersion);
@@ -55,21 +51,21 @@ function findScale(cluster: Cluster, namespace: string, ref: ControllerRef): { u
   const appsGroup = group === 'apps' || group === 'extensions';
   if (ref.kind === 'ReplicationController' && group === '') {
     const rc = owned('/replicationcontrollers', ref.name, ref.uid);
-    if (rc !== undefined) return { uid: rc.uid, scale: replicas(rc.object) };
+    if (rc !== undefined) return { uid: rc.uid, scale: replicasOf(rc.object) };
   }
   if (ref.kind === 'ReplicaSet' && appsGroup) {
     const rs = owned('apps/replicasets', ref.name, ref.uid);
     const above = rs === undefined ? undefined : controllerOf(rs.object);
     if (rs !== undefined && above?.kind === 'Deployment' && (groupOf(above.apiVersion) === 'apps' || groupOf(above.apiVersion) === 'extensions')) {
       const deployment = owned('apps/deployments', above.name, above.uid);
-      if (deployment !== undefined) return { uid: deployment.uid, scale: replicas(deployment.object) };
+      if (deployment !== undefined) return { uid: deployment.uid, scale: replicasOf(deployment.object) };
     }
     // A ReplicaSet a Deployment controls is counted through the Deployment alone.
-    if (rs !== undefined && above?.kind !== 'Deployment') return { uid: rs.uid, scale: replicas(rs.object) };
+    if (rs !== undefined && above?.kind !== 'Deployment') return { uid: rs.uid, scale: replicasOf(rs.object) };
   }
   if (ref.kind === 'StatefulSet' && group === 'apps') {
     const set = owned('apps/statefulsets', ref.name, ref.uid);
-    if (set !== undefined) return { uid: set.uid, scale: replicas(set.object) };
+    if (set !== undefined) return { uid: set.uid, scale: replicasOf(set.object) };
   }
   return scaleOfAny(cluster, namespace, ref);
 }
