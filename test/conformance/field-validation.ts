@@ -1,5 +1,6 @@
 // fieldValidation (Strict, Warn by default, Ignore) on create, update and patch: unknown and duplicate fields of a
-// built-in kind and of a custom resource with a structural schema; the Status bodies and Warning headers.
+// built-in kind (at every level of its Go type) and of a custom resource with a structural schema; the Status bodies
+// and Warning headers.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, type Backend } from './backend.js';
@@ -8,6 +9,8 @@ import { raw } from './raw-http.js';
 const GROUP = 'fields.conformance.katalog.dev';
 const GIZMOS = `/apis/${GROUP}/v1/namespaces/default/gizmos`;
 const CONFIG_MAPS = '/api/v1/namespaces/default/configmaps';
+const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
+const PODS = '/api/v1/namespaces/default/pods';
 
 const crd = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -110,6 +113,82 @@ export function fieldValidationSuite(backend: () => Backend): void {
         assert.deepEqual(causes?.map((c) => `${String(c.reason)} ${String(c.field)}`), ['FieldValueInvalid patch']);
       }
       assert.deepEqual((await backend().get(`${GROUP}/v1`, 'Gizmo', name))?.spec, { size: 1 });
+    });
+
+    test('a built-in kind\'s fields are known at every level: a Deployment\'s nested unknown fields are warned about and dropped, or refused', async () => {
+      const kc = backend().kubeConfig;
+      const deployment = (name: string): string =>
+        JSON.stringify({
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name },
+          spec: {
+            selector: { matchLabels: { app: name }, extra: 1 },
+            template: {
+              metadata: { labels: { app: name } },
+              spec: { containers: [{ name: 'c', image: 'i', Image: 'x', resources: { limits: { cpu: '1' }, bogus: {} } }], volumes: [{ name: 'v', emptyDir: {}, configMap2: {} }] },
+            },
+          },
+        });
+      const problems = [
+        'unknown field "spec.selector.extra"',
+        'unknown field "spec.template.spec.containers[0].Image"',
+        'unknown field "spec.template.spec.containers[0].resources.bogus"',
+        'unknown field "spec.template.spec.volumes[0].configMap2"',
+      ];
+      const name = unique('fv-deploy');
+      const refused = await raw(kc, 'POST', `${DEPLOYMENTS}?fieldValidation=Strict`, deployment(name));
+      assert.deepEqual({ status: refused.status, message: refused.body['message'] }, {
+        status: 400,
+        message: `Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: ${problems.join(', ')}`,
+      });
+      const created = await raw(kc, 'POST', DEPLOYMENTS, deployment(name));
+      assert.equal(created.status, 201);
+      assert.deepEqual(created.warnings, problems);
+      const spec = (await backend().get('apps/v1', 'Deployment', name))?.spec as { selector: unknown; template: { spec: { containers: Array<Record<string, unknown>>; volumes: Array<Record<string, unknown>> } } };
+      assert.deepEqual(spec.selector, { matchLabels: { app: name } }, 'a misspelt field is not kept for the controller to trip over');
+      assert.equal(spec.template.spec.containers[0]?.['Image'], undefined, 'field names are matched case-sensitively');
+      assert.deepEqual(spec.template.spec.containers[0]?.['resources'], { limits: { cpu: '1' } });
+      assert.deepEqual(Object.keys(spec.template.spec.volumes[0] ?? {}).sort(), ['emptyDir', 'name']);
+
+      const smp = '{"spec":{"template":{"spec":{"containers":[{"name":"c","zzz":1,"securityContext":{"privileged":false,"nope":2}}]}}}}';
+      const strict = await raw(kc, 'PATCH', `${DEPLOYMENTS}/${name}?fieldValidation=Strict`, smp, 'application/strategic-merge-patch+json');
+      assert.equal(strict.status, 422);
+      assert.equal(
+        strict.body['message'],
+        ' "" is invalid: patch: Invalid value: "map[spec:map[template:map[spec:map[containers:[map[name:c securityContext:map[nope:2 privileged:false] zzz:1]]]]]]": ' +
+          'strict decoding error: unknown field "spec.template.spec.containers[0].securityContext.nope", unknown field "spec.template.spec.containers[0].zzz"',
+        'a strategic merge patch is named by its own map, as Go prints it',
+      );
+      const warned = await raw(kc, 'PATCH', `${DEPLOYMENTS}/${name}`, smp, 'application/strategic-merge-patch+json');
+      assert.equal(warned.status, 200);
+      assert.deepEqual(warned.warnings, ['unknown field "spec.template.spec.containers[0].securityContext.nope"', 'unknown field "spec.template.spec.containers[0].zzz"']);
+      const container = ((warned.body['spec'] as typeof spec).template.spec.containers[0] ?? {}) as Record<string, unknown>;
+      assert.deepEqual([container['zzz'], container['securityContext']], [undefined, { privileged: false }]);
+    });
+
+    test('a status write and a CRD are decoded as their Go types too: unknown fields under conditions and inside a schema', async () => {
+      const kc = backend().kubeConfig;
+      const pod = unique('fv-pod');
+      assert.equal((await raw(kc, 'POST', PODS, JSON.stringify({ metadata: { name: pod }, spec: { containers: [{ name: 'c', image: 'i' }] } }))).status, 201);
+      const status = await raw(kc, 'PATCH', `${PODS}/${pod}/status`, '{"status":{"conditions":[{"type":"Ready","status":"True","bogus":1}],"phasee":"x"}}', 'application/merge-patch+json');
+      assert.equal(status.status, 200);
+      assert.deepEqual(status.warnings, ['unknown field "status.conditions[0].bogus"', 'unknown field "status.phasee"']);
+      const group = `${unique('fv')}.example.com`;
+      const schema = { type: 'object', properties: { spec: { type: 'object', descriptionn: 'x', properties: { a: { type: 'string', formatt: 'y' } } } } };
+      const refused = await raw(kc, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?fieldValidation=Strict', JSON.stringify({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: `things.${group}` },
+        spec: { group, scope: 'Namespaced', names: { plural: 'things', kind: 'Thing' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }] },
+      }));
+      assert.deepEqual({ status: refused.status, message: refused.body['message'] }, {
+        status: 400,
+        message:
+          'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: strict decoding error: ' +
+          'unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.descriptionn", ' +
+          'unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.a.formatt"',
+      });
     });
 
     test('an unknown fieldValidation value is 422 Invalid on the request\'s options', async () => {

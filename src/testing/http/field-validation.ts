@@ -8,6 +8,7 @@
 import { childOf, hasUnknown, itemsOf, rootNode, type FieldNode } from '../resources/known-fields.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { withSchemaDefaults } from '../operations/schema-rules.js';
+import { goMapValue, goQuote } from '../resources/go-values.js';
 import { StatusError } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
 import { invalidOption } from './query.js';
@@ -222,6 +223,7 @@ class PatchFields implements PatchFieldCheck {
     private readonly root: FieldNode,
     private readonly mode: FieldValidation,
     private readonly patchText: string | undefined,
+    private readonly strategic: boolean,
   ) {
     this.check = this.checkObject.bind(this);
   }
@@ -234,14 +236,15 @@ class PatchFields implements PatchFieldCheck {
   private checkObject(object: KubeObject): KubeObject {
     const { mode, root, patchText } = this;
     const duplicates = mode === 'Ignore' || patchText === undefined ? [] : scanFields(patchText, undefined, false);
-    const before = mode === 'Strict' ? sortedJson(object) : '';
+    // A strategic merge patch's refusal shows the patch (`%+v` of its map), a merge patch's the patched object.
+    const before = mode !== 'Strict' ? '' : this.strategic && patchText !== undefined ? goMapValue(JSON.parse(patchText)) : sortedJson(object);
     // Most patched objects have nothing unknown: ask that first, and build the ordered problems only when needed.
     const unknown = hasUnknown(object, root) ? pruneUnknown(object, root, '', sortedKeys, false) : [];
     const pruned = unknown.length === 0 ? object : structuredClone(object);
     if (pruned !== object) pruneUnknown(pruned, root);
     this.problems = mode === 'Ignore' ? [] : [...duplicates, ...unknown];
     if (mode !== 'Strict' || this.problems.length === 0) return withSchemaDefaults(this.view, pruned);
-    throw patchInvalid(`Invalid value: ${JSON.stringify(before)}: strict decoding error: ${this.problems.join(', ')}`);
+    throw patchInvalid(`Invalid value: ${goQuote(before)}: strict decoding error: ${this.problems.join(', ')}`);
   }
 }
 
@@ -261,10 +264,11 @@ export function patchInvalid(message: string): StatusError {
 
 /**
  * A patch: the duplicates of a merge or strategic patch's text, and the unknown fields of the patched object (in
- * key order, as kube-apiserver re-encodes it). Returns the checker the patch operation calls on the patched object
+ * key order, as kube-apiserver re-encodes it); a Strict refusal names the patched object, or a strategic patch's map. Returns the checker the patch operation calls on the patched object
  * (it answers a pruned copy when there is anything to prune, since the patched object may share parts with the
  * stored one; and throws kube-apiserver's 422 in Strict mode), and the warnings it collected for the response.
  */
-export function patchChecker(view: ResourceView, mode: FieldValidation, patchText: string | undefined): PatchFieldCheck {
-  return new PatchFields(view, rootNode(view), mode, patchText);
+export function patchChecker(view: ResourceView, mode: FieldValidation, patchType: string, patchText: string): PatchFieldCheck {
+  const scanned = patchType === 'merge' || patchType === 'strategic' ? patchText : undefined;
+  return new PatchFields(view, rootNode(view), mode, scanned, patchType === 'strategic');
 }

@@ -176,7 +176,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const patch = patchType === 'apply' ? parseApplyBody(text) : parseJsonBody(text);
       const untyped = patchType === 'apply' ? typedApplyProblem(view, patch) : undefined;
       if (untyped !== undefined) throw internalErrorWithMessage(untyped);
-      const fields = patchChecker(view, mode, patchType === 'merge' || patchType === 'strategic' ? text : undefined);
+      const fields = patchChecker(view, mode, patchType, text);
       const manager = fieldManagerOf(req, query);
       const rules = new RuleWarnings();
       const warnings = (): Record<string, string | string[]> => withWarnings(fields.headers(), rules.all());

@@ -1,7 +1,8 @@
 /**
  * Values printed the way kube-apiserver's Go code prints them in validation messages: `%v` of a float64 (Go's
  * shortest `%g`, so 1000000 is `1e+06`), `%q` of a string, and a field error's bad value (numbers and booleans bare,
- * strings quoted, anything else as Go's `encoding/json` writes it: object keys sorted, `<`, `>` and `&` escaped).
+ * strings quoted, anything else as Go's `encoding/json` writes it: object keys sorted, `<`, `>` and `&` escaped), and
+ * `%+v` of a decoded JSON value (`map[a:1 b:[x y]]`).
  */
 
 /** Go's `%v` of a float64 (strconv's shortest `%g`): exponent form when the decimal exponent is below -4 or 6 and more. */
@@ -21,6 +22,19 @@ export function goFloat(value: number): string {
 /** Go's `%v` of a JSON number as Kubernetes decodes it: an integer within int64 as int64, anything else as a float64. */
 export function goNumber(value: number): string {
   return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? BigInt(value).toString() : goFloat(value);
+}
+
+/** Go's `%+v` of a JSON value decoded into `map[string]interface{}` with integers kept: `map[k:v]` (keys sorted), `[a b]`, `<nil>`, strings bare. */
+export function goMapValue(value: unknown): string {
+  if (value === null || value === undefined) return '<nil>';
+  if (typeof value === 'number') return goNumber(value);
+  if (Array.isArray(value)) return `[${value.map(goMapValue).join(' ')}]`;
+  if (typeof value !== 'object') return String(value);
+  const object = value as Record<string, unknown>;
+  return `map[${Object.keys(object)
+    .sort()
+    .map((key) => `${key}:${goMapValue(object[key])}`)
+    .join(' ')}]`;
 }
 
 const GO_ESCAPES: Readonly<Record<string, string>> = { '\u0007': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u000b': '\\v' };

@@ -1,8 +1,9 @@
 /**
  * Which fields a resource declares, as kube-apiserver's decoder knows them, for `fieldValidation`: a custom
- * resource's structural schema (of the version asked), `metadata` as ObjectMeta, and the top-level fields of the
- * built-in kinds (deeper levels of built-in kinds are not checked: the server has no OpenAPI of its own).
+ * resource's structural schema (of the version asked), `metadata` as ObjectMeta, and the fields of the Go structs a
+ * built-in kind is made of, at every level (`builtin-fields.ts`, generated from k8s.io/api).
  */
+import { BUILTIN_ROOTS, BUILTIN_STRUCTS } from './builtin-fields.js';
 import type { ResourceView } from './resource-type.js';
 
 /** A schema node; `undefined` accepts anything below it. */
@@ -42,34 +43,34 @@ export const BINDING_FIELDS: FieldNode = {
   },
 };
 
-/** Top-level fields of the built-in kinds, beside apiVersion, kind and metadata. */
-const BUILT_IN_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  ConfigMap: ['data', 'binaryData', 'immutable'],
-  Secret: ['data', 'stringData', 'type', 'immutable'],
-  ServiceAccount: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
-  Role: ['rules'],
-  ClusterRole: ['rules', 'aggregationRule'],
-  RoleBinding: ['subjects', 'roleRef'],
-  ClusterRoleBinding: ['subjects', 'roleRef'],
-  Event: ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'type', 'eventTime', 'series', 'action', 'related', 'reportingComponent', 'reportingInstance'],
-  'events.k8s.io/Event': [
-    'eventTime', 'series', 'reportingController', 'reportingInstance', 'action', 'reason', 'regarding', 'related', 'note', 'type',
-    'deprecatedSource', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp', 'deprecatedCount',
-  ],
-  PriorityClass: ['value', 'globalDefault', 'description', 'preemptionPolicy'],
-  StorageClass: ['provisioner', 'parameters', 'reclaimPolicy', 'mountOptions', 'allowVolumeExpansion', 'volumeBindingMode', 'allowedTopologies'],
-  EndpointSlice: ['addressType', 'endpoints', 'ports'],
-  Lease: ['spec'],
-  NetworkPolicy: ['spec'],
-  CustomResourceDefinition: ['spec', 'status'],
-  ValidatingWebhookConfiguration: ['webhooks'],
-  MutatingWebhookConfiguration: ['webhooks'],
-};
-const SPEC_AND_STATUS = ['spec', 'status'];
+const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata']);
 
-/** The top-level fields of a built-in kind, beside apiVersion, kind and metadata (keyed `group/Kind` where a kind name is in two groups). */
-export function builtInFields(type: { readonly group: string; readonly kind: string }): readonly string[] {
-  return BUILT_IN_FIELDS[`${type.group}/${type.kind}`] ?? BUILT_IN_FIELDS[type.kind] ?? SPEC_AND_STATUS;
+/** A built-in kind's struct in the generated table (`<group>/<version>/<Kind>`, core kinds `v1/<Kind>`). */
+function builtInRoot(type: { readonly group: string; readonly kind: string }, version: string): string | undefined {
+  return BUILTIN_ROOTS[type.group === '' ? `${version}/${type.kind}` : `${type.group}/${version}/${type.kind}`];
+}
+
+/** The top-level fields of a built-in kind, beside apiVersion, kind and metadata. */
+export function builtInFields(type: { readonly group: string; readonly kind: string; readonly storageVersion: string }): readonly string[] {
+  const root = builtInRoot(type, type.storageVersion);
+  return (root === undefined ? [] : (BUILTIN_STRUCTS[root] ?? [])).map(([field]) => field).filter((field) => !TOP_LEVEL.has(field));
+}
+
+/** The node of each generated struct, built once; a recursive struct (a CRD's JSONSchemaProps) is a cycle of nodes. */
+const structNodes = new Map<string, FieldNode>();
+
+/** The node of a generated type reference: "" a value unchecked below, `[]T` a list, `{}T` a map, else a struct. */
+function typeNode(ref: string): FieldNode {
+  if (ref === '') return ANY;
+  if (ref.startsWith('[]')) return { type: 'array', items: typeNode(ref.slice(2)) };
+  if (ref.startsWith('{}')) return { type: 'object', additionalProperties: typeNode(ref.slice(2)) };
+  const known = structNodes.get(ref);
+  if (known !== undefined) return known;
+  const properties: Record<string, FieldNode> = {};
+  const node = { type: 'object', properties };
+  structNodes.set(ref, node);
+  for (const [field, fieldType] of BUILTIN_STRUCTS[ref] ?? []) properties[field] = typeNode(fieldType);
+  return node;
 }
 
 function asNode(value: unknown): FieldNode {
@@ -119,8 +120,8 @@ function buildRootNode(view: ResourceView): FieldNode {
     if (schema === undefined) return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: base };
     return { ...schema, type: 'object', properties: { ...(asNode(schema['properties']) ?? {}), ...base } };
   }
-  const fields = builtInFields(view.type);
-  return { type: 'object', properties: { ...Object.fromEntries(fields.map((f) => [f, ANY])), ...base } };
+  const root = builtInRoot(view.type, view.version);
+  return root === undefined ? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: base } : typeNode(root);
 }
 
 /** Whether `key` is declared under `node`, and the node of its value. */

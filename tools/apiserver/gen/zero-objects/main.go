@@ -11,44 +11,19 @@ import (
 	"os"
 	"sort"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/kubernetes/scheme"
+	"katalog.local/tools/apiserver/gen/kinds"
 )
-
-var kinds = []schema.GroupVersionKind{
-	{Version: "v1", Kind: "Namespace"}, {Version: "v1", Kind: "Node"}, {Version: "v1", Kind: "ConfigMap"},
-	{Version: "v1", Kind: "Secret"}, {Version: "v1", Kind: "Service"}, {Version: "v1", Kind: "ServiceAccount"},
-	{Version: "v1", Kind: "Pod"}, {Version: "v1", Kind: "PersistentVolumeClaim"}, {Version: "v1", Kind: "PersistentVolume"},
-	{Version: "v1", Kind: "LimitRange"}, {Version: "v1", Kind: "ResourceQuota"}, {Version: "v1", Kind: "Event"},
-	{Group: "events.k8s.io", Version: "v1", Kind: "Event"},
-	{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice"},
-	{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass"},
-	{Group: "apps", Version: "v1", Kind: "Deployment"}, {Group: "apps", Version: "v1", Kind: "StatefulSet"},
-	{Group: "apps", Version: "v1", Kind: "DaemonSet"}, {Group: "apps", Version: "v1", Kind: "ReplicaSet"},
-	{Group: "batch", Version: "v1", Kind: "Job"}, {Group: "batch", Version: "v1", Kind: "CronJob"},
-	{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"}, {Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy"},
-	{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget"},
-	{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass"},
-	{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
-	{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration"},
-	{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingWebhookConfiguration"},
-	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role"}, {Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding"},
-	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"}, {Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding"},
-	{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease"},
-}
 
 func main() {
 	zeros := map[string]json.RawMessage{}
-	for _, gvk := range kinds {
-		object, err := scheme.Scheme.New(gvk)
+	for _, gvk := range kinds.Served {
+		object, err := kinds.New(gvk)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		zeros[key(gvk)] = marshal(object)
+		zeros[kinds.Key(gvk)] = marshal(object)
 	}
-	zeros[key(apiextensionsv1.SchemeGroupVersion.WithKind("CustomResourceDefinition"))] = marshal(&apiextensionsv1.CustomResourceDefinition{})
 	keys := make([]string, 0, len(zeros))
 	for k := range zeros {
 		keys = append(keys, k)
@@ -65,13 +40,6 @@ func main() {
 		fmt.Printf("  '%s': %s,\n", k, string(zeros[k]))
 	}
 	fmt.Println("};")
-}
-
-func key(gvk schema.GroupVersionKind) string {
-	if gvk.Group == "" {
-		return gvk.Version + "/" + gvk.Kind
-	}
-	return gvk.Group + "/" + gvk.Version + "/" + gvk.Kind
 }
 
 func marshal(object any) json.RawMessage {
