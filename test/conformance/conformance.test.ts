@@ -19,6 +19,7 @@ import { deletionSuite } from './deletion.js';
 import { evictionSuite } from './eviction.js';
 import { fieldSelectorSuite } from './field-selectors.js';
 import { fieldValidationSuite } from './field-validation.js';
+import { listMergeSuite } from './list-merges.js';
 import { listSuite } from './lists.js';
 import { queryParameterSuite } from './query-parameters.js';
 import { runtimeSuite } from './runtime.js';
@@ -47,6 +48,7 @@ describe(`conformance (${choice})`, () => {
   watchSuite(backend);
   watchListSuite(backend);
   applySuite(backend);
+  listMergeSuite(backend);
   scaleSuite(backend);
   statusAndFinalizerSuite(backend);
   deletionSuite(backend);

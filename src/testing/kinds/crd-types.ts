@@ -2,7 +2,7 @@
  * CustomResourceDefinition → resource type: names, scope, served versions in priority order, the storage version,
  * `/status` per version, selectable fields, and the list keys its schema declares (for server-side apply).
  */
-import type { ListKeyLookup } from '../patch/index.js';
+import { OBJECT_META_LIST_KEYS, type ListKeyLookup } from '../patch/index.js';
 import { asObject } from '../patch/json-value.js';
 import { compareKubeVersions, type ResourceType, type ScaleSubresource, type ServedVersion } from '../resources/resource-type.js';
 import type { KubeObject } from '../store/record.js';
@@ -59,15 +59,32 @@ function schemaAt(root: Json, path: readonly string[]): Json | undefined {
   return schema;
 }
 
-/** A schema's list-map keys and its atomic maps (`x-kubernetes-map-type: atomic`), for server-side apply. */
+/**
+ * A schema's lists and maps for server-side apply, as structured-merge-diff reads them: `x-kubernetes-list-type`
+ * `map` keys a list by its `x-kubernetes-list-map-keys` (an item without a key is keyed by the key's schema
+ * default), `set` makes it a set, `x-kubernetes-map-type: atomic` owns a map whole. `metadata` is ObjectMeta
+ * whatever the schema says (finalizers a set, owner references keyed by uid).
+ */
 function schemaListKeys(root: Json): ListKeyLookup {
   const lookup = (path: readonly string[]): string[] | undefined => {
+    if (path[0] === 'metadata') return OBJECT_META_LIST_KEYS(path);
     const schema = schemaAt(root, path);
+    if (schema?.['x-kubernetes-list-type'] === 'set') return [];
     if (schema === undefined || schema['x-kubernetes-list-type'] !== 'map') return undefined;
     const keys = strings(schema['x-kubernetes-list-map-keys']);
     return keys.length > 0 ? keys : undefined;
   };
-  return Object.assign(lookup, { atomicMap: (path: readonly string[]) => schemaAt(root, path)?.['x-kubernetes-map-type'] === 'atomic' });
+  const keyDefault = (path: readonly string[], key: string): unknown => {
+    if (path[0] === 'metadata') return OBJECT_META_LIST_KEYS.keyDefault?.(path, key);
+    return obj(obj(obj(schemaAt(root, path)?.['items'])['properties'])[key])['default'];
+  };
+  // A map, or a list's items (`path` names the list: its items add no segment), owned whole.
+  const atomicMap = (path: readonly string[]): boolean => {
+    if (path[0] === 'metadata') return OBJECT_META_LIST_KEYS.atomicMap?.(path) === true;
+    const schema = schemaAt(root, path);
+    return schema?.['x-kubernetes-map-type'] === 'atomic' || (schema?.['type'] === 'array' && obj(schema['items'])['x-kubernetes-map-type'] === 'atomic');
+  };
+  return Object.assign(lookup, { keyDefault, atomicMap });
 }
 
 /** The field labels a CRD version's `selectableFields` declare (their JSON paths without the leading dot). */

@@ -116,7 +116,8 @@ function visitValue(ctx: Collecting, value: unknown, node: FieldSet, depth: numb
     const element = elements[index] ?? '';
     const itemNode = childNode(node, element);
     itemNode.member = true;
-    if (element.startsWith('k:') && isJsonObject(item)) {
+    // An atomic item (an owner reference) is one member: its fields are not tracked one by one.
+    if (element.startsWith('k:') && isJsonObject(item) && ctx.listKeys.atomicMap?.(ctx.fields) !== true) {
       for (const key of Object.keys(item)) visitField(ctx, itemNode, key, item[key], depth + 2, false);
     }
   }
@@ -137,8 +138,7 @@ function listElements(list: readonly unknown[], keys: string[] | undefined, fiel
       const key = isJsonObject(item) ? keyFieldsOf(item, keys, fields, keyDefault) : undefined;
       if (key === undefined) {
         if (mode === 'lenient') return undefined;
-        const missing = isJsonObject(item) ? keys.find((name) => !hasOwn(item, name)) : keys[0];
-        throw new PatchError(`.${fields.join('.')}: item ${index} has no key field "${missing ?? ''}"`);
+        throw new PatchError(`.${fields.join('.')}: element ${index}: associative list with keys has an element that omits all key fields ${JSON.stringify(keys)} (and doesn't have default values for any key fields)`);
       }
       element = `k:${stableJson(key)}`;
     }
@@ -152,17 +152,20 @@ function listElements(list: readonly unknown[], keys: string[] | undefined, fiel
 }
 
 /**
- * The key fields of a keyed list's item (a missing one taken from its default, as structured-merge-diff takes a
- * key field's schema default), or `undefined` when one is missing without a default.
+ * The key fields of a keyed list's item as structured-merge-diff builds them: a missing one is taken from its
+ * schema default, or left out of the key when it has none (`k:{"port":80}` names another item than
+ * `k:{"port":80,"protocol":"UDP"}`); `undefined` when the item has none of them.
  */
 export function keyFieldsOf(item: JsonObject, keys: readonly string[], fields: readonly string[], keyDefault: ListKeyLookup['keyDefault']): JsonObject | undefined {
   const key: JsonObject = {};
+  let found = false;
   for (const name of keys) {
     const value = hasOwn(item, name) ? item[name] : keyDefault?.(fields, name);
-    if (value === undefined) return undefined;
+    if (value === undefined) continue;
     setOwn(key, name, value);
+    found = true;
   }
-  return key;
+  return found ? key : undefined;
 }
 
 /** True when `item` is the list item a `k:` or `v:` path element names. */

@@ -3,6 +3,6 @@ export { PatchError } from './patch-error.js';
 export { applyMergePatch } from './merge-patch.js';
 export { applyJsonPatch } from './json-patch.js';
 export { applyStrategicMergePatch, type StrategicKind } from './strategic-merge.js';
-export { strategicSchemaFor, listKeysFor, type StrategicSchema, type ListStrategy } from './strategic-keys.js';
+export { strategicSchemaFor, listKeysFor, OBJECT_META_LIST_KEYS, type StrategicSchema, type ListStrategy } from './strategic-keys.js';
 export { recordUpdate, type ManagedFieldsEntry, type ListKeyLookup } from './managed-fields.js';
 export { serverSideApply, ApplyConflictError, type ApplyResult, type FieldConflict } from './server-side-apply.js';

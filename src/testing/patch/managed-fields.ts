@@ -12,7 +12,8 @@ import { sortSmall } from './small-sort.js';
  * `['name']` for a list keyed by name, `[]` for a set of primitives, `undefined` for an atomic list.
  * {@link listKeysFor} gives the built-in table; without a lookup every list is atomic. `atomicMap`, when given,
  * tells the maps and structs that are owned and replaced whole (`+structType=atomic`, `+mapType=atomic`,
- * `x-kubernetes-map-type: atomic`): a label selector, a Service's selector; other maps merge field by field.
+ * `x-kubernetes-map-type: atomic`): a label selector, a Service's selector, and, at a keyed list's path, its items
+ * (an owner reference); other maps merge field by field.
  */
 export type ListKeyLookup = ((path: readonly string[]) => string[] | undefined) & {
   readonly atomicMap?: (path: readonly string[]) => boolean;

@@ -212,8 +212,15 @@ describe('serverSideApply', () => {
     assert.deepEqual(spec(own.object), { replicas: 1 });
   });
 
-  test('malformed associative lists in the applied config are rejected', () => {
-    assert.throws(() => apply(undefined, deployment({ template: { spec: { containers: [{ image: 'x' }] } } }), 'k'), PatchError);
+  test('malformed associative lists in the applied config are rejected; an item without its key is keyed by the key\'s default', () => {
+    // kube-apiserver's schema gives a container's name the default "": the item is keyed by it, and validation refuses it.
+    const nameless = apply(undefined, deployment({ template: { spec: { containers: [{ image: 'x' }] } } }), 'k');
+    const fields = JSON.stringify(nameless.managedFields[0]?.fieldsV1);
+    assert.ok(fields.includes('"k:{\\"name\\":\\"\\"}"'), fields);
+    // A ServiceAccount's secrets are keyed by name without a default: an item without it cannot be keyed.
+    const account = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa', namespace: 'default' }, secrets: [{ namespace: 'x' }] };
+    const options = { manager: 'k', force: false, apiVersion: 'v1', now: T0, listKeys: listKeysFor('v1', 'ServiceAccount') };
+    assert.throws(() => serverSideApply(undefined, deepFreeze(account), options), PatchError);
     assert.throws(() => apply(undefined, deployment({ template: { spec: { containers: [{ name: 'a' }, { name: 'a' }] } } }), 'k'), /duplicate entries/);
   });
 

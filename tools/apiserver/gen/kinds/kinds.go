@@ -32,6 +32,9 @@ var Served = []schema.GroupVersionKind{
 	apiextensionsv1.SchemeGroupVersion.WithKind("CustomResourceDefinition"),
 }
 
+// Subresources are the objects of subresources whose bodies the test API server patches: a workload's Scale.
+var Subresources = []schema.GroupVersionKind{{Group: "autoscaling", Version: "v1", Kind: "Scale"}}
+
 // New answers a zero object of one served kind (client-go's scheme has every kind but the CRD's).
 func New(gvk schema.GroupVersionKind) (runtime.Object, error) {
 	if gvk == apiextensionsv1.SchemeGroupVersion.WithKind("CustomResourceDefinition") {

@@ -1,6 +1,9 @@
 // Command known-fields writes src/testing/resources/builtin-fields.ts: the JSON fields of every Go struct a
 // built-in kind the test API server serves is made of, as kube-apiserver's decoder knows them (unknown fields are
-// what it drops, warns about or refuses, after `fieldValidation`). Run from tools/apiserver:
+// what it drops, warns about or refuses, after `fieldValidation`), with how each list and map merges: a strategic
+// merge patch's keys from the Go tags (patchStrategy, patchMergeKey), server-side apply's from the OpenAPI that
+// kube-apiserver serves (x-kubernetes-list-type, -list-map-keys with their defaults, -map-type). Run from
+// tools/apiserver:
 //
 //	go run ./gen/known-fields > ../../src/testing/resources/builtin-fields.ts
 package main
@@ -13,13 +16,34 @@ import (
 	"sort"
 	"strings"
 
+	apiextensionsopenapi "k8s.io/apiextensions-apiserver/pkg/generated/openapi"
+	"k8s.io/kube-openapi/pkg/common"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+	generatedopenapi "k8s.io/kubernetes/pkg/generated/openapi"
+
 	"katalog.local/tools/apiserver/gen/kinds"
 )
 
 var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
 
-// structs holds each struct met: its name in the table and its fields' JSON names and type references.
-var structs = map[string][][2]string{}
+// structs holds each struct met: its name in the table and its fields (JSON name, type reference, merge strategy).
+var structs = map[string][][3]string{}
+
+// atomicStructs are the structs server-side apply replaces whole (`+structType=atomic`).
+var atomicStructs = map[string]bool{}
+
+// definitions are kube-apiserver's OpenAPI definitions, by model name.
+var definitions map[string]common.OpenAPIDefinition
+
+// definition is a struct's OpenAPI definition.
+func definition(t reflect.Type) (common.OpenAPIDefinition, bool) {
+	name := t.PkgPath() + "." + t.Name()
+	if model, ok := reflect.New(t).Elem().Interface().(interface{ OpenAPIModelName() string }); ok {
+		name = model.OpenAPIModelName()
+	}
+	def, ok := definitions[name]
+	return def, ok
+}
 
 // name is a struct's name in the table: its package path after the module's apis folder, and its Go name.
 func name(t reflect.Type) string {
@@ -58,7 +82,11 @@ func ref(t reflect.Type) string {
 		n := name(t)
 		if _, seen := structs[n]; !seen {
 			structs[n] = nil // before the fields, so that a recursive type ends here
-			structs[n] = fields(t)
+			def, _ := definition(t)
+			if def.Schema.Extensions["x-kubernetes-map-type"] == "atomic" {
+				atomicStructs[n] = true
+			}
+			structs[n] = fields(t, def.Schema)
 		}
 		return n
 	default:
@@ -66,9 +94,50 @@ func ref(t reflect.Type) string {
 	}
 }
 
-// fields are a struct's JSON fields in Go's order, inlined structs' fields in place.
-func fields(t reflect.Type) [][2]string {
-	var out [][2]string
+// strategy is how a field merges, "" when as a scalar, a struct, a granular map or an atomic list in both: a
+// strategic merge patch's `merge(key)` (`merge()` for a set of primitives), then server-side apply's `map(k1,k2=d)`
+// (an item without k2 is keyed with d, a JSON value), `set` or `atomic` (a map or struct replaced whole).
+func strategy(f reflect.StructField, property spec.Schema) string {
+	var out []string
+	if strings.Contains(f.Tag.Get("patchStrategy"), "merge") {
+		out = append(out, "merge("+f.Tag.Get("patchMergeKey")+")")
+	}
+	switch property.Extensions["x-kubernetes-list-type"] {
+	case "map":
+		keys, _ := property.Extensions["x-kubernetes-list-map-keys"].([]interface{})
+		var item spec.Schema
+		if property.Items != nil && property.Items.Schema != nil {
+			item = *property.Items.Schema
+		}
+		if ref := item.Ref.String(); ref != "" {
+			item = definitions[strings.TrimPrefix(ref, "#/definitions/")].Schema
+		}
+		parts := make([]string, 0, len(keys))
+		for _, key := range keys {
+			part := fmt.Sprint(key)
+			if d := item.Properties[part].Default; d != nil {
+				text, err := json.Marshal(d)
+				if err != nil {
+					panic(err)
+				}
+				part += "=" + string(text)
+			}
+			parts = append(parts, part)
+		}
+		out = append(out, "map("+strings.Join(parts, ",")+")")
+	case "set":
+		out = append(out, "set")
+	}
+	if property.Extensions["x-kubernetes-map-type"] == "atomic" {
+		out = append(out, "atomic")
+	}
+	return strings.Join(out, " ")
+}
+
+// fields are a struct's JSON fields in Go's order, inlined structs' fields in place, with their merge strategies
+// (read off the struct's OpenAPI schema, which has the inlined fields too).
+func fields(t reflect.Type, schema spec.Schema) [][3]string {
+	var out [][3]string
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
@@ -82,20 +151,25 @@ func fields(t reflect.Type) [][2]string {
 			for inner.Kind() == reflect.Pointer {
 				inner = inner.Elem()
 			}
-			out = append(out, fields(inner)...)
+			out = append(out, fields(inner, schema)...)
 			continue
 		}
 		if jsonName == "" {
 			jsonName = f.Name
 		}
-		out = append(out, [2]string{jsonName, ref(f.Type)})
+		out = append(out, [3]string{jsonName, ref(f.Type), strategy(f, schema.Properties[jsonName])})
 	}
 	return out
 }
 
 func main() {
+	openapiRef := func(path string) spec.Ref { return spec.MustCreateRef("#/definitions/" + path) }
+	definitions = generatedopenapi.GetOpenAPIDefinitions(openapiRef)
+	for name, def := range apiextensionsopenapi.GetOpenAPIDefinitions(openapiRef) {
+		definitions[name] = def
+	}
 	roots := map[string]string{}
-	for _, gvk := range kinds.Served {
+	for _, gvk := range append(kinds.Served, kinds.Subresources...) {
 		object, err := kinds.New(gvk)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -107,24 +181,37 @@ func main() {
 	fmt.Println(" * The JSON fields of the Go structs the built-in kinds are made of, as kube-apiserver's decoder knows them, in Go's")
 	fmt.Println(" * order. A field's type is \"\" for a value no field below is checked in (scalars, and types with a JSON decoding of")
 	fmt.Println(" * their own: times, quantities, int-or-strings, raw objects), `[]T` a list of T, `{}T` a map of T, or a struct's name.")
+	fmt.Println(" * A third element says how the field merges: a strategic merge patch's `merge(key)` (`merge()`: a set of primitives),")
+	fmt.Println(" * then server-side apply's `map(k1,k2=default)`, `set` or `atomic` (a map or struct replaced whole); lists without")
+	fmt.Println(" * one are atomic in both.")
 	fmt.Println(" * Generated by tools/apiserver/gen/known-fields from k8s.io/api v0.37.2; do not edit.")
 	fmt.Println(" */")
-	fmt.Println("/** The struct of each built-in kind (`<group>/<version>/<Kind>`, core kinds `v1/<Kind>`). */")
+	fmt.Println("/** The struct of each built-in kind (`<group>/<version>/<Kind>`, core kinds `v1/<Kind>`), and of a workload's Scale. */")
 	fmt.Println("export const BUILTIN_ROOTS: Readonly<Record<string, string>> = {")
 	for _, k := range sorted(roots) {
 		fmt.Printf("  '%s': '%s',\n", k, roots[k])
 	}
 	fmt.Println("};")
-	fmt.Println("/** Each struct's fields: `[json name, type]` pairs. */")
-	fmt.Println("export const BUILTIN_STRUCTS: Readonly<Record<string, readonly (readonly [string, string])[]>> = {")
+	fmt.Println("/** Each struct's fields: `[json name, type, merge strategy?]`. */")
+	fmt.Println("export const BUILTIN_STRUCTS: Readonly<Record<string, readonly (readonly [string, string, string?])[]>> = {")
 	for _, n := range sorted(structs) {
 		pairs := make([]string, 0, len(structs[n]))
 		for _, f := range structs[n] {
-			pairs = append(pairs, fmt.Sprintf("['%s', '%s']", f[0], f[1]))
+			if f[2] == "" {
+				pairs = append(pairs, fmt.Sprintf("['%s', '%s']", f[0], f[1]))
+			} else {
+				pairs = append(pairs, fmt.Sprintf("['%s', '%s', '%s']", f[0], f[1], f[2]))
+			}
 		}
 		fmt.Printf("  '%s': [%s],\n", n, strings.Join(pairs, ", "))
 	}
 	fmt.Println("};")
+	fmt.Println("/** The structs server-side apply replaces whole (`+structType=atomic`: label selectors, object references...). */")
+	fmt.Println("export const BUILTIN_ATOMIC_STRUCTS: ReadonlySet<string> = new Set([")
+	for _, n := range sorted(atomicStructs) {
+		fmt.Printf("  '%s',\n", n)
+	}
+	fmt.Println("]);")
 }
 
 func sorted[V any](m map[string]V) []string {
