@@ -1,6 +1,7 @@
-// How lists merge in server-side applies: every list of a built-in kind as its Go type and kube-apiserver's OpenAPI
-// declare it (not only the ones operators set most), a custom resource's as its schema declares it, and `metadata`'s
-// as ObjectMeta's in every kind. Two managers apply to one object; what each owns and what the object holds.
+// How lists merge in server-side applies and strategic merge patches: every list of a built-in kind as its Go type
+// and kube-apiserver's OpenAPI declare it (not only the ones operators set most), a custom resource's as its schema
+// declares it, and `metadata`'s as ObjectMeta's in every kind. Two managers apply to one object: what each owns and
+// what the object holds. A strategic merge patch: the order the merged list is left in, and the patches it refuses.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, type Backend, type Json } from './backend.js';
@@ -104,6 +105,60 @@ export function listMergeSuite(backend: () => Backend): void {
         'application/apply-patch+yaml',
       );
       assert.deepEqual({ status: nameless.status, message: nameless.body['message'] }, { status: 422, message: `Pod "${pod}" is invalid: spec.containers[0].env[0].name: Required value` });
+    });
+
+    test("a strategic merge patch leaves merged lists in kube-apiserver's order, and refuses what it cannot merge with its 500s", async () => {
+      const kc = backend().kubeConfig;
+      const env = (names: string[]): Json[] => names.map((name) => ({ name, value: name }));
+      const create = async (containers: Json[]): Promise<string> => {
+        const name = unique('lm-smp');
+        const made = await backend().create({
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name, namespace: 'default', finalizers: ['x/a', 'x/b'] },
+          spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers } } },
+        });
+        return String(made.metadata?.['name']);
+      };
+      const patch = async (containers: Json[], spec: Json, metadata?: Json): Promise<{ status: number; body: Json }> => {
+        const name = await create(containers);
+        const body = { ...(metadata === undefined ? {} : { metadata }), spec: { template: { spec } } };
+        const answer = await raw(kc, 'PATCH', `/apis/apps/v1/namespaces/default/deployments/${name}`, JSON.stringify(body), 'application/strategic-merge-patch+json');
+        return { status: answer.status, body: answer.body as Json };
+      };
+      const shape = (body: Json): string[] => {
+        const containers = (body.spec as { template: { spec: { containers: Array<{ name: string; env?: Array<{ name: string }> }> } } }).template.spec.containers;
+        return containers.map((c) => [c.name, ...(c.env ?? []).map((e) => e.name)].join(':'));
+      };
+      const c = (name: string, names: string[] = []): Json => ({ name, image: 'i', ...(names.length > 0 ? { env: env(names) } : {}) });
+
+      const cases: Array<[string, Json[], Json, string[]]> = [
+        ['a new item alone goes first', [c('a'), c('b')], { containers: [{ name: 'z', image: 'j' }] }, ['z', 'a', 'b']],
+        ['a new item after a named one follows it', [c('a'), c('b'), c('c')], { containers: [{ name: 'b', image: 'j' }, { name: 'z', image: 'j' }] }, ['a', 'b', 'z', 'c']],
+        ['named items keep the patch order', [c('a'), c('b'), c('c')], { containers: [{ name: 'c', image: 'j' }, { name: 'a', image: 'j' }] }, ['b', 'c', 'a']],
+        ['inside a container too', [c('a', ['X', 'Y', 'W'])], { containers: [{ name: 'a', env: [{ name: 'Y', value: 'y' }, { name: 'Z', value: 'z' }] }] }, ['a:X:Y:Z:W']],
+        ['$setElementOrder orders the whole list', [c('a'), c('b'), c('c')], { '$setElementOrder/containers': [{ name: 'c' }, { name: 'z' }, { name: 'a' }, { name: 'b' }], containers: [{ name: 'z', image: 'j' }] }, ['c', 'z', 'a', 'b']],
+        ['a partial $setElementOrder orders what it names', [c('a'), c('b'), c('c')], { '$setElementOrder/containers': [{ name: 'c' }, { name: 'a' }], containers: [{ name: 'c', image: 'j' }] }, ['b', 'c', 'a']],
+        ['$patch: delete, then a new item', [c('a'), c('b')], { containers: [{ name: 'a', $patch: 'delete' }, { name: 'z', image: 'j' }] }, ['z', 'b']],
+      ];
+      for (const [what, containers, spec, expected] of cases) {
+        const answer = await patch(containers, spec);
+        assert.equal(answer.status, 200, `${what}: ${JSON.stringify(answer.body)}`);
+        assert.deepEqual(shape(answer.body), expected, what);
+      }
+      const finalizers = await patch([c('a')], {}, { finalizers: ['x/b', 'x/c', 'x/a'] });
+      assert.deepEqual(finalizers.body.metadata?.['finalizers'], ['x/b', 'x/c', 'x/a'], 'a set of primitives: the patch orders what it names');
+
+      const keyless = await patch([c('a')], { containers: [{ image: 'j' }] });
+      assert.deepEqual(
+        { status: keyless.status, reason: keyless.body['reason'], message: keyless.body['message'] },
+        { status: 500, reason: undefined, message: 'map: map[image:j] does not contain declared merge key: name' },
+      );
+      const misordered = await patch([c('a'), c('b')], { '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }], containers: [{ name: 'z', image: 'j' }] });
+      assert.deepEqual(
+        { status: misordered.status, message: misordered.body['message'] },
+        { status: 500, message: "The order in patch list:\n[map[image:j name:z]]\n doesn't match $setElementOrder list:\n[map[name:b] map[name:a]]\n" },
+      );
     });
 
     test("a custom resource's lists follow its schema (a set; keys with a default) and its metadata is ObjectMeta's", async () => {

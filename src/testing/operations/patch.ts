@@ -19,6 +19,7 @@ import {
   badRequest,
   conflict,
   conflictWithMessage,
+  internalErrorWithMessage,
   invalid,
   notFound,
   unprocessable,
@@ -75,7 +76,7 @@ export function runEngine(run: () => unknown): unknown {
   try {
     return run();
   } catch (error) {
-    if (error instanceof PatchError) throw unprocessable(error.reason);
+    if (error instanceof PatchError) throw error.internal ? internalErrorWithMessage(error.reason) : unprocessable(error.reason);
     throw error;
   }
 }

@@ -3,14 +3,18 @@ import { KatalogError } from '../../errors.js';
 /**
  * A patch could not be applied: the patch document is malformed, a JSON Patch operation failed (missing path,
  * failed `test`), or a strategic merge patch is inconsistent with the list merge keys. The test API server
- * answers 422 Invalid with {@link PatchError.reason} as the message.
+ * answers 422 Invalid with {@link PatchError.reason} as the message, or, for an `internal` one, the 500 without a
+ * reason that kube-apiserver answers for the strategic-merge errors it does not classify (a missing merge key).
  */
 export class PatchError extends KatalogError {
   /** What failed, without a prefix, for the `Status.message` of the 422 answer. */
   readonly reason: string;
+  /** Whether kube-apiserver answers it as a 500 without a reason rather than a 422. */
+  readonly internal: boolean;
 
-  constructor(reason: string, options?: { cause?: unknown }) {
+  constructor(reason: string, options?: { cause?: unknown; internal?: boolean }) {
     super('E_PATCH', `patch failed: ${reason}`, options);
     this.reason = reason;
+    this.internal = options?.internal === true;
   }
 }

@@ -65,15 +65,17 @@ describe('applyStrategicMergePatch on a Deployment', () => {
     ]);
   });
 
-  test('env merges by name inside a container; a new container is appended', () => {
+  test('env merges by name inside a container; a new container goes after the patch items before it, as kube-apiserver orders it', () => {
     const result = patchDeployment({
       spec: { template: { spec: { containers: [{ name: 'app', env: [{ name: 'B', value: 'two' }, { name: 'C', value: '3' }] }, { name: 'new', image: 'n:1' }] } } },
     });
     assert.deepEqual(containersOf(result), [
       { name: 'app', image: 'app:1', env: [{ name: 'A', value: '1' }, { name: 'B', value: 'two' }, { name: 'C', value: '3' }], ports: [{ containerPort: 8080, name: 'http' }] },
-      { name: 'sidecar', image: 'proxy:1' },
       { name: 'new', image: 'n:1' },
+      { name: 'sidecar', image: 'proxy:1' },
     ]);
+    const alone = patchDeployment({ spec: { template: { spec: { containers: [{ name: 'new', image: 'n:1' }] } } } });
+    assert.deepEqual((containersOf(alone) as { name: string }[]).map((c) => c.name), ['new', 'app', 'sidecar'], 'a new item alone goes first');
   });
 
   test('ports merge by containerPort', () => {
@@ -93,9 +95,9 @@ describe('applyStrategicMergePatch on a Deployment', () => {
     assert.equal(Object.hasOwn(result['spec'] as object, 'replicas'), false);
   });
 
-  test('finalizers merge as a set of strings', () => {
+  test('finalizers merge as a set of strings, in the order the patch gives the ones it names', () => {
     const result = patchDeployment({ metadata: { finalizers: ['example.com/b', 'example.com/a'] } });
-    assert.deepEqual((result['metadata'] as Record<string, unknown>)['finalizers'], ['example.com/a', 'example.com/b']);
+    assert.deepEqual((result['metadata'] as Record<string, unknown>)['finalizers'], ['example.com/b', 'example.com/a']);
   });
 
   test('$deleteFromPrimitiveList removes finalizers', () => {
@@ -149,7 +151,10 @@ describe('applyStrategicMergePatch on a Deployment', () => {
   });
 
   test('errors: a keyed item without its key, an unknown directive, a patch that is not an object', () => {
-    assert.throws(() => patchDeployment({ spec: { template: { spec: { containers: [{ image: 'x' }] } } } }), (e: unknown) => e instanceof PatchError && /merged by "name"/.test(e.reason));
+    assert.throws(
+      () => patchDeployment({ spec: { template: { spec: { containers: [{ image: 'x' }] } } } }),
+      (e: unknown) => e instanceof PatchError && e.internal && e.reason === 'map: map[image:x] does not contain declared merge key: name',
+    );
     assert.throws(() => patchDeployment({ metadata: { $patch: 'explode' } }), (e: unknown) => e instanceof PatchError && /unknown "\$patch"/.test(e.reason));
     assert.throws(() => applyStrategicMergePatch({}, [], deploymentSchema), PatchError);
   });
@@ -172,7 +177,7 @@ describe('strategic merge on other kinds', () => {
   test('CronJob containers merge at spec.jobTemplate.spec.template.spec', () => {
     const cron = deepFreeze({ spec: { jobTemplate: { spec: { template: { spec: { containers: [{ name: 'a', image: '1' }] } } } } } });
     const result = applyStrategicMergePatch(cron, { spec: { jobTemplate: { spec: { template: { spec: { containers: [{ name: 'b', image: '2' }] } } } } } }, schema('batch/v1', 'CronJob'));
-    assert.deepEqual(result, { spec: { jobTemplate: { spec: { template: { spec: { containers: [{ name: 'a', image: '1' }, { name: 'b', image: '2' }] } } } } } });
+    assert.deepEqual(result, { spec: { jobTemplate: { spec: { template: { spec: { containers: [{ name: 'b', image: '2' }, { name: 'a', image: '1' }] } } } } } });
   });
 
   test('Pod containers and status conditions merge by key', () => {
