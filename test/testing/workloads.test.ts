@@ -86,9 +86,10 @@ describe('workloads', () => {
       ['web', 'sidecar'],
     );
     assert.equal(containers[0]?.image, 'nginx:1');
+    // kube-apiserver's order: a new item goes before the server-only items after it (strategic-order.ts).
     assert.deepEqual(
       containers[0]?.env?.map((e) => e.name),
-      ['A', 'B'],
+      ['B', 'A'],
     );
     assert.equal(patched.metadata?.generation, 3);
   });
