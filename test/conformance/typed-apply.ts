@@ -128,5 +128,45 @@ export function typedApplySuite(backend: () => Backend): void {
         assert.equal(await backend().get('v1', 'ConfigMap', name), undefined, 'nothing stored');
       }
     });
+
+    test("a built-in kind at every level of its Go type: what an operator's child template gets wrong in a Deployment", async () => {
+      const kc = backend().kubeConfig;
+      const c = '.spec.template.spec.containers[name="c"]';
+      const cases: Array<[Record<string, unknown>, Record<string, unknown>, string]> = [
+        [{}, { imagePullPolicyy: 'Always' }, `${c}.imagePullPolicyy: field not declared in schema`],
+        [{ replicas: '3' }, {}, '.spec.replicas: expected numeric (int or float), got string'],
+        [{ paused: 'yes' }, {}, '.spec.paused: expected boolean, got &{yes}'],
+        [{}, { command: 'sh' }, `${c}.command: expected list, got &{sh}`],
+        [{}, { env: [{ name: 'A', value: 1 }] }, `${c}.env[name="A"].value: expected string, got &value.valueUnstructured{Value:1}`],
+        [{}, { env: [{ name: 'A' }, { name: 'A' }] }, `${c}.env: duplicate entries for key [name="A"]`],
+        [{}, { resources: { limits: { cpu: {} } } }, `${c}.resources.limits.cpu: expected any scalar, got &{map[]}`],
+        [{}, { ports: [{ containerPort: 80, hostz: 1 }] }, `${c}.ports[containerPort=80,protocol="TCP"].hostz: field not declared in schema`],
+      ];
+      for (const [spec, container, problem] of cases) {
+        const name = unique('typed-deploy');
+        const body = {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name },
+          spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i', ...container }] } }, ...spec },
+        };
+        const answer = await raw(kc, 'PATCH', `/apis/apps/v1/namespaces/default/deployments/${name}?fieldManager=typed`, JSON.stringify(body), APPLY);
+        assert.deepEqual({ status: answer.status, message: answer.body['message'] }, { status: 500, message: PREFIX(name, 'apps/v1, Kind=Deployment') + problem }, problem);
+        assert.equal(await backend().get('apps/v1', 'Deployment', name), undefined, 'nothing stored');
+      }
+      const name = unique('typed-deploy');
+      const fine = {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name },
+        spec: {
+          selector: { matchLabels: { app: name } },
+          strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } },
+          template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i', resources: { limits: { cpu: 1, memory: '1Gi' } }, ports: [{ containerPort: 80 }] }] } },
+        },
+      };
+      const applied = await raw(kc, 'PATCH', `/apis/apps/v1/namespaces/default/deployments/${name}?fieldManager=typed`, JSON.stringify(fine), APPLY);
+      assert.equal(applied.status, 201, 'a quantity as a number, int-or-strings either way, a port keyed by its default protocol');
+    });
   });
 }

@@ -29,7 +29,7 @@ export interface StrategicSchema {
 }
 
 /** A field's merge facts, parsed from its generated strategy (`merge(name) map(name="")`, `merge() set`, `atomic`). */
-interface FieldMerge {
+export interface FieldMerge {
   readonly patch: ListStrategy | undefined;
   readonly applyKeys: string[] | undefined;
   readonly keyDefaults: ReadonlyMap<string, unknown>;
@@ -39,7 +39,8 @@ interface FieldMerge {
 
 const PLAIN: FieldMerge = { patch: undefined, applyKeys: undefined, keyDefaults: new Map(), atomic: false };
 
-function parseMerge(strategy: string, type: string): FieldMerge {
+/** The merge facts of a generated field of type `type` with strategy `strategy` (see builtin-fields.ts). */
+export function parseMerge(strategy: string, type: string): FieldMerge {
   if (strategy === '' && !BUILTIN_ATOMIC_STRUCTS.has(type.replace(/^(\[\])+/, ''))) return PLAIN;
   let patch: ListStrategy | undefined;
   let applyKeys: string[] | undefined;

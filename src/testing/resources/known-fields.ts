@@ -59,11 +59,11 @@ export function builtInFields(type: { readonly group: string; readonly kind: str
 /** The node of each generated struct, built once; a recursive struct (a CRD's JSONSchemaProps) is a cycle of nodes. */
 const structNodes = new Map<string, FieldNode>();
 
-/** The node of a generated type reference: "" a value unchecked below, `[]T` a list, `{}T` a map, else a struct. */
+/** The node of a generated type reference: `[]T` a list, `{}T` a map, a struct's name, else a scalar (nothing below). */
 function typeNode(ref: string): FieldNode {
-  if (ref === '') return ANY;
   if (ref.startsWith('[]')) return { type: 'array', items: typeNode(ref.slice(2)) };
   if (ref.startsWith('{}')) return { type: 'object', additionalProperties: typeNode(ref.slice(2)) };
+  if (BUILTIN_STRUCTS[ref] === undefined) return ANY;
   const known = structNodes.get(ref);
   if (known !== undefined) return known;
   const properties: Record<string, FieldNode> = {};

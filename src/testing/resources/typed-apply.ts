@@ -4,57 +4,18 @@
  * wrong shape is a 500 `failed to create typed patch object (<namespace>/<name>; <group>/<version>, Kind=<kind>):
  * <problems>`, whatever `fieldValidation` says (probed on kube-apiserver 1.37.2). A custom resource is checked
  * against its structural schema of the version asked; `metadata` against ObjectMeta (of the object and of an
- * embedded resource); a built-in kind at its top level, plus the string maps of ConfigMaps and Secrets (the server
- * has no OpenAPI of its own for the levels below).
+ * embedded resource); a built-in kind against its Go types at every level (builtin-typed-schema.ts).
  *
  * Where the two differ: structured-merge-diff walks an object's fields in Go's map order, which is random, and
  * stops at an object's first undeclared field; this walk takes the body's order, so with several problems in one
  * object kube-apiserver may name a different subset.
  */
-import { builtInFields, extension } from './known-fields.js';
+import { ANY, ANY_SCALAR, builtInTypedRoot, OBJECT_META, STRING, type TypedNode } from './builtin-typed-schema.js';
+import { extension } from './known-fields.js';
 import type { ResourceView } from './resource-type.js';
 
 type Json = Record<string, unknown>;
-
-/** A schema node. `ANY` accepts every value (an untyped or open part of the schema). */
-type Node = Readonly<Json>;
-const ANY: Node = { 'x-kubernetes-preserve-unknown-fields': true };
-const STRING: Node = { type: 'string' };
-const NUMBER: Node = { type: 'integer' };
-const BOOLEAN: Node = { type: 'boolean' };
-const STRING_MAP: Node = { type: 'object', additionalProperties: STRING };
-const STRING_SET: Node = { type: 'array', 'x-kubernetes-list-type': 'set', items: STRING };
-
-const OWNER_REFERENCE: Node = {
-  type: 'object',
-  properties: { apiVersion: STRING, kind: STRING, name: STRING, uid: STRING, controller: BOOLEAN, blockOwnerDeletion: BOOLEAN },
-};
-const OBJECT_META: Node = {
-  type: 'object',
-  properties: {
-    name: STRING,
-    generateName: STRING,
-    namespace: STRING,
-    selfLink: STRING,
-    uid: STRING,
-    resourceVersion: STRING,
-    generation: NUMBER,
-    creationTimestamp: ANY,
-    deletionTimestamp: ANY,
-    deletionGracePeriodSeconds: NUMBER,
-    labels: STRING_MAP,
-    annotations: STRING_MAP,
-    ownerReferences: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['uid'], items: OWNER_REFERENCE },
-    finalizers: STRING_SET,
-    managedFields: ANY,
-  },
-};
-
-/** The top-level fields of the built-in kinds whose shape this check knows; every other field of a built-in is open. */
-const TYPED_BUILT_IN_FIELDS: Readonly<Record<string, Readonly<Record<string, Node>>>> = {
-  ConfigMap: { data: STRING_MAP, binaryData: STRING_MAP, immutable: BOOLEAN },
-  Secret: { data: STRING_MAP, stringData: STRING_MAP, type: STRING, immutable: BOOLEAN },
-};
+type Node = TypedNode;
 
 function asNode(value: unknown): Node | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Node) : undefined;
@@ -64,15 +25,13 @@ function asNode(value: unknown): Node | undefined {
 const RESOURCE_FIELDS: Readonly<Record<string, Node>> = { apiVersion: STRING, kind: STRING, metadata: OBJECT_META };
 
 function rootOf(view: ResourceView): Node {
-  const top = RESOURCE_FIELDS;
   if (!view.type.builtin) {
+    const top = RESOURCE_FIELDS;
     const schema = asNode(view.type.schemas?.[view.version]);
     if (schema === undefined) return ANY;
     return { ...schema, type: 'object', properties: { ...(asNode(schema['properties']) ?? {}), ...top } };
   }
-  const typed = TYPED_BUILT_IN_FIELDS[view.type.kind];
-  const open = Object.fromEntries(builtInFields(view.type).map((f) => [f, ANY]));
-  return { type: 'object', properties: { ...open, ...typed, ...top } };
+  return builtInTypedRoot(view.type, view.version) ?? ANY;
 }
 
 /** Go's `%#v` of a decoded JSON value (`map[string]interface {}{"a":1}`), as structured-merge-diff prints it. */
@@ -101,11 +60,18 @@ function goType(value: unknown): string {
   return typeof value === 'boolean' ? 'bool' : 'string';
 }
 
-/** A path element of an associative list's item (`[name="http"]`) or a set's (`[="a"]`). */
-function keyElement(item: unknown, keys: readonly string[]): string {
+/** A path element of an associative list's item (`[name="http"]`, its keys sorted, defaults filled in) or a set's (`[="a"]`). */
+function keyElement(item: unknown, keys: readonly string[], defaults: Json): string {
   if (keys.length === 0) return `[=${JSON.stringify(item)}]`;
   const object = item as Json;
-  return `[${keys.filter((k) => object[k] !== undefined).map((k) => `${k}=${JSON.stringify(object[k])}`).join(',')}]`;
+  const valueOf = (k: string): unknown => object[k] ?? defaults[k];
+  return `[${[...keys].sort().filter((k) => valueOf(k) !== undefined).map((k) => `${k}=${JSON.stringify(valueOf(k))}`).join(',')}]`;
+}
+
+/** The defaults a custom resource's schema gives a keyed list's keys (its items' properties' `default`). */
+function keyDefaultsOf(items: Node, keys: readonly string[] | undefined): Json {
+  const properties = asNode(items['properties']) ?? {};
+  return Object.fromEntries((keys ?? []).map((k) => [k, asNode(properties[k])?.['default']]).filter(([, value]) => value !== undefined));
 }
 
 function isObjectNode(node: Node): boolean {
@@ -115,6 +81,10 @@ function isObjectNode(node: Node): boolean {
 /** The problems of `value` against `node`, each `<path>: <what>`, appended to `out`. */
 function walk(value: unknown, node: Node, path: string, out: string[]): void {
   if (value === null || value === undefined || node === ANY || node['x-kubernetes-int-or-string'] === true) return;
+  if (node === ANY_SCALAR) {
+    if (typeof value === 'object') out.push(`${path}: expected any scalar, got &{${goPlain(value)}}`);
+    return;
+  }
   if (isObjectNode(node)) return walkObject(value, node, path, out);
   const type = node['type'];
   if (type === 'array') return walkArray(value, node, path, out);
@@ -155,15 +125,17 @@ function walkArray(value: unknown, node: Node, path: string, out: string[]): voi
   const items = asNode(node['items']) ?? ANY;
   const listType = node['x-kubernetes-list-type'];
   const keys = listType === 'map' && Array.isArray(node['x-kubernetes-list-map-keys']) ? (node['x-kubernetes-list-map-keys'] as string[]) : undefined;
+  // A key's default (a built-in kind's, from its schema): an item without the key is keyed with it.
+  const defaults = asNode(node['keyDefaults']) ?? keyDefaultsOf(items, keys);
   const seen = new Set<string>();
   value.forEach((item, index) => {
     let element = `[${index}]`;
     if (keys !== undefined || listType === 'set') {
-      if (keys !== undefined && (typeof item !== 'object' || item === null || keys.every((k) => (item as Json)[k] === undefined))) {
+      if (keys !== undefined && (typeof item !== 'object' || item === null || keys.every((k) => (item as Json)[k] === undefined && defaults[k] === undefined))) {
         out.push(`${path}: element ${index}: associative list with keys has an element that omits all key fields ${JSON.stringify(keys)} (and doesn't have default values for any key fields)`);
         return;
       }
-      element = keyElement(item, keys ?? []);
+      element = keyElement(item, keys ?? [], defaults);
       if (seen.has(element)) out.push(`${path}: duplicate entries for key ${element}`);
       seen.add(element);
     }

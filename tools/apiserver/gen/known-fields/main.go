@@ -54,30 +54,33 @@ func name(t reflect.Type) string {
 	return strings.ReplaceAll(path, "/", ".") + "." + t.Name()
 }
 
-// ref is how a field's type is written: "" for a value nothing below is checked in (a scalar, or a type with its
-// own JSON decoding: times, quantities, int-or-strings, raw objects), "[]" + the items' for a list, "{}" + the
-// values' for a map, or a struct's name.
+// ref is how a field's type is written: a scalar's type (`s` string, `i` integer, `n` number, `b` boolean, `io`
+// int-or-string, `x` any scalar: a quantity; "" a value of any shape: raw JSON), "[]" + the items' for a list, "{}" + the
+// values' for a map, or a struct's name. A type with its own JSON decoding (times, quantities, int-or-strings) is
+// the scalar its OpenAPI schema says.
 func ref(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if t.Implements(unmarshaler) || reflect.PointerTo(t).Implements(unmarshaler) {
-		return ""
+		return customScalar(t)
 	}
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array:
 		if t.Elem().Kind() == reflect.Uint8 {
-			return "" // []byte: a base64 string
+			return "s" // []byte: a base64 string
 		}
-		if items := ref(t.Elem()); items != "" {
-			return "[]" + items
-		}
-		return ""
+		return "[]" + ref(t.Elem())
 	case reflect.Map:
-		if values := ref(t.Elem()); values != "" {
-			return "{}" + values
-		}
-		return ""
+		return "{}" + ref(t.Elem())
+	case reflect.String:
+		return "s"
+	case reflect.Bool:
+		return "b"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "i"
+	case reflect.Float32, reflect.Float64:
+		return "n"
 	case reflect.Struct:
 		n := name(t)
 		if _, seen := structs[n]; !seen {
@@ -92,6 +95,37 @@ func ref(t reflect.Type) string {
 	default:
 		return ""
 	}
+}
+
+// customScalar is the scalar a type with its own JSON decoding is in its OpenAPI schema: an int-or-string, one
+// type, `x` any scalar for several (a quantity: a string or a number) and for a time, or "" for anything (a raw
+// JSON value).
+func customScalar(t reflect.Type) string {
+	value := reflect.New(t).Interface()
+	if f, ok := value.(interface{ OpenAPISchemaFormat() string }); ok && f.OpenAPISchemaFormat() == "int-or-string" {
+		return "io"
+	}
+	if o, ok := value.(interface{ OpenAPIV3OneOfTypes() []string }); ok && len(o.OpenAPIV3OneOfTypes()) > 1 {
+		return "x"
+	}
+	// structured-merge-diff takes a time as any scalar (a number passes it, and fails the conversion after).
+	if f, ok := value.(interface{ OpenAPISchemaFormat() string }); ok && f.OpenAPISchemaFormat() == "date-time" {
+		return "x"
+	}
+	if s, ok := value.(interface{ OpenAPISchemaType() []string }); ok && len(s.OpenAPISchemaType()) == 1 {
+		switch s.OpenAPISchemaType()[0] {
+		case "string":
+			return "s"
+		case "integer":
+			return "i"
+		case "number":
+			return "n"
+		case "boolean":
+			return "b"
+		}
+	}
+	fmt.Fprintf(os.Stderr, "known-fields: %s has its own JSON decoding and is left untyped\n", t)
+	return ""
 }
 
 // strategy is how a field merges, "" when as a scalar, a struct, a granular map or an atomic list in both: a
@@ -179,8 +213,8 @@ func main() {
 	}
 	fmt.Println("/**")
 	fmt.Println(" * The JSON fields of the Go structs the built-in kinds are made of, as kube-apiserver's decoder knows them, in Go's")
-	fmt.Println(" * order. A field's type is \"\" for a value no field below is checked in (scalars, and types with a JSON decoding of")
-	fmt.Println(" * their own: times, quantities, int-or-strings, raw objects), `[]T` a list of T, `{}T` a map of T, or a struct's name.")
+	fmt.Println(" * order. A field's type is a scalar's (`s` string, `i` integer, `n` number, `b` boolean, `io` int-or-string, `x` any")
+	fmt.Println(" * scalar: a quantity, a time; \"\" anything: raw JSON), `[]T` a list of T, `{}T` a map of T, or a struct's name.")
 	fmt.Println(" * A third element says how the field merges: a strategic merge patch's `merge(key)` (`merge()`: a set of primitives),")
 	fmt.Println(" * then server-side apply's `map(k1,k2=default)`, `set` or `atomic` (a map or struct replaced whole); lists without")
 	fmt.Println(" * one are atomic in both.")
