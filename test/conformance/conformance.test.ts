@@ -20,6 +20,7 @@ import { evictionSuite } from './eviction.js';
 import { fieldSelectorSuite } from './field-selectors.js';
 import { fieldValidationSuite } from './field-validation.js';
 import { listMergeSuite } from './list-merges.js';
+import { objectMetaSuite } from './object-meta.js';
 import { listSuite } from './lists.js';
 import { queryParameterSuite } from './query-parameters.js';
 import { runtimeSuite } from './runtime.js';
@@ -58,6 +59,7 @@ describe(`conformance (${choice})`, () => {
   crdSpecRuleSuite(backend);
   fieldSelectorSuite(backend);
   fieldValidationSuite(backend);
+  objectMetaSuite(backend);
   typedApplySuite(backend);
   schemaValidationSuite(backend);
   celRuleSuite(backend);

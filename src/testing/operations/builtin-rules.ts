@@ -2,12 +2,13 @@
  * The rules of a write of a built-in kind, as kube-apiserver's decoder and registry strategy apply them: the object,
  * defaulted by the caller before its registry behaviour ran (kinds/builtin/builtin-defaults.ts, as kube-apiserver's
  * decoder leaves it), has base64 fields that decode, then passes its kind's validation
- * (kinds/builtin/builtin-validation.ts). Problems are one 422 `Invalid` with every cause, in kube-apiserver's order.
+ * (kinds/builtin/builtin-validation.ts), after ObjectMeta's (the caller's). Problems are one 422 `Invalid` with every
+ * cause, in kube-apiserver's order.
  */
 import { checkBase64Fields } from '../kinds/builtin/base64-data.js';
 import { builtinProblems, builtinStatusProblems, builtinWarnings } from '../kinds/builtin/builtin-validation.js';
 import type { ResourceView } from '../resources/resource-type.js';
-import { invalid } from '../status-errors.js';
+import { invalid, type FieldProblem } from '../status-errors.js';
 import { metadataOf, type KubeObject } from '../store/record.js';
 
 /**
@@ -15,10 +16,17 @@ import { metadataOf, type KubeObject } from '../store/record.js';
  * A write to `/status` is judged by the kind's status rules alone, as kube-apiserver's status strategies do (most
  * kinds have none here: operators' tests write statuses as controllers would).
  */
-export function checkBuiltin(view: ResourceView, next: KubeObject, prev: KubeObject | undefined, subresource: 'status' | undefined, warn: ((warning: string) => void) | undefined): KubeObject {
+export function checkBuiltin(
+  view: ResourceView,
+  next: KubeObject,
+  prev: KubeObject | undefined,
+  subresource: 'status' | undefined,
+  warn: ((warning: string) => void) | undefined,
+  metadata: readonly FieldProblem[] = [],
+): KubeObject {
   checkBase64Fields(view.type.key, view.type.kind, next);
   const status = subresource === 'status';
-  const problems = status ? builtinStatusProblems(view.type.key, next) : builtinProblems(view.type.key, next, prev);
+  const problems = [...metadata, ...(status ? builtinStatusProblems(view.type.key, next) : builtinProblems(view.type.key, next, prev))];
   if (!status) for (const warning of builtinWarnings(view.type.key, next)) warn?.(warning);
   if (problems.length > 0) {
     const name = metadataOf(next)['name'];

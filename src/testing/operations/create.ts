@@ -67,7 +67,7 @@ export function createObject(cluster: Cluster, view: ResourceView, body: KubeObj
     while (cluster.store.get(type.key, namespace, name) !== undefined);
   }
   if (name === '') throw invalid(type, '', [{ field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
-  if (behaviourOf(type.key)?.checksName !== true) checkName(type, name);
+  if (behaviourOf(type.key)?.checksName !== true) checkName(type, name, generateName);
   if (type.namespaced) checkNamespaceOpen(cluster, namespace, type, name);
   if (!type.builtin) {
     const crd = cluster.store.get(CRDS_KEY, '', crdNameOf(type));

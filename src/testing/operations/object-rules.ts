@@ -5,7 +5,7 @@
 import { jsonEqual } from '../patch/json-value.js';
 import { dns1035LabelProblems, dns1123LabelProblems, dns1123SubdomainProblems } from '../resources/dns-names.js';
 import type { NameRule, ResourceType, ResourceView } from '../resources/resource-type.js';
-import { badRequest, invalid, type FieldProblem } from '../status-errors.js';
+import { badRequest, fieldInvalid, invalid, type FieldProblem } from '../status-errors.js';
 import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 
 /** Problems with `name` under `rule` (empty when valid), in Go's words. */
@@ -23,12 +23,22 @@ export function nameProblems(rule: NameRule, name: string): string[] {
   }
 }
 
-/** Throws 422 when `name` is not valid for the type. */
-export function checkName(type: ResourceType, name: string): void {
-  const problems = nameProblems(type.nameRule, name);
-  if (problems.length > 0) {
-    throw invalid(type, name, problems.map((p) => ({ field: 'metadata.name', message: `Invalid value: "${name}": ${p}` })));
-  }
+/**
+ * Throws 422 when `name`, or the `generateName` it was made from, is not valid for the type: the prefix as Go's
+ * name functions check one (a trailing `-` masked), before the name, as ValidateObjectMetaAccessor lists them.
+ */
+export function checkName(type: ResourceType, name: string, generateName = ''): void {
+  const prefixProblems = generateName === '' || type.nameRule === 'path' ? [] : nameProblems(type.nameRule, maskTrailingDash(generateName));
+  const problems = [
+    ...prefixProblems.map((p) => fieldInvalid('metadata.generateName', generateName, p)),
+    ...nameProblems(type.nameRule, name).map((p) => fieldInvalid('metadata.name', name, p)),
+  ];
+  if (problems.length > 0) throw invalid(type, name, problems);
+}
+
+/** apimachinery's maskTrailingDash: a prefix may end in `-`, which the generated suffix follows. */
+function maskTrailingDash(prefix: string): string {
+  return prefix.length > 1 && prefix.endsWith('-') ? `${prefix.slice(0, -1)}a` : prefix;
 }
 
 /**

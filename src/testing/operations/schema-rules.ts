@@ -19,6 +19,7 @@ import { schemaProblems } from '../resources/schema-validation.js';
 import { invalid, type FieldProblem } from '../status-errors.js';
 import { metadataOf, type KubeObject } from '../store/record.js';
 import { checkBuiltin } from './builtin-rules.js';
+import { metadataProblems, metadataWarnings } from './metadata-rules.js';
 
 /** The kinds of schema problem after which kube-apiserver does not run the CEL rules. */
 const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
@@ -58,11 +59,17 @@ export interface SchemaWrite {
  */
 export function checkSchema(view: ResourceView, next: KubeObject, prev: KubeObject | undefined, write: SchemaWrite): KubeObject {
   const { subresource, decoded } = write;
-  if (view.type.builtin) return checkBuiltin(view, next, prev, subresource, write.warn);
+  // ObjectMeta's rules come first, for every kind (metadata-rules.ts).
+  const metadata = metadataProblems(view, next, prev);
+  if (view.type.builtin) return checkBuiltin(view, next, prev, subresource, write.warn, metadata);
   const schema = schemaOf(view);
-  if (schema === undefined) return next;
+  if (schema === undefined) {
+    if (metadata.length > 0) throw invalid(view.type, String(metadataOf(next)['name'] ?? ''), metadata);
+    warnOfFinalizers(view, next, prev, write);
+    return next;
+  }
   const object = decoded ? decodedObject(next, schema) : (withDefaults(next, schema) as KubeObject);
-  const problems: FieldProblem[] = [];
+  const problems: FieldProblem[] = [...metadata];
   if (subresource === 'status') {
     const statusSchema = fieldSchema(schema, 'status');
     if (statusSchema !== undefined && Object.hasOwn(object, 'status')) {
@@ -87,5 +94,11 @@ export function checkSchema(view: ResourceView, next: KubeObject, prev: KubeObje
     const name = metadataOf(object)['name'];
     throw invalid(view.type, typeof name === 'string' ? name : '', problems);
   }
+  warnOfFinalizers(view, next, prev, write);
   return object;
+}
+
+/** A custom resource's warnings about the finalizers a write adds: only for a write that passed (WarningsOnCreate/Update). */
+function warnOfFinalizers(view: ResourceView, next: KubeObject, prev: KubeObject | undefined, write: SchemaWrite): void {
+  for (const warning of metadataWarnings(view, next, prev)) write.warn?.(warning);
 }

@@ -16,10 +16,15 @@ function regexError(message: string, expression: string, examples: readonly stri
   return `${message} (e.g. ${examples.map((example) => `'${example}', `).join(' or ')}regex used for validation is '${expression}')`;
 }
 
-function check(value: string, max: number, expression: string, message: string, examples: readonly string[]): string[] {
+/**
+ * How a rule words a value too long: names are checked by util/validation ("characters"), label keys' prefixes by
+ * the newer api/validate/content ("bytes"); both count bytes.
+ */
+export type LengthUnit = 'characters' | 'bytes';
+
+function check(value: string, max: number, expression: string, message: string, examples: readonly string[], unit: LengthUnit = 'characters'): string[] {
   const problems: string[] = [];
-  // Go counts bytes.
-  if (Buffer.byteLength(value) > max) problems.push(`must be no more than ${max} characters`);
+  if (Buffer.byteLength(value) > max) problems.push(`must be no more than ${max} ${unit}`);
   if (!new RegExp(`^${expression}$`).test(value)) problems.push(regexError(message, expression, examples));
   return problems;
 }
@@ -28,8 +33,8 @@ export function dns1123LabelProblems(value: string): string[] {
   return check(value, 63, LABEL_1123, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", ['my-name', '123-abc']);
 }
 
-export function dns1123SubdomainProblems(value: string): string[] {
-  return check(value, 253, SUBDOMAIN_1123, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", ['example.com']);
+export function dns1123SubdomainProblems(value: string, unit: LengthUnit = 'characters'): string[] {
+  return check(value, 253, SUBDOMAIN_1123, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", ['example.com'], unit);
 }
 
 export function dns1035LabelProblems(value: string): string[] {

@@ -18,31 +18,35 @@ const QUALIFIED_NAME = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const QUALIFIED_NAME_MESSAGE = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const CONFIG_KEY = '[-._a-zA-Z0-9]+';
 
+/** apimachinery's IsLabelValue (api/validate/content): at most 63 bytes, of Go's form. */
 export function labelValueProblems(value: string): string[] {
   const problems: string[] = [];
-  if (value.length > 63) problems.push('must be no more than 63 characters');
+  if (Buffer.byteLength(value) > 63) problems.push('must be no more than 63 bytes');
   if (!new RegExp(`^${LABEL_VALUE}$`).test(value)) {
     problems.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE, ['MyValue', 'my_value', '12345']));
   }
   return problems;
 }
 
-/** apimachinery's IsQualifiedName: an optional DNS subdomain prefix and `/`, then a name of at most 63 characters. */
+/**
+ * apimachinery's IsQualifiedName (api/validate/content's IsLabelKey in 1.37): an optional DNS subdomain prefix and
+ * `/`, then a name of at most 63 bytes of Go's form (an empty name fails both).
+ */
 export function qualifiedNameProblems(value: string): string[] {
   const parts = value.split('/');
   if (parts.length > 2) {
-    return [`${regexError(`a qualified name ${QUALIFIED_NAME_MESSAGE}`, QUALIFIED_NAME, ['MyName', 'my.name', '123-abc'])} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    return [`a valid label key ${regexError(QUALIFIED_NAME_MESSAGE, QUALIFIED_NAME, ['MyName', 'my.name', '123-abc'])} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   const problems: string[] = [];
   const name = parts.length === 2 ? (parts[1] ?? '') : value;
   if (parts.length === 2) {
     const prefix = parts[0] ?? '';
     if (prefix === '') problems.push('prefix part must be non-empty');
-    else problems.push(...dns1123SubdomainProblems(prefix).map((problem) => `prefix part ${problem}`));
+    else problems.push(...dns1123SubdomainProblems(prefix, 'bytes').map((problem) => `prefix part ${problem}`));
   }
   if (name === '') problems.push('name part must be non-empty');
-  else if (name.length > 63) problems.push('name part must be no more than 63 characters');
-  if (name !== '' && !new RegExp(`^${QUALIFIED_NAME}$`).test(name)) problems.push(`name part ${regexError(QUALIFIED_NAME_MESSAGE, QUALIFIED_NAME, ['MyName', 'my.name', '123-abc'])}`);
+  else if (Buffer.byteLength(name) > 63) problems.push('name part must be no more than 63 bytes');
+  if (!new RegExp(`^${QUALIFIED_NAME}$`).test(name)) problems.push(`name part ${regexError(QUALIFIED_NAME_MESSAGE, QUALIFIED_NAME, ['MyName', 'my.name', '123-abc'])}`);
   return problems;
 }
 
