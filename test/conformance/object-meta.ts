@@ -106,6 +106,23 @@ export function objectMetaSuite(backend: () => Backend): void {
       assert.equal(causes.length, 2);
       assert.equal(causes[0], `metadata.generateName FieldValueInvalid: Invalid value: "Bad_": ${SUBDOMAIN_FORM}`);
       assert.match(String(causes[1]), /^metadata\.name FieldValueInvalid: Invalid value: "Bad_[a-z0-9]{5}": a lowercase RFC 1123 subdomain/);
+
+      // A v1 Event's name is a path segment (a recorder's `<object>.` prefix is fine), and core's finalizer rule
+      // does not apply to it; the generic metadata rules do.
+      const event = {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { generateName: 'web.', namespace: 'default', finalizers: ['plain'] },
+        involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'web', namespace: 'default' },
+        reason: 'Tested',
+        message: 'm',
+        type: 'Normal',
+        source: { component: 'conformance' },
+      };
+      const recorded = await raw(kc, 'POST', '/api/v1/namespaces/default/events', JSON.stringify(event));
+      assert.equal(recorded.status, 201, JSON.stringify(recorded.body));
+      const labelled = await raw(kc, 'POST', '/api/v1/namespaces/default/events', JSON.stringify({ ...event, metadata: { ...event.metadata, labels: { a: 'has space' } } }));
+      assert.deepEqual(causesOf(labelled.body), [`metadata.labels FieldValueInvalid: Invalid value: "has space": ${LABEL_VALUE_FORM}`]);
     });
 
     test('an update is checked as a create is; a status write keeps the stored metadata', async () => {

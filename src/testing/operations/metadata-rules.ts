@@ -14,7 +14,7 @@ import { metadataOf, type KubeObject } from '../store/record.js';
 
 const ANNOTATIONS_LIMIT = 256 * 1024;
 const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
-/** The groups whose validation is apimachinery's alone (no core finalizer rule): CRDs and webhook configurations. */
+/** The groups whose validation is apimachinery's alone: CRDs and webhook configurations. */
 const GENERIC_GROUPS = new Set(['apiextensions.k8s.io', 'admissionregistration.k8s.io']);
 
 type Json = Record<string, unknown>;
@@ -96,6 +96,14 @@ function finalizersOf(metadata: Json): string[] {
   return Array.isArray(finalizers) ? finalizers.map(text) : [];
 }
 
+/**
+ * Whether core's finalizer rule applies: not to CRDs and webhook configurations (apimachinery's validation alone),
+ * nor to a `v1` Event, whose legacy validation leaves ObjectMeta to the registry's generic checks.
+ */
+function coreFinalizerRule(type: { readonly builtin: boolean; readonly group: string; readonly kind: string }): boolean {
+  return type.builtin && !GENERIC_GROUPS.has(type.group) && !(type.group === '' && type.kind === 'Event');
+}
+
 /** The problems of `next`'s metadata (`prev`: the stored object of an update or a `/status` write), in kube-apiserver's order. */
 export function metadataProblems(view: ResourceView, next: KubeObject, prev: KubeObject | undefined): FieldProblem[] {
   const metadata = metadataOf(next);
@@ -107,7 +115,7 @@ export function metadataProblems(view: ResourceView, next: KubeObject, prev: Kub
     ...ownerReferenceProblems(Array.isArray(refs) ? refs : []),
     ...finalizerNameProblems(finalizers),
   ];
-  if (view.type.builtin && !GENERIC_GROUPS.has(view.type.group)) {
+  if (coreFinalizerRule(view.type)) {
     finalizers.forEach((finalizer, index) => {
       if (!isStandardOrQualified(finalizer)) problems.push(fieldInvalid(`metadata.finalizers[${index}]`, finalizer, 'name is neither a standard finalizer name nor is it fully qualified'));
     });

@@ -74,7 +74,8 @@ const SPECS: readonly BuiltinSpec[] = [
   { group: '', version: 'v1', plural: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'], status: true, returnsDeleted: true },
   { group: '', version: 'v1', plural: 'limitranges', kind: 'LimitRange', namespaced: true, shortNames: ['limits'] },
   { group: '', version: 'v1', plural: 'resourcequotas', kind: 'ResourceQuota', namespaced: true, shortNames: ['quota'], status: true, returnsDeleted: true },
-  { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], fieldLabels: EVENT_FIELDS },
+  // A v1 Event's name is only a path segment: its legacy validation leaves ObjectMeta to the generic checks.
+  { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], fieldLabels: EVENT_FIELDS, nameRule: 'path' },
   // events.k8s.io/v1 Events: a store of their own here (a real API server keeps one store for both APIs).
   { group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event', namespaced: true },
   { group: 'discovery.k8s.io', version: 'v1', plural: 'endpointslices', kind: 'EndpointSlice', namespaced: true },
