@@ -3,7 +3,7 @@
 // and Warning headers.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { unique, type Backend } from './backend.js';
+import { unique, type Backend, type Json } from './backend.js';
 import { raw } from './raw-http.js';
 
 const GROUP = 'fields.conformance.katalog.dev';
@@ -189,6 +189,41 @@ export function fieldValidationSuite(backend: () => Backend): void {
           'unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.descriptionn", ' +
           'unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.a.formatt"',
       });
+    });
+
+    test("a built-in kind's value of the wrong JSON type is Go's decoding error, 400 before anything else, on a create and an update", async () => {
+      const kc = backend().kubeConfig;
+      const prefix = (kind: string): string => `${kind} in version "v1" cannot be handled as a ${kind}: json: cannot unmarshal `;
+      const deployment = (name: string, spec: Json, container: Json = {}): Json => ({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name },
+        spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i', ...container }] } }, ...spec },
+      });
+      const cases: Array<[Json, Json, string]> = [
+        [{ replicas: '3' }, {}, 'string into Go struct field DeploymentSpec.spec.replicas of type int32'],
+        [{ replicas: 1.5 }, {}, 'number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32'],
+        [{ paused: 'yes', replicas: '3' }, {}, 'string into Go struct field DeploymentSpec.spec.paused of type bool'],
+        [{}, { ports: [{ containerPort: '80' }] }, 'string into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32'],
+        [{}, { env: [{ name: 'A', value: 1 }] }, 'number into Go struct field EnvVar.spec.template.spec.containers.env.value of type string'],
+        [{}, { command: 'sh' }, 'string into Go struct field Container.spec.template.spec.containers.command of type []string'],
+        [{}, { imagePullPolicy: 1 }, 'number into Go struct field Container.spec.template.spec.containers.imagePullPolicy of type v1.PullPolicy'],
+        [{ strategy: { rollingUpdate: { maxSurge: true } } }, {}, 'bool into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32'],
+        [{ template: [] }, {}, 'array into Go struct field DeploymentSpec.spec.template of type v1.PodTemplateSpec'],
+      ];
+      for (const [spec, container, problem] of cases) {
+        const name = unique('fv-types');
+        const answer = await raw(kc, 'POST', `${DEPLOYMENTS}?fieldValidation=Strict`, JSON.stringify({ ...deployment(name, spec, container), bogus: 1 }));
+        assert.deepEqual({ status: answer.status, reason: answer.body['reason'], message: answer.body['message'] }, { status: 400, reason: 'BadRequest', message: prefix('Deployment') + problem }, problem);
+      }
+      const name = unique('fv-types');
+      const made = await raw(kc, 'POST', CONFIG_MAPS, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { a: 'b' } } }));
+      assert.equal(made.status, 201);
+      const rv = String((made.body['metadata'] as Json)['resourceVersion']);
+      const update = await raw(kc, 'PUT', `${CONFIG_MAPS}/${name}`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, resourceVersion: rv }, data: { a: 1 } }));
+      assert.deepEqual({ status: update.status, message: update.body['message'] }, { status: 400, message: `${prefix('ConfigMap')}number into Go struct field ConfigMap.data of type string` });
+      const labels = await raw(kc, 'PUT', `${CONFIG_MAPS}/${name}`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, resourceVersion: rv, labels: { a: true } } }));
+      assert.deepEqual({ status: labels.status, message: labels.body['message'] }, { status: 400, message: `${prefix('ConfigMap')}bool into Go struct field ObjectMeta.metadata.labels of type string` });
     });
 
     test('an unknown fieldValidation value is 422 Invalid on the request\'s options', async () => {

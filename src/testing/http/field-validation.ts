@@ -5,6 +5,8 @@
  * messages), `Warn` (the default) answers `Warning: 299` headers, `Ignore` says nothing. Unknown fields are dropped
  * from what is stored whatever the mode, as a real server prunes them. Server-side apply bodies are not checked.
  */
+import { builtInRootStruct } from '../resources/builtin-typed-schema.js';
+import { goDecodingError } from '../resources/go-decoding.js';
 import { childOf, hasUnknown, itemsOf, rootNode, type FieldNode } from '../resources/known-fields.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { withSchemaDefaults } from '../operations/schema-rules.js';
@@ -164,30 +166,38 @@ function replaceContent(target: KubeObject, source: KubeObject): void {
 }
 
 /**
- * A create or update body: prunes `body` in place and fills in a custom resource's defaults (so that admission
- * webhooks see it defaulted, as kube-apiserver's decoder leaves it); in Strict mode throws kube-apiserver's 400
+ * A create or update body: a built-in kind's Go decoding error first (400, resources/go-decoding.ts); then prunes
+ * `body` in place and fills in a custom resource's defaults (so that admission webhooks see it defaulted, as
+ * kube-apiserver's decoder leaves it); in Strict mode throws kube-apiserver's 400
  * (`<Kind> in version "<v>" cannot be handled as a <Kind>: strict decoding error: ...`); otherwise returns the
  * response headers (`Warning` in Warn mode).
  */
 export function checkBody(view: ResourceView, mode: FieldValidation, text: string, body: KubeObject): Record<string, string | string[]> {
+  // A built-in kind's value of the wrong JSON type fails Go's decoding before anything else, whatever the mode.
+  const struct = view.type.builtin ? builtInRootStruct(view.type, view.version) : undefined;
+  const typeError = struct === undefined ? undefined : goDecodingError(struct, body);
+  if (typeError !== undefined) throw cannotBeHandled(view, typeError);
   const root = rootNode(view);
   const problems = mode === 'Ignore' ? [] : scanFields(text, root, true);
   pruneUnknown(body, root);
   replaceContent(body, withSchemaDefaults(view, body));
   if (problems.length === 0) return {};
-  if (mode === 'Strict') {
-    const kind = view.type.kind;
-    throw new StatusError({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: `${kind} in version ${JSON.stringify(view.version)} cannot be handled as a ${kind}: strict decoding error: ${problems.join(', ')}`,
-      reason: 'BadRequest',
-      code: 400,
-    });
-  }
+  if (mode === 'Strict') throw cannotBeHandled(view, `strict decoding error: ${problems.join(', ')}`);
   return warningHeader(problems);
+}
+
+/** kube-apiserver's 400 for a body its decoder refuses: `<Kind> in version "<v>" cannot be handled as a <Kind>: <why>`. */
+function cannotBeHandled(view: ResourceView, why: string): StatusError {
+  const kind = view.type.kind;
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `${kind} in version ${JSON.stringify(view.version)} cannot be handled as a ${kind}: ${why}`,
+    reason: 'BadRequest',
+    code: 400,
+  });
 }
 
 /** Sorts object keys recursively (how the patched object is encoded in a Strict patch's message). */

@@ -42,7 +42,7 @@ function typedNode(ref: string, strategy = ''): TypedNode {
   }
   if (ref.startsWith('{}')) return { type: 'object', additionalProperties: typedNode(ref.slice(2)) };
   const fields = BUILTIN_STRUCTS[ref];
-  if (fields === undefined) return SCALARS[ref] ?? ANY;
+  if (fields === undefined) return SCALARS[ref.split(':')[0] ?? ''] ?? ANY;
   const known = structs.get(ref);
   if (known !== undefined) return known;
   const properties: Record<string, TypedNode> = {};
@@ -55,8 +55,13 @@ function typedNode(ref: string, strategy = ''): TypedNode {
 /** ObjectMeta's node: `metadata` of every object and of an embedded resource. */
 export const OBJECT_META: TypedNode = typedNode('meta.v1.ObjectMeta');
 
+/** The generated struct of a built-in kind in `version` (`<group>/<version>/<Kind>`, core kinds `v1/<Kind>`). */
+export function builtInRootStruct(type: { readonly group: string; readonly kind: string }, version: string): string | undefined {
+  return BUILTIN_ROOTS[type.group === '' ? `${version}/${type.kind}` : `${type.group}/${version}/${type.kind}`];
+}
+
 /** The node of a built-in kind's whole object in `version`, or undefined for a kind the generated types lack. */
 export function builtInTypedRoot(type: { readonly group: string; readonly kind: string }, version: string): TypedNode | undefined {
-  const root = BUILTIN_ROOTS[type.group === '' ? `${version}/${type.kind}` : `${type.group}/${version}/${type.kind}`];
+  const root = builtInRootStruct(type, version);
   return root === undefined ? undefined : typedNode(root);
 }

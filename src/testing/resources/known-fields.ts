@@ -3,7 +3,8 @@
  * resource's structural schema (of the version asked), `metadata` as ObjectMeta, and the fields of the Go structs a
  * built-in kind is made of, at every level (`builtin-fields.ts`, generated from k8s.io/api).
  */
-import { BUILTIN_ROOTS, BUILTIN_STRUCTS } from './builtin-fields.js';
+import { BUILTIN_STRUCTS } from './builtin-fields.js';
+import { builtInRootStruct } from './builtin-typed-schema.js';
 import type { ResourceView } from './resource-type.js';
 
 /** A schema node; `undefined` accepts anything below it. */
@@ -45,14 +46,10 @@ export const BINDING_FIELDS: FieldNode = {
 
 const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata']);
 
-/** A built-in kind's struct in the generated table (`<group>/<version>/<Kind>`, core kinds `v1/<Kind>`). */
-function builtInRoot(type: { readonly group: string; readonly kind: string }, version: string): string | undefined {
-  return BUILTIN_ROOTS[type.group === '' ? `${version}/${type.kind}` : `${type.group}/${version}/${type.kind}`];
-}
 
 /** The top-level fields of a built-in kind, beside apiVersion, kind and metadata. */
 export function builtInFields(type: { readonly group: string; readonly kind: string; readonly storageVersion: string }): readonly string[] {
-  const root = builtInRoot(type, type.storageVersion);
+  const root = builtInRootStruct(type, type.storageVersion);
   return (root === undefined ? [] : (BUILTIN_STRUCTS[root] ?? [])).map(([field]) => field).filter((field) => !TOP_LEVEL.has(field));
 }
 
@@ -120,7 +117,7 @@ function buildRootNode(view: ResourceView): FieldNode {
     if (schema === undefined) return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: base };
     return { ...schema, type: 'object', properties: { ...(asNode(schema['properties']) ?? {}), ...base } };
   }
-  const root = builtInRoot(view.type, view.version);
+  const root = builtInRootStruct(view.type, view.version);
   return root === undefined ? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: base } : typeNode(root);
 }
 

@@ -68,19 +68,19 @@ func ref(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array:
 		if t.Elem().Kind() == reflect.Uint8 {
-			return "s" // []byte: a base64 string
+			return "s:[]uint8" // []byte: a base64 string
 		}
 		return "[]" + ref(t.Elem())
 	case reflect.Map:
 		return "{}" + ref(t.Elem())
 	case reflect.String:
-		return "s"
+		return scalar("s", t, "string")
 	case reflect.Bool:
-		return "b"
+		return scalar("b", t, "bool")
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "i"
+		return scalar("i", t, "")
 	case reflect.Float32, reflect.Float64:
-		return "n"
+		return scalar("n", t, "float64")
 	case reflect.Struct:
 		n := name(t)
 		if _, seen := structs[n]; !seen {
@@ -97,6 +97,15 @@ func ref(t reflect.Type) string {
 	}
 }
 
+// scalar is a scalar's code, with its Go type after a colon unless it is the code's usual one (Go's decoder names
+// it when a value of another JSON type comes: `i:int32`, `s:v1.PullPolicy`).
+func scalar(code string, t reflect.Type, usual string) string {
+	if t.String() == usual {
+		return code
+	}
+	return code + ":" + t.String()
+}
+
 // customScalar is the scalar a type with its own JSON decoding is in its OpenAPI schema: an int-or-string, one
 // type, `x` any scalar for several (a quantity: a string or a number) and for a time, or "" for anything (a raw
 // JSON value).
@@ -110,7 +119,7 @@ func customScalar(t reflect.Type) string {
 	}
 	// structured-merge-diff takes a time as any scalar (a number passes it, and fails the conversion after).
 	if f, ok := value.(interface{ OpenAPISchemaFormat() string }); ok && f.OpenAPISchemaFormat() == "date-time" {
-		return "x"
+		return "x:string" // decoded as a string first
 	}
 	if s, ok := value.(interface{ OpenAPISchemaType() []string }); ok && len(s.OpenAPISchemaType()) == 1 {
 		switch s.OpenAPISchemaType()[0] {
@@ -214,7 +223,8 @@ func main() {
 	fmt.Println("/**")
 	fmt.Println(" * The JSON fields of the Go structs the built-in kinds are made of, as kube-apiserver's decoder knows them, in Go's")
 	fmt.Println(" * order. A field's type is a scalar's (`s` string, `i` integer, `n` number, `b` boolean, `io` int-or-string, `x` any")
-	fmt.Println(" * scalar: a quantity, a time; \"\" anything: raw JSON), `[]T` a list of T, `{}T` a map of T, or a struct's name.")
+	fmt.Println(" * scalar: a quantity, a time; \"\" anything: raw JSON), with its Go type after a colon when it is not the usual one")
+	fmt.Println(" * (`i:int32`, `s:v1.PullPolicy`), `[]T` a list of T, `{}T` a map of T, or a struct's name.")
 	fmt.Println(" * A third element says how the field merges: a strategic merge patch's `merge(key)` (`merge()`: a set of primitives),")
 	fmt.Println(" * then server-side apply's `map(k1,k2=default)`, `set` or `atomic` (a map or struct replaced whole); lists without")
 	fmt.Println(" * one are atomic in both.")
