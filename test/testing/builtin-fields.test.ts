@@ -3,13 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinResourceTypes } from '../../src/testing/resources/builtin-resources.js';
-import { builtInFields, childOf, rootNode } from '../../src/testing/resources/known-fields.js';
+import { builtInRootStruct } from '../../src/testing/resources/builtin-typed-schema.js';
+import { childOf, rootNode } from '../../src/testing/resources/known-fields.js';
 
 test('every built-in kind the server serves has its Go type: an unknown field is unknown at the top and deep down', () => {
   for (const type of builtinResourceTypes()) {
     const view = { type, version: type.storageVersion } as Parameters<typeof rootNode>[0];
     const root = rootNode(view);
-    assert.ok(builtInFields(type).length > 0, `${type.kind} has fields beside apiVersion, kind and metadata`);
+    assert.ok(builtInRootStruct(type, type.storageVersion) !== undefined, `${type.group}/${type.kind} has a generated Go type`);
     assert.equal(childOf(root, 'bogus').known, false, `${type.group}/${type.kind}: a top-level field its Go type lacks`);
     assert.equal(childOf(childOf(root, 'metadata').node, 'bogus').known, false, `${type.kind}: ObjectMeta is typed`);
   }

@@ -44,15 +44,6 @@ export const BINDING_FIELDS: FieldNode = {
   },
 };
 
-const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata']);
-
-
-/** The top-level fields of a built-in kind, beside apiVersion, kind and metadata. */
-export function builtInFields(type: { readonly group: string; readonly kind: string; readonly storageVersion: string }): readonly string[] {
-  const root = builtInRootStruct(type, type.storageVersion);
-  return (root === undefined ? [] : (BUILTIN_STRUCTS[root] ?? [])).map(([field]) => field).filter((field) => !TOP_LEVEL.has(field));
-}
-
 /** The node of each generated struct, built once; a recursive struct (a CRD's JSONSchemaProps) is a cycle of nodes. */
 const structNodes = new Map<string, FieldNode>();
 
