@@ -162,6 +162,15 @@ export function unsupportedMediaType(message: string): StatusError {
   return new StatusError(failure(415, 'UnsupportedMediaType', message));
 }
 
+/**
+ * 415 for a PATCH whose Content-Type is no patch type: a built-in kind's is go-restful's bare `415: Unsupported
+ * Media Type` (its routes refuse it before kube-apiserver's handler runs), a custom resource's the handler's own.
+ */
+export function unknownPatchType(view: { readonly type: { readonly builtin: boolean } }): StatusError {
+  if (!view.type.builtin) return unsupportedMediaType(STRATEGIC_ON_CUSTOM_RESOURCE);
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: '415: Unsupported Media Type', reason: 'UnsupportedMediaType', details: {}, code: 415 });
+}
+
 /** 410 Expired: `too old resource version: <asked> (<oldest>)`. */
 export function expired(asked: string, oldest: number): StatusError {
   return new StatusError(failure(410, 'Expired', `too old resource version: ${asked} (${oldest})`));

@@ -71,5 +71,33 @@ export function queryParameterSuite(backend: () => Backend): void {
       });
       assert.ok((await backend().get('v1', 'ConfigMap', name)) !== undefined);
     });
+
+    test('a fieldManager over 128 bytes is 422 on the options; a PATCH of no patch type is 415, bare for a built-in kind', async () => {
+      const kc = backend().kubeConfig;
+      const name = unique('qp-manager');
+      const long = 'm'.repeat(129);
+      const created = await raw(kc, 'POST', `${CONFIG_MAPS}?fieldManager=${long}`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }));
+      const message = 'Too long: may not be more than 128 bytes';
+      assert.deepEqual(
+        { status: created.status, message: created.body['message'], details: created.body['details'] },
+        {
+          status: 422,
+          message: `CreateOptions.meta.k8s.io "" is invalid: fieldManager: ${message}`,
+          details: { group: 'meta.k8s.io', kind: 'CreateOptions', causes: [{ reason: 'FieldValueTooLong', message, field: 'fieldManager' }] },
+        },
+      );
+      assert.equal((await raw(kc, 'POST', CONFIG_MAPS, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }))).status, 201);
+      const patched = await raw(kc, 'PATCH', `${CONFIG_MAPS}/${name}?fieldManager=${long}`, '{"data":{"a":"b"}}', 'application/merge-patch+json');
+      assert.deepEqual({ status: patched.status, message: patched.body['message'] }, { status: 422, message: `PatchOptions.meta.k8s.io "" is invalid: fieldManager: ${message}` });
+
+      for (const type of ['application/json', 'text/plain']) {
+        const answer = await raw(kc, 'PATCH', `${CONFIG_MAPS}/${name}`, '{"data":{"a":"b"}}', type);
+        assert.deepEqual(
+          { status: answer.status, reason: answer.body['reason'], message: answer.body['message'], details: answer.body['details'] },
+          { status: 415, reason: 'UnsupportedMediaType', message: '415: Unsupported Media Type', details: {} },
+          type,
+        );
+      }
+    });
   });
 }

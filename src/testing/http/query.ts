@@ -30,7 +30,7 @@ export function invalidOption(options: OptionsKind, field: string, reason: Optio
   return invalidOptions(options, [{ reason, message, field }]);
 }
 
-type OptionReason = 'FieldValueNotSupported' | 'FieldValueForbidden' | 'FieldValueInvalid';
+type OptionReason = 'FieldValueNotSupported' | 'FieldValueForbidden' | 'FieldValueInvalid' | 'FieldValueTooLong';
 
 /** 422 with several causes, as kube-apiserver aggregates them: `... is invalid: [<field>: <message>, ...]`. */
 function invalidOptions(options: OptionsKind, causes: ReadonlyArray<{ readonly reason: OptionReason; readonly message: string; readonly field: string }>): StatusError {
@@ -167,9 +167,12 @@ export function managerFromUserAgent(userAgent: string | undefined): string {
   return printable.slice(0, 128) || 'unknown';
 }
 
-/** The field manager of a write: `fieldManager` (at most 128 bytes), or the one the User-Agent gives. */
-export function fieldManagerOf(req: IncomingMessage, query: URLSearchParams): string {
+/**
+ * The field manager of a write: `fieldManager`, or the one the User-Agent gives. More than 128 bytes is the 422 of
+ * the write's options, as kube-apiserver's ValidateCreateOptions (and its update and patch ones) answer it.
+ */
+export function fieldManagerOf(req: IncomingMessage, query: URLSearchParams, options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): string {
   const asked = optional(query, 'fieldManager');
-  if (asked !== undefined && asked.length > 128) throw badRequest('fieldManager: Too long: must have at most 128 bytes');
+  if (asked !== undefined && Buffer.byteLength(asked) > 128) throw invalidOption(options, 'fieldManager', 'FieldValueTooLong', 'Too long: may not be more than 128 bytes');
   return asked ?? managerFromUserAgent(req.headers['user-agent']);
 }

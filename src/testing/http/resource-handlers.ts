@@ -14,7 +14,7 @@ import type { ResourceView } from '../resources/resource-type.js';
 import { typedApplyProblem } from '../resources/typed-apply.js';
 import { parseFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
-import { badRequest, deletedStatus, internalErrorWithMessage, methodNotAllowed, unsupportedMediaType } from '../status-errors.js';
+import { badRequest, deletedStatus, internalErrorWithMessage, methodNotAllowed, unknownPatchType } from '../status-errors.js';
 import { bareJson, objectJson, type KubeObject, type StoredRecord } from '../store/record.js';
 import { parseApplyBody, parseJsonBody, readBody } from './body.js';
 import type { ServerContext } from './context.js';
@@ -46,8 +46,6 @@ export interface ResourceRequest {
   readonly query: URLSearchParams;
 }
 
-const UNKNOWN_PATCH_TYPE =
-  'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json';
 
 function objectText(view: ResourceView, record: StoredRecord): string {
   return objectJson(record, view.apiVersion, view.type.kind);
@@ -128,10 +126,10 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
     case 'create': {
       if (r.name !== undefined) throw methodNotAllowed();
       const mode = fieldValidationOf(query, 'CreateOptions');
+      const manager = fieldManagerOf(req, query, 'CreateOptions');
       const text = await readBody(req);
       const body = asObject(parseJsonBody(text));
       const headers = checkBody(view, mode, text, body);
-      const manager = fieldManagerOf(req, query);
       const metadata = body.metadata;
       const name = typeof metadata === 'object' && metadata !== null && typeof (metadata as Body).name === 'string' ? String((metadata as Body).name) : '';
       const namespace = view.type.namespaced ? (r.namespace ?? (typeof (metadata as Body | undefined)?.namespace === 'string' ? String((metadata as Body).namespace) : '')) : '';
@@ -149,10 +147,10 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
     }
     case 'update': {
       const mode = fieldValidationOf(query, 'UpdateOptions');
+      const manager = fieldManagerOf(req, query, 'UpdateOptions');
       const text = await readBody(req);
       const body = asObject(parseJsonBody(text));
       const headers = checkBody(view, mode, text, body);
-      const manager = fieldManagerOf(req, query);
       const current = cluster.store.get(view.type.key, namespace, target.name);
       const rules = new RuleWarnings();
       const admitted = await warnedOnFailure(res, () => withWarnings(headers, rules.all()), async () => {
@@ -170,14 +168,14 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
     case 'patch': {
       const patchType = patchTypeOf(req.headers['content-type']);
       const text = await readBody(req);
-      if (patchType === undefined) throw unsupportedMediaType(UNKNOWN_PATCH_TYPE);
+      if (patchType === undefined) throw unknownPatchType(view);
       if (patchType === 'apply' && optional(query, 'fieldManager') === undefined) throw badRequest('fieldManager is required for apply requests');
       const mode = fieldValidationOf(query, 'PatchOptions');
       const patch = patchType === 'apply' ? parseApplyBody(text) : parseJsonBody(text);
       const untyped = patchType === 'apply' ? typedApplyProblem(view, patch) : undefined;
       if (untyped !== undefined) throw internalErrorWithMessage(untyped);
       const fields = patchChecker(view, mode, patchType, text);
-      const manager = fieldManagerOf(req, query);
+      const manager = fieldManagerOf(req, query, 'PatchOptions');
       const rules = new RuleWarnings();
       const warnings = (): Record<string, string | string[]> => withWarnings(fields.headers(), rules.all());
       const conversion = conversionFor(cluster, view);

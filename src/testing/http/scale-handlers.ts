@@ -11,7 +11,7 @@ import { patchTypeOf, runApply } from '../operations/patch.js';
 import { applyToScale, readScale, scaleAnswer, SCALE_KIND, scaleEntriesAfterUpdate, scaleForWrite, writeScale, type ScaledView } from '../operations/scale.js';
 import { checkIdentity, existing } from '../operations/update.js';
 import { SCALE_FIELDS } from '../resources/known-fields.js';
-import { badRequest, STRATEGIC_ON_CUSTOM_RESOURCE, StatusError, unsupportedMediaType } from '../status-errors.js';
+import { badRequest, STRATEGIC_ON_CUSTOM_RESOURCE, StatusError, unknownPatchType, unsupportedMediaType } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
 import { parseApplyBody, parseJsonBody, readBody } from './body.js';
 import type { ServerContext } from './context.js';
@@ -21,8 +21,6 @@ import type { ResourceRequest } from './resource-handlers.js';
 import { unmarshalProblem } from './go-json.js';
 import { sendJson, withWarnings } from './respond.js';
 
-const UNKNOWN_PATCH_TYPE =
-  'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json';
 
 /** The typed fields of a Scale: where Go's decoder refuses a value of another type. */
 const TYPED_FIELDS = [
@@ -132,7 +130,7 @@ async function putScale(ctx: ServerContext, req: IncomingMessage, res: ServerRes
   const target = { namespace: r.namespace ?? '', name: r.name ?? '', subresource: undefined };
   checkIdentity(view, scale, target);
   const before = scaleForWrite(view, existing(ctx.cluster, view, target));
-  const manager = fieldManagerOf(req, query);
+  const manager = fieldManagerOf(req, query, 'UpdateOptions');
   const now = ctx.cluster.now();
   await admitAndWrite(ctx, res, r, { scale, before, manager, dryRun: dryRun(query, 'UpdateOptions'), headers }, (after) => scaleEntriesAfterUpdate(before, after, manager, now));
 }
@@ -141,13 +139,13 @@ async function patchScale(ctx: ServerContext, req: IncomingMessage, res: ServerR
   const { view, query } = r;
   const patchType = patchTypeOf(req.headers['content-type']);
   const text = await readBody(req);
-  if (patchType === undefined) throw unsupportedMediaType(view.type.builtin ? UNKNOWN_PATCH_TYPE : STRATEGIC_ON_CUSTOM_RESOURCE);
+  if (patchType === undefined) throw unknownPatchType(view);
   if (patchType === 'strategic' && !view.type.builtin) throw unsupportedMediaType(STRATEGIC_ON_CUSTOM_RESOURCE);
   if (patchType === 'apply' && optional(query, 'fieldManager') === undefined) throw badRequest('fieldManager is required for apply requests');
   const mode = fieldValidationOf(query, 'PatchOptions');
   const target = { namespace: r.namespace ?? '', name: r.name ?? '', subresource: undefined };
   const before = scaleForWrite(view, existing(ctx.cluster, view, target));
-  const manager = fieldManagerOf(req, query);
+  const manager = fieldManagerOf(req, query, 'PatchOptions');
   const now = ctx.cluster.now();
   const common = { before, manager, dryRun: dryRun(query, 'PatchOptions') };
   if (patchType === 'apply') {
