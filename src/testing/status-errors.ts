@@ -4,7 +4,7 @@
  * server throw it as is, so a test sees the same `reason` both ways.
  */
 import { KubeError } from '../errors.js';
-import { goBadValue, goQuote } from './resources/go-values.js';
+import { goBadValue, goQuote } from './go/go-values.js';
 
 /** One field-level cause inside `Status.details.causes`. */
 export interface StatusCause {

@@ -1,4 +1,4 @@
-// The generated Go fields of the built-in kinds (resources/builtin-fields.ts) cover every kind the server serves:
+// The generated Go fields of the built-in kinds (go/builtin-fields.ts) cover every kind the server serves:
 // a kind added to the server without regenerating the table would otherwise keep every field it is sent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -2,7 +2,7 @@
 // message, the string formats it checks, and defaulting that never changes a value shared with a stored object.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { goBadValue, goFloat, goJson, goQuote } from '../../src/testing/resources/go-values.js';
+import { goBadValue, goFloat, goJson, goQuote } from '../../src/testing/go/go-values.js';
 import { isKnownStringFormat, matchesFormat } from '../../src/testing/resources/schema-formats.js';
 import { decodedObject } from '../../src/testing/resources/schema-defaults.js';
 import { schemaProblems } from '../../src/testing/resources/schema-validation.js';

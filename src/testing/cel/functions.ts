@@ -6,7 +6,7 @@
  * Anything else (quantities, URLs, IPs, semver, format, authorization) throws {@link CelUnsupported}: the rule is
  * then not evaluated.
  */
-import { goFloat } from '../resources/go-values.js';
+import { goFloat } from '../go/go-values.js';
 import { listFunction } from './functions-lists.js';
 import { regexp, stringFunction } from './functions-strings.js';
 import { arithmetic, asString, compare, contains, size } from './operators.js';

@@ -18,7 +18,7 @@ import { CelUnsupported, parseCel, readsVariable, type Expr } from './parser.js'
 import { CelEvalError, CelOptional, fromJson, type CelValue } from './values.js';
 import { jsonEqual } from '../patch/json-value.js';
 import type { FieldProblem } from '../status-errors.js';
-import { goBadValue } from '../resources/go-values.js';
+import { goBadValue } from '../go/go-values.js';
 import { oldField, oldItem, type Old } from '../resources/schema-correlation.js';
 import { asSchema, itemsSchema, keyword, propertiesOf, type SchemaNode } from '../resources/schema-keywords.js';
 

@@ -10,7 +10,7 @@ import { goDecodingError } from '../resources/go-decoding.js';
 import { childOf, hasUnknown, itemsOf, rootNode, type FieldNode } from '../resources/known-fields.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { withSchemaDefaults } from '../operations/schema-rules.js';
-import { goMapValue, goQuote } from '../resources/go-values.js';
+import { goMapValue, goQuote } from '../go/go-values.js';
 import { StatusError } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
 import { invalidOption } from './query.js';

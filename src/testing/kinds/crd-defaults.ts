@@ -10,7 +10,7 @@
  */
 import { celOutcome } from '../cel/validation-rules.js';
 import { extension, hasUnknown } from '../resources/known-fields.js';
-import { goBadValue } from '../resources/go-values.js';
+import { goBadValue } from '../go/go-values.js';
 import { asSchema, itemsSchema, keyword, propertiesOf, type SchemaNode } from '../resources/schema-keywords.js';
 import { schemaProblems } from '../resources/schema-validation.js';
 import type { FieldProblem } from '../status-errors.js';

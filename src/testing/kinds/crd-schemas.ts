@@ -7,7 +7,7 @@
  * holds it there (as it holds other shared parts: crd-version-rules.ts); otherwise each at
  * `spec.versions[i].schema.openAPIV3Schema`.
  */
-import { goQuote } from '../resources/go-values.js';
+import { goQuote } from '../go/go-values.js';
 import { asSchema, canonicalKeyword, isUnset, itemsSchema, keyword, propertiesOf, type SchemaNode } from '../resources/schema-keywords.js';
 import { fieldForbidden, fieldInvalid, fieldRequired, type FieldProblem } from '../status-errors.js';
 import { defaultProblems } from './crd-defaults.js';

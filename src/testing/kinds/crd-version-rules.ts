@@ -6,7 +6,7 @@
  * the path it reports at.
  */
 import { jsonEqual } from '../patch/json-value.js';
-import { goJson, goQuote } from '../resources/go-values.js';
+import { goJson, goQuote } from '../go/go-values.js';
 import { asSchema, type SchemaNode } from '../resources/schema-keywords.js';
 import { fieldInvalid, fieldRequired, type FieldProblem } from '../status-errors.js';
 import { resolveFieldPath } from './schema-field-path.js';

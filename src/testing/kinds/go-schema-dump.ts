@@ -4,7 +4,7 @@
  * node (`JSONSchemaProps`, in the status-subresource root check), a validation rule (in CEL compile errors) and the
  * versions (in the `spec.versions` causes).
  */
-import { goJson } from '../resources/go-values.js';
+import { goJson } from '../go/go-values.js';
 import { asSchema, keyword, type SchemaNode } from '../resources/schema-keywords.js';
 
 /** The struct's fields in order: its Go name, the JSON keyword it holds, and how it prints. */

@@ -18,7 +18,7 @@
 import type { Cluster } from '../cluster.js';
 import { cloneJson, isJsonObject, type JsonObject } from '../patch/json-value.js';
 import { dns1123SubdomainProblems } from '../resources/dns-names.js';
-import { goBadValue, goQuote } from '../resources/go-values.js';
+import { goBadValue, goQuote } from '../go/go-values.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { storageKey } from '../resources/storage-key.js';
 import { badRequest, conflict, internalErrorWithMessage, notFound } from '../status-errors.js';

@@ -7,7 +7,7 @@
  * 1.37.2's messages, as `test/conformance/object-meta.ts` asserts on both servers.
  */
 import { labelProblems, qualifiedNameProblems } from '../kinds/builtin/field-rules.js';
-import { goJson, goQuote } from '../resources/go-values.js';
+import { goJson, goQuote } from '../go/go-values.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { fieldInvalid, fieldRequired, type FieldProblem } from '../status-errors.js';
 import { metadataOf, type KubeObject } from '../store/record.js';

@@ -1,5 +1,5 @@
 /**
- * How the lists and maps of the built-in kinds merge, read off their Go types (`resources/builtin-fields.ts`,
+ * How the lists and maps of the built-in kinds merge, read off their Go types (`go/builtin-fields.ts`,
  * generated from k8s.io/api and kube-apiserver's OpenAPI): a strategic merge patch merges a list by its
  * `patchMergeKey` or as a set of primitives, server-side apply keys a list by its `x-kubernetes-list-map-keys`
  * (with their defaults) or treats it as a set, and replaces atomic maps and structs whole. The two differ: a
@@ -9,7 +9,7 @@
  * A path is the list of field names from the object root to the list; list items add no segment, so the `env`
  * of every container of a Deployment is at `['spec', 'template', 'spec', 'containers', 'env']`.
  */
-import { BUILTIN_ATOMIC_STRUCTS, BUILTIN_ROOTS, BUILTIN_STRUCTS } from '../resources/builtin-fields.js';
+import { BUILTIN_ATOMIC_STRUCTS, BUILTIN_ROOTS, BUILTIN_STRUCTS } from '../go/builtin-fields.js';
 import type { ListKeyLookup } from './managed-fields.js';
 
 /** How a list merges in a strategic merge patch: by `mergeKey` when given, otherwise as a set of primitive values. */

@@ -6,7 +6,7 @@ import { cloneJson, deleteOwn, getOwn, hasOwn, isJsonObject, jsonEqual, jsonType
 import { PatchError } from './patch-error.js';
 import type { ListStrategy, StrategicSchema } from './strategic-keys.js';
 import { checkElementOrder, noMergeKey, orderMerged } from './strategic-order.js';
-import { goMapValue } from '../resources/go-values.js';
+import { goMapValue } from '../go/go-values.js';
 
 /** The merge metadata of the patched object's kind, from {@link strategicSchemaFor}. */
 export type StrategicKind = StrategicSchema;

@@ -5,7 +5,7 @@
  * items that follow it: patching `env: [{name: Z}]` into `[X, Y]` gives `[Z, X, Y]`; `[{name: Y}, {name: Z}]` into
  * `[X, Y, W]` gives `[X, Y, Z, W]`.
  */
-import { goMapValue } from '../resources/go-values.js';
+import { goMapValue } from '../go/go-values.js';
 import { hasOwn, isJsonObject, jsonEqual } from './json-value.js';
 import { PatchError } from './patch-error.js';
 

@@ -1,11 +1,11 @@
 /**
  * The typed schema structured-merge-diff converts a server-side apply body of a built-in kind to, built from the
- * generated Go types (builtin-fields.ts): each struct's fields, each scalar's type (a quantity any scalar, an
+ * generated Go types (go/builtin-fields.ts): each struct's fields, each scalar's type (a quantity any scalar, an
  * int-or-string either), each list's keys with their defaults or set type. ObjectMeta's is every kind's `metadata`,
  * custom resources' included.
  */
 import { parseMerge } from '../patch/strategic-keys.js';
-import { BUILTIN_ROOTS, BUILTIN_STRUCTS } from './builtin-fields.js';
+import { BUILTIN_ROOTS, BUILTIN_STRUCTS } from '../go/builtin-fields.js';
 
 /** A schema node (the OpenAPI keywords typed-apply.ts walks, plus `keyDefaults` of a keyed list). */
 export type TypedNode = Readonly<Record<string, unknown>>;

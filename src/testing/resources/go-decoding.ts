@@ -1,11 +1,11 @@
 /**
  * What Go's `encoding/json` answers when kube-apiserver decodes a create or update body of a built-in kind into its
- * Go struct and a value has another JSON type than the field (generated Go types, builtin-fields.ts): the first such
+ * Go struct and a value has another JSON type than the field (generated Go types, go/builtin-fields.ts): the first such
  * value in the body's order, as `json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of
  * type int32` (the struct holding the field, the field's JSON path without list indices or map keys, the Go type).
  * `null` fits every field; unknown fields are fieldValidation's; a quantity is checked by its own parser.
  */
-import { BUILTIN_STRUCTS } from './builtin-fields.js';
+import { BUILTIN_STRUCTS } from '../go/builtin-fields.js';
 
 const INT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   int8: [-(2 ** 7), 2 ** 7 - 1],

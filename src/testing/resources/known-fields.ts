@@ -1,9 +1,9 @@
 /**
  * Which fields a resource declares, as kube-apiserver's decoder knows them, for `fieldValidation`: a custom
  * resource's structural schema (of the version asked), `metadata` as ObjectMeta, and the fields of the Go structs a
- * built-in kind is made of, at every level (`builtin-fields.ts`, generated from k8s.io/api).
+ * built-in kind is made of, at every level (`go/builtin-fields.ts`, generated from k8s.io/api).
  */
-import { BUILTIN_STRUCTS } from './builtin-fields.js';
+import { BUILTIN_STRUCTS } from '../go/builtin-fields.js';
 import { builtInRootStruct } from './builtin-typed-schema.js';
 import type { ResourceView } from './resource-type.js';
 

@@ -5,7 +5,7 @@
  * of a map list that is not an object is `Invalid value: ...: must be an object for an array of list-type map`.
  */
 import type { FieldProblem } from '../status-errors.js';
-import { goBadValue, goJson } from './go-values.js';
+import { goBadValue, goJson } from '../go/go-values.js';
 import { asSchema, itemsSchema, listMapKeys, listType, propertiesOf, type SchemaNode } from './schema-keywords.js';
 
 /** The list-type problems of `object` (a whole custom resource) under its root schema. */

@@ -15,7 +15,7 @@
  */
 import { jsonEqual } from '../patch/json-value.js';
 import type { FieldProblem } from '../status-errors.js';
-import { goBadValue, goFloat, goJson, goQuote } from './go-values.js';
+import { goBadValue, goFloat, goJson, goQuote } from '../go/go-values.js';
 import { isKnownStringFormat, matchesFormat } from './schema-formats.js';
 import { oldField, oldItem, type Old } from './schema-correlation.js';
 import { asSchema, keyword, numberKeyword, propertiesOf, type SchemaNode } from './schema-keywords.js';

@@ -1,11 +1,11 @@
-// Command known-fields writes src/testing/resources/builtin-fields.ts: the JSON fields of every Go struct a
+// Command known-fields writes src/testing/go/builtin-fields.ts: the JSON fields of every Go struct a
 // built-in kind the test API server serves is made of, as kube-apiserver's decoder knows them (unknown fields are
 // what it drops, warns about or refuses, after `fieldValidation`), with how each list and map merges: a strategic
 // merge patch's keys from the Go tags (patchStrategy, patchMergeKey), server-side apply's from the OpenAPI that
 // kube-apiserver serves (x-kubernetes-list-type, -list-map-keys with their defaults, -map-type). Run from
 // tools/apiserver:
 //
-//	go run ./gen/known-fields > ../../src/testing/resources/builtin-fields.ts
+//	go run ./gen/known-fields > ../../src/testing/go/builtin-fields.ts
 package main
 
 import (
