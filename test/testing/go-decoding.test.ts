@@ -44,3 +44,17 @@ test('lists, maps and structs of the wrong shape name their Go types; a list ite
     'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.creationTimestamp of type string',
   );
 });
+
+test("a type's own decoder (a time, an int-or-string) ends decoding: its error wins over a wrong type before it", () => {
+  assert.equal(
+    goDecodingError('core.v1.Event', { count: 'x', firstTimestamp: 'soon' }),
+    'parsing time "soon" as "2006-01-02T15:04:05Z07:00": cannot parse "soon" as "2006"',
+  );
+  assert.equal(
+    goDecodingError(DEPLOYMENT, { spec: { replicas: '3', strategy: { rollingUpdate: { maxUnavailable: true } } } }),
+    'json: cannot unmarshal bool into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxUnavailable of type int32',
+  );
+  // A time that is not a string is the type error of the string Go reads first, and ends decoding too.
+  assert.equal(goDecodingError('core.v1.Event', { count: 'x', lastTimestamp: 5 }), 'json: cannot unmarshal number into Go struct field Event.lastTimestamp of type string');
+  assert.equal(goDecodingError('events.v1.Event', { eventTime: '2024-01-01T00:00:00.000001Z', deprecatedFirstTimestamp: '2024-01-01T00:00:00.5+01:00' }), undefined);
+});

@@ -3,9 +3,12 @@
  * Go struct and a value has another JSON type than the field (generated Go types, go/builtin-fields.ts): the first such
  * value in the body's order, as `json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of
  * type int32` (the struct holding the field, the field's JSON path without list indices or map keys, the Go type).
- * `null` fits every field; unknown fields are fieldValidation's; a quantity is checked by its own parser.
+ * `null` fits every field; unknown fields are fieldValidation's; a quantity is checked by its own parser. A time that
+ * is not Go's RFC 3339 (a MicroTime: with exactly six digits of a second) is `time.Parse`'s error, which ends decoding
+ * at once, as an int-or-string's error does; a value of the wrong type is the first one only if none of those comes.
  */
 import { BUILTIN_STRUCTS } from '../go/builtin-fields.js';
+import { parseGoTime } from '../go/go-time.js';
 
 const INT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   int8: [-(2 ** 7), 2 ** 7 - 1],
@@ -55,9 +58,7 @@ function scalarProblem(value: unknown, ref: string): string | undefined {
     case 'io':
       // IntOrString: a string, or else decoded as an int32.
       return typeof value === 'string' ? undefined : integerProblem(value, 'int32');
-    case 'x':
-      // A time is decoded as a string first; a quantity by its own parser (not here).
-      return goType === 'string' && typeof value !== 'string' ? jsonType(value) : undefined;
+    // `x`: a quantity, read by its own parser (not here); times are read in decodeError.
     default:
       return undefined;
   }
@@ -67,37 +68,45 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The first decoding error in `value` of reference `ref`, inside struct `struct` at JSON path `path`. */
-function decodeError(value: unknown, ref: string, struct: string, path: string): string | undefined {
+/**
+ * Walks `value` of reference `ref`, inside struct `struct` at JSON path `path`, as Go's decoder does: a value of the
+ * wrong JSON type is remembered (the first one in `found`) and decoding goes on; an error from a type's own decoder
+ * (a time, an int-or-string) ends it at once, and is returned.
+ */
+function decodeError(value: unknown, ref: string, struct: string, path: string, found: { saved?: string }): string | undefined {
   if (value === null || ref === '') return undefined;
   const fail = (described: string): string => `json: cannot unmarshal ${described} into Go struct field ${struct}.${path} of type ${goTypeOf(ref)}`;
-  if (ref.startsWith('[]')) {
-    if (!Array.isArray(value)) return fail(jsonType(value));
-    for (const item of value) {
-      const error = decodeError(item, ref.slice(2), struct, path);
-      if (error !== undefined) return error;
-    }
+  const save = (described: string): undefined => {
+    found.saved ??= fail(described);
     return undefined;
-  }
-  if (ref.startsWith('{}')) {
-    if (!isObject(value)) return fail(jsonType(value));
-    for (const item of Object.values(value)) {
-      const error = decodeError(item, ref.slice(2), struct, path);
+  };
+  if (ref.startsWith('[]') || ref.startsWith('{}')) {
+    const list = ref.startsWith('[]');
+    if (list ? !Array.isArray(value) : !isObject(value)) return save(jsonType(value));
+    for (const item of list ? (value as unknown[]) : Object.values(value as Record<string, unknown>)) {
+      const error = decodeError(item, ref.slice(2), struct, path, found);
       if (error !== undefined) return error;
     }
     return undefined;
   }
   const fields = BUILTIN_STRUCTS[ref];
   if (fields === undefined) {
+    const [code = '', , precision] = ref.split(':');
+    if (precision === 'time' || precision === 'microtime') {
+      if (typeof value !== 'string') return fail(jsonType(value));
+      const time = parseGoTime(value, precision === 'time' ? 'time' : 'micro');
+      return 'error' in time ? time.error : undefined;
+    }
     const problem = scalarProblem(value, ref);
-    return problem === undefined ? undefined : fail(problem);
+    if (problem === undefined) return undefined;
+    return code === 'io' ? fail(problem) : save(problem);
   }
-  if (!isObject(value)) return fail(jsonType(value));
+  if (!isObject(value)) return save(jsonType(value));
   const name = ref.split('.').at(-1) ?? ref;
   for (const [key, item] of Object.entries(value)) {
     const field = fields.find(([fieldName]) => fieldName === key);
     if (field === undefined) continue;
-    const error = decodeError(item, field[1], name, path === '' ? key : `${path}.${key}`);
+    const error = decodeError(item, field[1], name, path === '' ? key : `${path}.${key}`, found);
     if (error !== undefined) return error;
   }
   return undefined;
@@ -105,5 +114,6 @@ function decodeError(value: unknown, ref: string, struct: string, path: string):
 
 /** Go's first decoding error of `body` as a value of generated struct `root`, or undefined when it decodes. */
 export function goDecodingError(root: string, body: unknown): string | undefined {
-  return decodeError(body, root, root.split('.').at(-1) ?? root, '');
+  const found: { saved?: string } = {};
+  return decodeError(body, root, root.split('.').at(-1) ?? root, '', found) ?? found.saved;
 }

@@ -24,10 +24,14 @@ import (
 	"katalog.local/tools/apiserver/gen/kinds"
 )
 
-var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+var (
+	unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	marshaler   = reflect.TypeFor[json.Marshaler]()
+)
 
-// structs holds each struct met: its name in the table and its fields (JSON name, type reference, merge strategy).
-var structs = map[string][][3]string{}
+// structs holds each struct met: its name in the table and its fields (JSON name, type reference, merge strategy,
+// encoding).
+var structs = map[string][][4]string{}
 
 // atomicStructs are the structs server-side apply replaces whole (`+structType=atomic`).
 var atomicStructs = map[string]bool{}
@@ -56,7 +60,8 @@ func name(t reflect.Type) string {
 
 // ref is how a field's type is written: a scalar's type (`s` string, `i` integer, `n` number, `b` boolean, `io`
 // int-or-string, `x` any scalar: a quantity; "" a value of any shape: raw JSON), "[]" + the items' for a list, "{}" + the
-// values' for a map, or a struct's name. A type with its own JSON decoding (times, quantities, int-or-strings) is
+// values' for a map, a struct's name, or "~" + a struct's name for a struct or else a list of them, a boolean or
+// names (a CRD schema's JSONSchemaPropsOr* types). A type with its own JSON decoding (times, quantities, int-or-strings) is
 // the scalar its OpenAPI schema says.
 func ref(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
@@ -118,8 +123,12 @@ func customScalar(t reflect.Type) string {
 		return "x"
 	}
 	// structured-merge-diff takes a time as any scalar (a number passes it, and fails the conversion after).
+	// Written in seconds (metav1.Time) or microseconds (metav1.MicroTime), in UTC.
 	if f, ok := value.(interface{ OpenAPISchemaFormat() string }); ok && f.OpenAPISchemaFormat() == "date-time" {
-		return "x:string" // decoded as a string first
+		if t.Name() == "MicroTime" {
+			return "x:string:microtime" // decoded as a string first
+		}
+		return "x:string:time"
 	}
 	if s, ok := value.(interface{ OpenAPISchemaType() []string }); ok && len(s.OpenAPISchemaType()) == 1 {
 		switch s.OpenAPISchemaType()[0] {
@@ -132,6 +141,11 @@ func customScalar(t reflect.Type) string {
 		case "boolean":
 			return "b"
 		}
+	}
+	// apiextensions' JSONSchemaPropsOrArray, -OrBool, -OrStringArray: a schema, or a list of schemas, a boolean or a
+	// list of names; "~" and the schema's struct.
+	if f, ok := t.FieldByName("Schema"); ok && strings.HasPrefix(t.Name(), "JSONSchemaPropsOr") {
+		return "~" + ref(f.Type)
 	}
 	fmt.Fprintf(os.Stderr, "known-fields: %s has its own JSON decoding and is left untyped\n", t)
 	return ""
@@ -177,10 +191,46 @@ func strategy(f reflect.StructField, property spec.Schema) string {
 	return strings.Join(out, " ")
 }
 
+// encoding is how Go's encoder writes a field, after a decode and a protobuf round trip: "" left out when empty
+// (omitempty on a string, number, bool, list or map), "*" left out when null (omitempty on a pointer), "z" + the zero's
+// JSON: left out when zero (omitzero), or "!" + the JSON written when the field is absent (a struct's zero is "{}",
+// written as that struct's encoding of an empty object).
+func encoding(f reflect.StructField) string {
+	_, options, _ := strings.Cut(f.Tag.Get("json"), ",")
+	has := func(option string) bool { return strings.Contains(","+options+",", ","+option+",") }
+	zero := zeroJSON(f.Type)
+	if has("omitzero") {
+		return "z" + zero
+	}
+	if has("omitempty") {
+		switch f.Type.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			return "*"
+		case reflect.Struct:
+			// Go never leaves out a struct for omitempty.
+		default:
+			return ""
+		}
+	}
+	return "!" + zero
+}
+
+// zeroJSON is the JSON of a type's zero value; "{}" for a struct without its own encoding.
+func zeroJSON(t reflect.Type) string {
+	if t.Kind() == reflect.Struct && !t.Implements(marshaler) {
+		return "{}"
+	}
+	text, err := json.Marshal(reflect.Zero(t).Interface())
+	if err != nil {
+		panic(err)
+	}
+	return string(text)
+}
+
 // fields are a struct's JSON fields in Go's order, inlined structs' fields in place, with their merge strategies
-// (read off the struct's OpenAPI schema, which has the inlined fields too).
-func fields(t reflect.Type, schema spec.Schema) [][3]string {
-	var out [][3]string
+// (read off the struct's OpenAPI schema, which has the inlined fields too) and encodings.
+func fields(t reflect.Type, schema spec.Schema) [][4]string {
+	var out [][4]string
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
@@ -200,7 +250,7 @@ func fields(t reflect.Type, schema spec.Schema) [][3]string {
 		if jsonName == "" {
 			jsonName = f.Name
 		}
-		out = append(out, [3]string{jsonName, ref(f.Type), strategy(f, schema.Properties[jsonName])})
+		out = append(out, [4]string{jsonName, ref(f.Type), strategy(f, schema.Properties[jsonName]), encoding(f)})
 	}
 	return out
 }
@@ -224,10 +274,15 @@ func main() {
 	fmt.Println(" * The JSON fields of the Go structs the built-in kinds are made of, as kube-apiserver's decoder knows them, in Go's")
 	fmt.Println(" * order. A field's type is a scalar's (`s` string, `i` integer, `n` number, `b` boolean, `io` int-or-string, `x` any")
 	fmt.Println(" * scalar: a quantity, a time; \"\" anything: raw JSON), with its Go type after a colon when it is not the usual one")
-	fmt.Println(" * (`i:int32`, `s:v1.PullPolicy`), `[]T` a list of T, `{}T` a map of T, or a struct's name.")
+	fmt.Println(" * (`i:int32`, `s:v1.PullPolicy`), `[]T` a list of T, `{}T` a map of T, or a struct's name; `~S` is struct S, or")
+	fmt.Println(" * else a list of S, a boolean or a list of names (a CRD schema's `items`, `additionalProperties`, `dependencies`).")
 	fmt.Println(" * A third element says how the field merges: a strategic merge patch's `merge(key)` (`merge()`: a set of primitives),")
 	fmt.Println(" * then server-side apply's `map(k1,k2=default)`, `set` or `atomic` (a map or struct replaced whole); lists without")
 	fmt.Println(" * one are atomic in both.")
+	fmt.Println(" * A fourth says how Go's encoder writes the field (after a protobuf round trip, which makes an empty list or map")
+	fmt.Println(" * null): absent, left out when empty (omitempty: \"\", 0, false, null, [], {}); `*` left out when null (a pointer);")
+	fmt.Println(" * `z<zero>` left out when it is the zero (omitzero); `!<zero>` always written, `<zero>` when absent (`!{}`: the")
+	fmt.Println(" * struct's encoding of an empty object). A time is `x:string:time` (seconds) or `x:string:microtime`.")
 	fmt.Println(" * Generated by tools/apiserver/gen/known-fields from k8s.io/api v0.37.2; do not edit.")
 	fmt.Println(" */")
 	fmt.Println("/** The struct of each built-in kind (`<group>/<version>/<Kind>`, core kinds `v1/<Kind>`), and of a workload's Scale. */")
@@ -236,15 +291,18 @@ func main() {
 		fmt.Printf("  '%s': '%s',\n", k, roots[k])
 	}
 	fmt.Println("};")
-	fmt.Println("/** Each struct's fields: `[json name, type, merge strategy?]`. */")
-	fmt.Println("export const BUILTIN_STRUCTS: Readonly<Record<string, readonly (readonly [string, string, string?])[]>> = {")
+	fmt.Println("/** Each struct's fields: `[json name, type, merge strategy?, encoding?]`. */")
+	fmt.Println("export const BUILTIN_STRUCTS: Readonly<Record<string, readonly (readonly [string, string, string?, string?])[]>> = {")
 	for _, n := range sorted(structs) {
 		pairs := make([]string, 0, len(structs[n]))
 		for _, f := range structs[n] {
-			if f[2] == "" {
-				pairs = append(pairs, fmt.Sprintf("['%s', '%s']", f[0], f[1]))
-			} else {
+			switch {
+			case f[3] != "":
+				pairs = append(pairs, fmt.Sprintf("['%s', '%s', '%s', '%s']", f[0], f[1], f[2], f[3]))
+			case f[2] != "":
 				pairs = append(pairs, fmt.Sprintf("['%s', '%s', '%s']", f[0], f[1], f[2]))
+			default:
+				pairs = append(pairs, fmt.Sprintf("['%s', '%s']", f[0], f[1]))
 			}
 		}
 		fmt.Printf("  '%s': [%s],\n", n, strings.Join(pairs, ", "))
