@@ -10,7 +10,8 @@ import { ResourceRegistry } from './resources/registry.js';
 import { apiVersionOf, type ResourceType } from './resources/resource-type.js';
 import { History, type ChangeEvent, type ChangeType } from './store/history.js';
 import { ObjectStore } from './store/object-store.js';
-import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from './store/record.js';
+import { metadataOf, type KubeObject, type StoredRecord } from './store/record.js';
+import { storedRecord } from './resources/stored-record.js';
 import { WatchHub } from './watch/watch-hub.js';
 
 /** Called synchronously after every commit. */
@@ -79,7 +80,7 @@ export class Cluster {
     metadataOf(next)['resourceVersion'] = String(rv);
     next['apiVersion'] = apiVersionOf(type.group, type.storageVersion);
     next['kind'] = type.kind;
-    const record = makeRecord(next);
+    const record = storedRecord(type, next);
     if (change === 'DELETED') this.store.remove(type.key, record);
     else this.store.put(type.key, record, prev);
     const event: ChangeEvent = { type: change, key: type.key, record, prev: change === 'ADDED' ? undefined : prev };

@@ -11,6 +11,7 @@ import { patchObject, type PatchType } from './operations/patch.js';
 import { updateObject } from './operations/update.js';
 import { CRDS_KEY } from './resources/builtin-resources.js';
 import type { ResourceView } from './resources/resource-type.js';
+import { withJsonKeywords } from './resources/schema-keywords.js';
 import { badRequest, StatusError } from './status-errors.js';
 import { copyObject, metadataOf, type KubeObject, type StoredRecord } from './store/record.js';
 
@@ -34,10 +35,20 @@ export interface DirectDeleteOptions {
   readonly gracePeriodSeconds?: number;
 }
 
-/** A JSON deep copy: `Date` values (as client-node model objects hold) become RFC 3339 strings. */
+/**
+ * A JSON deep copy, as client-node would send the object: `Date` values (as its model objects hold) become RFC 3339
+ * strings, and a CRD's schema keywords their JSON names (`loadYaml` gives `x_kubernetes_preserve_unknown_fields`).
+ */
 function jsonCopy(value: unknown): KubeObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the object must be a JSON object');
-  return JSON.parse(JSON.stringify(value)) as KubeObject;
+  const copy = JSON.parse(JSON.stringify(value)) as KubeObject;
+  const versions = (copy['spec'] as { versions?: unknown } | undefined)?.versions;
+  if (copy['kind'] === 'CustomResourceDefinition' && Array.isArray(versions)) {
+    for (const version of versions as { schema?: { openAPIV3Schema?: unknown } }[]) {
+      if (version?.schema?.openAPIV3Schema !== undefined) version.schema.openAPIV3Schema = withJsonKeywords(version.schema.openAPIV3Schema);
+    }
+  }
+  return copy;
 }
 
 export class DirectAccess {

@@ -21,6 +21,7 @@ import { fieldSelectorSuite } from './field-selectors.js';
 import { fieldValidationSuite } from './field-validation.js';
 import { listMergeSuite } from './list-merges.js';
 import { objectMetaSuite } from './object-meta.js';
+import { storedFormSuite } from './stored-form.js';
 import { listSuite } from './lists.js';
 import { queryParameterSuite } from './query-parameters.js';
 import { runtimeSuite } from './runtime.js';
@@ -60,6 +61,7 @@ describe(`conformance (${choice})`, () => {
   fieldSelectorSuite(backend);
   fieldValidationSuite(backend);
   objectMetaSuite(backend);
+  storedFormSuite(backend);
   typedApplySuite(backend);
   schemaValidationSuite(backend);
   celRuleSuite(backend);

@@ -120,7 +120,8 @@ describe('Orkestra profiles, run', () => {
     assert.equal(container['image'], 'nginx:1.27');
     assert.deepEqual(container['resources'], { requests: { cpu: '150m', memory: '200Mi' }, limits: { cpu: '300m', memory: '400Mi' } });
     assert.deepEqual(container['securityContext'], { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } });
-    assert.deepEqual(container['startupProbe'], { httpGet: { path: '/healthz', port: 8080, scheme: 'HTTP' }, initialDelaySeconds: 0, periodSeconds: 10, failureThreshold: 30, successThreshold: 1, timeoutSeconds: 10 });
+    // The preset's `initialDelaySeconds: 0` is left out once stored (omitempty), as a cluster writes the Deployment back.
+    assert.deepEqual(container['startupProbe'], { httpGet: { path: '/healthz', port: 8080, scheme: 'HTTP' }, periodSeconds: 10, failureThreshold: 30, successThreshold: 1, timeoutSeconds: 10 });
     assert.deepEqual(container['readinessProbe'], { httpGet: { path: '/ready', port: 8080, scheme: 'HTTP' }, initialDelaySeconds: 5, periodSeconds: 10, failureThreshold: 2, successThreshold: 1, timeoutSeconds: 5 });
     assert.deepEqual(container['livenessProbe'], { tcpSocket: { port: 8080 }, initialDelaySeconds: 15, periodSeconds: 20, failureThreshold: 3, successThreshold: 1, timeoutSeconds: 10 });
 

@@ -5,6 +5,7 @@
 // spec.size updates the child; a size that names no profile is Ready=False (retried with backoff) and recovers.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { createRuntime } from '../../src/create-runtime.js';
 import { parseDefinition } from '../../src/definition/index.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
@@ -58,7 +59,7 @@ describe('Orkestra profiles named by a template, run', () => {
     return (pod?.['containers'] as Map[] | undefined)?.[0]?.['resources'];
   };
   const resourcesBecome = (name: string, expected: unknown): Promise<unknown> =>
-    waitFor(`${name}'s resources`, () => (JSON.stringify(resources(name)) === JSON.stringify(expected) ? true : undefined), 20_000);
+    waitFor(`${name}'s resources`, () => (isDeepStrictEqual(resources(name), expected) ? true : undefined), 20_000);
   const ready = (name: string): { status: string; message?: string } | undefined =>
     (server.get('example.io/v1', 'Site', name, 'default') as Obj | undefined)?.status?.conditions?.find((c) => c.type === 'Ready');
   const site = (name: string, size: string): Map => ({ apiVersion: 'example.io/v1', kind: 'Site', metadata: { name, namespace: 'default' }, spec: { size } });

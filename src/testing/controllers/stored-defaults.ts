@@ -9,7 +9,7 @@ import { jsonEqual } from '../patch/json-value.js';
 import { decodedObject } from '../resources/schema-defaults.js';
 import { asSchema } from '../resources/schema-keywords.js';
 import type { ResourceType } from '../resources/resource-type.js';
-import { makeRecord } from '../store/record.js';
+import { storedRecord } from '../resources/stored-record.js';
 
 /** Fills the defaults of `type`'s storage schema into its stored objects, when that schema differs from `previous`'s. */
 export function defaultStoredObjects(cluster: Cluster, previous: ResourceType | undefined, type: ResourceType): void {
@@ -18,6 +18,6 @@ export function defaultStoredObjects(cluster: Cluster, previous: ResourceType | 
   if (jsonEqual(previous.schemas?.[previous.storageVersion], schema)) return;
   for (const record of cluster.store.list(type.key)) {
     const object = decodedObject(record.object, schema);
-    if (object !== record.object) cluster.store.put(type.key, makeRecord(object), record);
+    if (object !== record.object) cluster.store.put(type.key, storedRecord(type, object), record);
   }
 }

@@ -10,6 +10,7 @@ import type { ResourceView } from '../resources/resource-type.js';
 import { objectJson, type KubeObject, type StoredRecord } from '../store/record.js';
 import type { WebhookEndpoint } from '../admission/call-webhook.js';
 import { conversionWebhookOf, convertThroughWebhook } from './conversion-webhook.js';
+import { goEncodedUnstructured } from '../go/go-encoding.js';
 
 export interface Conversion {
   readonly webhook: WebhookEndpoint;
@@ -32,7 +33,8 @@ export async function recordTexts(cluster: Cluster, view: ResourceView, records:
   if (conversion === undefined) return records.map((record) => objectJson(record, view.apiVersion, view.type.kind));
   const stored = records.map((record) => JSON.parse(objectJson(record, conversion.storage.apiVersion, view.type.kind)) as KubeObject);
   const converted = await convertThroughWebhook(conversion.webhook, stored, view.apiVersion);
-  return converted.map((object) => JSON.stringify(object));
+  // A converted custom resource is written as the map it is, its keys sorted.
+  return converted.map((object) => JSON.stringify(goEncodedUnstructured(object)));
 }
 
 /** The JSON text of `record` at `view`'s version. */

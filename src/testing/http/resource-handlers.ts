@@ -30,6 +30,7 @@ import { admitPatch } from '../admission/admit-patch.js';
 import { hasWebhooks } from '../admission/webhooks.js';
 import type { KubeObject as Body } from '../store/record.js';
 import { conversionFor, recordText, recordTexts, writeTarget } from '../conversion/converted-views.js';
+import { goEncodedUnstructured } from '../go/go-encoding.js';
 
 /** A subresource that only takes a POST (served by its own handler). */
 export type PostSubresource = 'eviction' | 'binding';
@@ -58,7 +59,11 @@ export function listText(view: ResourceView, page: ListPage, converted?: readonl
   // A custom resource's list always says `continue`, empty on the last page (kube-apiserver's unstructured lists).
   if (page.continueToken !== undefined || !view.type.builtin) metadata['continue'] = page.continueToken ?? '';
   if (page.remainingItemCount !== undefined) metadata['remainingItemCount'] = page.remainingItemCount;
-  return `{"apiVersion":${JSON.stringify(view.apiVersion)},"kind":${JSON.stringify(view.type.listKind)},"metadata":${JSON.stringify(metadata)},"items":[${items.join(',')}]}`;
+  const apiVersion = JSON.stringify(view.apiVersion);
+  const kind = JSON.stringify(view.type.listKind);
+  // A built-in list is a Go struct (kind, apiVersion, metadata, items); a custom resource's a map, its keys sorted.
+  if (view.type.builtin) return `{"kind":${kind},"apiVersion":${apiVersion},"metadata":${JSON.stringify(metadata)},"items":[${items.join(',')}]}`;
+  return `{"apiVersion":${apiVersion},"items":[${items.join(',')}],"kind":${kind},"metadata":${JSON.stringify(goEncodedUnstructured(metadata))}}`;
 }
 
 function asObject(value: unknown): KubeObject {

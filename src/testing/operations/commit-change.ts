@@ -6,7 +6,8 @@
  */
 import type { Cluster } from '../cluster.js';
 import { apiVersionOf, type ResourceType } from '../resources/resource-type.js';
-import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
+import { storedRecord } from '../resources/stored-record.js';
+import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { isDeleting, pendingFinalizers } from './object-rules.js';
 
 /** kube's shouldDeleteDuringUpdate: no finalizers left, and the object was marked without a running grace period. */
@@ -23,5 +24,5 @@ export function commitChange(cluster: Cluster, type: ResourceType, next: KubeObj
   metadataOf(next)['resourceVersion'] = String(prev.rv);
   next['apiVersion'] = apiVersionOf(type.group, type.storageVersion);
   next['kind'] = type.kind;
-  return makeRecord(next);
+  return storedRecord(type, next);
 }

@@ -14,7 +14,8 @@ import { CRDS_KEY, NAMESPACES_KEY } from '../resources/builtin-resources.js';
 import { SAFE_ALPHABET } from '../resources/dns-names.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { alreadyExists, badRequest, forbidden, invalid, methodNotAllowed, notFound, type ResourceName } from '../status-errors.js';
-import { makeRecord, type KubeObject, type StoredRecord } from '../store/record.js';
+import { storedForm, storedRecord } from '../resources/stored-record.js';
+import type { KubeObject, StoredRecord } from '../store/record.js';
 import { checkKind, checkName, ensureMetadata, isDeleting } from './object-rules.js';
 import { checkSchema } from './schema-rules.js';
 import type { ComputedWriteOptions } from './write-options.js';
@@ -101,7 +102,7 @@ export function createObject(cluster: Cluster, view: ResourceView, body: KubeObj
 
   if (options.dryRun) {
     object['apiVersion'] = view.apiVersion;
-    return makeRecord(object);
+    return storedRecord(type, object);
   }
   return cluster.commit(type, 'ADDED', object, undefined);
 }
@@ -112,5 +113,6 @@ export function createObject(cluster: Cluster, view: ResourceView, body: KubeObj
  */
 function managedFieldsOnCreate(view: ResourceView, body: KubeObject, manager: string, now: string): ManagedFieldsEntry[] {
   const zero = view.type.builtin ? ZERO_OBJECTS[`${view.apiVersion}/${view.type.kind}`] : undefined;
-  return recordUpdate(zero, body, [], { manager, apiVersion: view.apiVersion, now, listKeys: view.type.listKeys, create: true });
+  // Compared as Go writes the new object: a field left out when empty (`data: {}`) is not owned.
+  return recordUpdate(zero, view.type.builtin ? storedForm(view.type, body) : body, [], { manager, apiVersion: view.apiVersion, now, listKeys: view.type.listKeys, create: true });
 }

@@ -6,7 +6,8 @@ import { jsonEqual } from '../patch/json-value.js';
 import { dns1035LabelProblems, dns1123LabelProblems, dns1123SubdomainProblems } from '../resources/dns-names.js';
 import type { NameRule, ResourceType, ResourceView } from '../resources/resource-type.js';
 import { badRequest, fieldInvalid, invalid, type FieldProblem } from '../status-errors.js';
-import { makeRecord, metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
+import { storedRecord } from '../resources/stored-record.js';
+import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 
 /** Problems with `name` under `rule` (empty when valid), in Go's words. */
 export function nameProblems(rule: NameRule, name: string): string[] {
@@ -93,7 +94,7 @@ export function pendingFinalizers(object: KubeObject): string[] {
 /** A dry run's answer: the object the write would have stored, in the request's version, not stored. */
 export function unstoredRecord(view: ResourceView, next: KubeObject): StoredRecord {
   next['apiVersion'] = view.apiVersion;
-  return makeRecord(next);
+  return storedRecord(view.type, next);
 }
 
 export function isDeleting(object: KubeObject): boolean {

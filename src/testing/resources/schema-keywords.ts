@@ -28,6 +28,31 @@ export function canonicalKeyword(key: string): string {
   return CANONICAL[key] ?? key;
 }
 
+/** The keywords whose value holds schemas: a map of them, a list of them, or one (a boolean or a list of names kept). */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', 'dependencies']);
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'items']);
+const SCHEMA_VALUES = new Set(['items', 'additionalProperties', 'additionalItems', 'not']);
+
+/**
+ * `schema` with every keyword under its JSON name (client-node's `_default` as `default`...), as client-node would
+ * send it: what a cluster stores, and what Go's encoding of a CRD keeps (it drops keys it does not know).
+ */
+export function withJsonKeywords(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    const name = canonicalKeyword(key);
+    if (SCHEMA_MAPS.has(name) && asSchema(value) !== undefined) {
+      out[name] = Object.fromEntries(Object.entries(value as SchemaNode).map(([field, node]) => [field, withJsonKeywords(node)]));
+    } else if (SCHEMA_LISTS.has(name) && Array.isArray(value)) {
+      out[name] = value.map(withJsonKeywords);
+    } else {
+      out[name] = SCHEMA_VALUES.has(name) ? withJsonKeywords(value) : value;
+    }
+  }
+  return out;
+}
+
 /** Whether a keyword's value is absent once kube-apiserver decodes it (unset, null, false or ""). */
 export function isUnset(value: unknown): boolean {
   return value === undefined || value === null || value === false || value === '';

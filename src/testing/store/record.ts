@@ -1,7 +1,8 @@
 /**
  * A stored object and its serialisation. An object is serialised once per write, without `apiVersion` and `kind`;
  * responses, list items and watch events are assembled from that string by prefixing the version and kind the
- * client asked for. A record is never mutated after it is stored.
+ * client asked for (`kind` first for a built-in kind, as Go's struct has it; `apiVersion` first for a custom resource,
+ * whose keys Go sorts). A record is never mutated after it is stored.
  */
 
 /** A Kubernetes object as JSON. */
@@ -18,6 +19,8 @@ export interface StoredRecord {
   readonly uid: string;
   readonly rv: number;
   readonly labels: Readonly<Record<string, string>>;
+  /** The object's text begins with `kind` (a built-in kind), not `apiVersion`. */
+  readonly kindFirst: boolean;
 }
 
 /** `object.metadata` as a record (an empty one when missing). */
@@ -74,8 +77,11 @@ function plainJsonString(text: string): boolean {
   return true;
 }
 
-/** Serialises `object` (already complete: metadata set, resourceVersion assigned) into a record. */
-export function makeRecord(object: KubeObject): StoredRecord {
+/**
+ * Serialises `object` (already complete: metadata set, resourceVersion assigned, in the form the server writes it)
+ * into a record; `kindFirst` for a built-in kind.
+ */
+export function makeRecord(object: KubeObject, kindFirst: boolean): StoredRecord {
   const body = bodyJson(object);
   const metadata = metadataOf(object);
   return {
@@ -86,11 +92,13 @@ export function makeRecord(object: KubeObject): StoredRecord {
     uid: stringOf(metadata['uid']),
     rv: Number(metadata['resourceVersion'] ?? 0),
     labels: labelsOf(metadata),
+    kindFirst,
   };
 }
 
 /** The JSON of the object as `apiVersion` `kind`. */
 export function objectJson(record: StoredRecord, apiVersion: string, kind: string): string {
+  if (record.kindFirst) return `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},${record.body}`;
   return `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)},${record.body}`;
 }
 
