@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, type Backend, type Json } from './backend.js';
-import { raw } from './raw-http.js';
+import { raw, rawWatch } from './raw-http.js';
 
 const GROUP = 'stored.conformance.katalog.dev';
 const NS = '/api/v1/namespaces/default';
@@ -146,7 +146,7 @@ export function storedFormSuite(backend: () => Backend): void {
       }
     });
 
-    test('a custom resource comes back with its keys sorted at every level; lists are ordered as each kind writes them', async () => {
+    test('a custom resource comes back with its keys sorted at every level; lists and bookmarks are ordered as each kind writes them', async () => {
       await backend().applyCrd(crd);
       // The CRD is a built-in object: its schema in JSONSchemaProps' order, `properties` sorted, down into `items`.
       const stored = await raw(backend().kubeConfig, 'GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.${GROUP}`);
@@ -170,6 +170,17 @@ export function storedFormSuite(backend: () => Backend): void {
       assert.deepEqual(Object.keys(list.body['metadata'] as Json), ['continue', 'resourceVersion']);
       const builtIn = await raw(backend().kubeConfig, 'GET', `${NS}/configmaps?limit=1`);
       assert.deepEqual(Object.keys(builtIn.body), ['kind', 'apiVersion', 'metadata', 'items']);
+
+      // A watch's bookmark is one more object of each kind.
+      const bookmarkOf = async (collection: string): Promise<string> => {
+        const query = '?watch=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan';
+        const watch = await rawWatch(backend().kubeConfig, `${collection}${query}`, (events) => events.some((event) => event.type === 'BOOKMARK'), 10_000);
+        const object = watch.events.find((event) => event.type === 'BOOKMARK')?.object as Json;
+        if (object.metadata !== undefined) object.metadata['resourceVersion'] = '~';
+        return JSON.stringify(object);
+      };
+      assert.equal(await bookmarkOf(path), `{"apiVersion":"${GROUP}/v1","kind":"Thing","metadata":{"annotations":{"k8s.io/initial-events-end":"true"},"resourceVersion":"~"}}`);
+      assert.equal(await bookmarkOf(`${NS}/configmaps`), '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"~","annotations":{"k8s.io/initial-events-end":"true"}}}');
     });
   });
 }

@@ -82,7 +82,7 @@ export function startWatch(
   };
   const conversion = conversionFor(cluster, view);
   const watcher = new Watcher(
-    { key: type.key, resource: type.plural, namespace, labels, fields, apiVersion: view.apiVersion, kind: type.kind },
+    { key: type.key, resource: type.plural, namespace, labels, fields, apiVersion: view.apiVersion, kind: type.kind, builtin: type.builtin },
     conversion === undefined ? sink : convertingSink(sink, conversion, view.apiVersion, () => !res.destroyed && !res.writableEnded),
     {
       clock: cluster.clock,

@@ -32,6 +32,8 @@ export interface WatchTarget {
   /** The apiVersion and kind the client asked for; objects are written with these. */
   readonly apiVersion: string;
   readonly kind: string;
+  /** A built-in kind: a bookmark is its Go struct (`kind` first); a custom resource's is a map, its keys sorted. */
+  readonly builtin: boolean;
 }
 
 export interface WatcherOptions {
@@ -126,8 +128,13 @@ export class Watcher {
 
   /** Queues a BOOKMARK at the current revision; `initialEventsEnd` marks the end of `sendInitialEvents`. */
   bookmark(initialEventsEnd = false): void {
-    const annotations = initialEventsEnd ? ',"annotations":{"k8s.io/initial-events-end":"true"}' : '';
-    const object = `{"kind":${JSON.stringify(this.target.kind)},"apiVersion":${JSON.stringify(this.target.apiVersion)},"metadata":{"resourceVersion":"${this.options.currentRevision()}"${annotations}}}`;
+    const kind = JSON.stringify(this.target.kind);
+    const apiVersion = JSON.stringify(this.target.apiVersion);
+    const resourceVersion = `"resourceVersion":"${this.options.currentRevision()}"`;
+    const annotations = initialEventsEnd ? '"annotations":{"k8s.io/initial-events-end":"true"}' : undefined;
+    const object = this.target.builtin
+      ? `{"kind":${kind},"apiVersion":${apiVersion},"metadata":{${[resourceVersion, annotations].filter(Boolean).join(',')}}}`
+      : `{"apiVersion":${apiVersion},"kind":${kind},"metadata":{${[annotations, resourceVersion].filter(Boolean).join(',')}}}`;
     this.push(eventLine('BOOKMARK', object));
   }
 
