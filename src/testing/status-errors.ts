@@ -121,6 +121,16 @@ export function invalid(kind: { group: string; kind: string }, name: string, pro
   );
 }
 
+/**
+ * kube-apiserver's 422 for a patch whose result it cannot make into the kind's Go object: a field error on `patch`
+ * of no kind and no name (` "" is invalid: patch: Invalid value: "<value>": <why>`), the value being the patched
+ * object's text (a merge or JSON patch) or the patch printed as a Go map (a strategic merge patch).
+ */
+export function patchInvalid(value: string, why: string): StatusError {
+  const message = `Invalid value: ${goQuote(value)}: ${why}`;
+  return new StatusError(failure(422, 'Invalid', ` "" is invalid: patch: ${message}`, { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] }));
+}
+
 /** 422 Invalid without a field (a failed JSON patch, for example). */
 export function unprocessable(message: string): StatusError {
   return new StatusError(failure(422, 'Invalid', message));

@@ -22,6 +22,7 @@ import { fieldValidationSuite } from './field-validation.js';
 import { listMergeSuite } from './list-merges.js';
 import { objectMetaSuite } from './object-meta.js';
 import { storedFormSuite } from './stored-form.js';
+import { patchDecodingSuite } from './patch-decoding.js';
 import { listSuite } from './lists.js';
 import { queryParameterSuite } from './query-parameters.js';
 import { runtimeSuite } from './runtime.js';
@@ -62,6 +63,7 @@ describe(`conformance (${choice})`, () => {
   fieldValidationSuite(backend);
   objectMetaSuite(backend);
   storedFormSuite(backend);
+  patchDecodingSuite(backend);
   typedApplySuite(backend);
   schemaValidationSuite(backend);
   celRuleSuite(backend);

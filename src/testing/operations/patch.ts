@@ -13,7 +13,13 @@ import {
   serverSideApply,
   strategicSchemaFor,
 } from '../patch/index.js';
+import { goMapValue } from '../go/go-values.js';
+import { mergePatchedText, jsonPatchedText } from '../patch/patched-text.js';
+import { builtInRootStruct } from '../resources/builtin-typed-schema.js';
+import { unstructuredConversionError } from '../resources/go-conversion.js';
+import { goDecodingError } from '../resources/go-decoding.js';
 import type { ResourceView } from '../resources/resource-type.js';
+import { applyId } from '../resources/typed-apply.js';
 import {
   STRATEGIC_ON_CUSTOM_RESOURCE,
   badRequest,
@@ -22,6 +28,7 @@ import {
   internalErrorWithMessage,
   invalid,
   notFound,
+  patchInvalid,
   unprocessable,
   unsupportedMediaType,
 } from '../status-errors.js';
@@ -117,10 +124,40 @@ export function patchObject(cluster: Cluster, view: ResourceView, type: PatchTyp
     patched = runEngine(() => applyStrategicMergePatch(base, patch, strategic));
   }
   const checked = asObject(patched, 'the patch');
+  if (view.type.builtin) checkDecodes(view, type, base, patch, checked);
   const fieldsChecked = options.checkFields === undefined ? checked : options.checkFields(checked);
   const object = options.replace === undefined ? fieldsChecked : options.replace(fieldsChecked);
   checkUnchangedIdentity(view, object, prev);
   return { record: finishUpdate(cluster, view, prev, object, target.subresource, options), created: false };
+}
+
+/**
+ * A built-in kind's patched object must make its Go object, as kube-apiserver makes it: a merge or JSON patch's
+ * result is decoded from its JSON (go-decoding.ts), a strategic merge patch's converted from a map
+ * (go-conversion.ts); what fails is a 422 on `patch`.
+ */
+function checkDecodes(view: ResourceView, type: PatchType, base: KubeObject, patch: unknown, patched: KubeObject): void {
+  const struct = builtInRootStruct(view.type, view.version);
+  if (struct === undefined) return;
+  if (type === 'strategic') {
+    const problem = unstructuredConversionError(struct, patched);
+    if (problem !== undefined) throw patchInvalid(goMapValue(patch), problem);
+    return;
+  }
+  const problem = goDecodingError(struct, patched);
+  if (problem !== undefined) throw patchInvalid(type === 'merge' ? mergePatchedText(base, patch, patched) : jsonPatchedText(patched, patch), problem);
+}
+
+/**
+ * An applied built-in object is converted to its Go object from the merged map (go-conversion.ts); what fails is
+ * kube-apiserver's 500 `failed to convert new object ... to proper version`.
+ */
+function checkConverts(view: ResourceView, id: string, merged: KubeObject): void {
+  const struct = view.type.builtin ? builtInRootStruct(view.type, view.version) : undefined;
+  const problem = struct === undefined ? undefined : unstructuredConversionError(struct, merged);
+  if (problem === undefined) return;
+  const gvk = `${view.type.group}/${view.version}, Kind=${view.type.kind}`;
+  throw internalErrorWithMessage(`failed to convert new object (${id}) to proper version: unable to convert unstructured object to ${gvk}: ${problem}`);
 }
 
 function conflictError(error: ApplyConflictError): Error {
@@ -164,6 +201,7 @@ export function applySettings(cluster: Cluster, view: ResourceView, target: Obje
 }
 
 function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target: ObjectTarget, options: PatchOptions): PatchResult {
+  const id = applyId(view, body); // as the request named it, before the target's namespace is filled in
   const applied = applyConfiguration(view, body, target);
   const prev = cluster.store.get(view.type.key, target.namespace, target.name);
   const askedRv = metadataOf(applied)['resourceVersion'];
@@ -174,6 +212,7 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
     const result = runApply(() => serverSideApply(undefined, applied, common));
     result.object['apiVersion'] = view.apiVersion;
     result.object['kind'] = view.type.kind;
+    checkConverts(view, id, result.object);
     const object = options.replace === undefined ? result.object : options.replace(result.object);
     const record = createObject(cluster, view, object, view.type.namespaced ? target.namespace : undefined, {
       manager: options.manager,
@@ -188,6 +227,7 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
   const result = runApply(() => serverSideApply(live, applied, common));
   result.object['apiVersion'] = view.apiVersion;
   result.object['kind'] = view.type.kind;
+  checkConverts(view, id, result.object);
   const object = options.replace === undefined ? result.object : options.replace(result.object);
   checkUnchangedIdentity(view, object, prev);
   const record = finishUpdate(cluster, view, prev, object, target.subresource, {

@@ -148,8 +148,12 @@ export function typedApplyProblem(view: ResourceView, body: unknown): string | u
   const problems: string[] = [];
   walk(body, rootOf(view), '', problems);
   if (problems.length === 0) return undefined;
-  const metadata = asNode(asNode(body)?.['metadata']) ?? {};
-  const id = `${String(metadata['namespace'] ?? '')}/${String(metadata['name'] ?? '')}; ${view.type.group}/${view.version}, Kind=${view.type.kind}`;
   const detail = problems.length === 1 ? problems[0] : ['errors:', ...problems.map((p) => `  ${p}`)].join('\n');
-  return `failed to create typed patch object (${id}): ${detail}`;
+  return `failed to create typed patch object (${applyId(view, body)}): ${detail}`;
+}
+
+/** How kube-apiserver's apply errors name the object: `<namespace>/<name>; <group>/<version>, Kind=<kind>`, from the body. */
+export function applyId(view: ResourceView, body: unknown): string {
+  const metadata = asNode(asNode(body)?.['metadata']) ?? {};
+  return `${String(metadata['namespace'] ?? '')}/${String(metadata['name'] ?? '')}; ${view.type.group}/${view.version}, Kind=${view.type.kind}`;
 }
