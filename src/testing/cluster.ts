@@ -80,7 +80,7 @@ export class Cluster {
     metadataOf(next)['resourceVersion'] = String(rv);
     next['apiVersion'] = apiVersionOf(type.group, type.storageVersion);
     next['kind'] = type.kind;
-    const record = storedRecord(type, next);
+    const record = storedRecord(type, next, prev?.object);
     if (change === 'DELETED') this.store.remove(type.key, record);
     else this.store.put(type.key, record, prev);
     const event: ChangeEvent = { type: change, key: type.key, record, prev: change === 'ADDED' ? undefined : prev };

@@ -58,3 +58,12 @@ test("a type's own decoder (a time, an int-or-string) ends decoding: its error w
   assert.equal(goDecodingError('core.v1.Event', { count: 'x', lastTimestamp: 5 }), 'json: cannot unmarshal number into Go struct field Event.lastTimestamp of type string');
   assert.equal(goDecodingError('events.v1.Event', { eventTime: '2024-01-01T00:00:00.000001Z', deprecatedFirstTimestamp: '2024-01-01T00:00:00.5+01:00' }), undefined);
 });
+
+test("a patch's result is decoded where the patch reached: what it shares with the stored object is not walked", () => {
+  const stored = { spec: { replicas: 1, template: { spec: { containers: [{ name: 'c' }] } } } };
+  const patched = { spec: { ...stored.spec, replicas: '3' } };
+  assert.equal(goDecodingError(DEPLOYMENT, patched, stored), 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32');
+  // A shared member is taken as stored (here one that would not decode, which proves it was not walked).
+  const odd = { spec: { template: 'x' } };
+  assert.equal(goDecodingError(DEPLOYMENT, { ...odd, metadata: { name: 'n' } }, odd), undefined);
+});

@@ -49,3 +49,17 @@ test('encoding what was encoded changes nothing; a custom resource has its keys 
   assert.equal(text(goEncoded('apps.v1.Deployment', once)), text(once));
   assert.equal(text(goEncodedUnstructured({ spec: { z: [{ y: 1, b: null }], a: 'x' }, apiVersion: 'v', kind: 'K' })), '{"apiVersion":"v","kind":"K","spec":{"a":"x","z":[{"b":null,"y":1}]}}');
 });
+
+test('what is already as Go writes it stays the same object; what a write shares with the stored object is not walked again', () => {
+  const stored = goEncoded('apps.v1.Deployment', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'i' }] } } } });
+  const again = goEncoded('apps.v1.Deployment', stored);
+  assert.equal(again['spec'], stored['spec']);
+  assert.equal(again['metadata'], stored['metadata']);
+  // A patch that changed the labels: the rest is the stored object's, taken as it is (even a shape the encoder
+  // would have rewritten, which proves it was not walked).
+  const shared = { ...stored, spec: { ...(stored['spec'] as object), paused: false } };
+  const next = { ...shared, metadata: { name: 'd', labels: { b: '1', a: '2' } } };
+  const written = goEncoded('apps.v1.Deployment', next, shared);
+  assert.equal(written['spec'], shared['spec']);
+  assert.equal(text(written['metadata']), '{"name":"d","labels":{"a":"2","b":"1"}}');
+});

@@ -16,6 +16,10 @@ test('a time is written in seconds in UTC: a fraction and an offset are read, th
   assert.equal(goTimeText('2024-01-01T1:00:00Z', 'time'), '2024-01-01T01:00:00Z');
   assert.equal(goTimeText('2024-02-29T23:59:59Z', 'time'), '2024-02-29T23:59:59Z');
   assert.equal(goTimeText('0001-01-01T00:00:00Z', 'time'), null);
+  // A time already as Go writes it is read without the parser's walk, to the same time.
+  assert.deepEqual(parseGoTime('2024-01-01T00:00:00Z', 'time'), { seconds: 1704067200, nanos: 0 });
+  assert.deepEqual(parseGoTime('2024-01-01T00:00:00.000001Z', 'micro'), { seconds: 1704067200, nanos: 1000 });
+  assert.deepEqual(parseGoTime('2024-01-01T00:00:00+00:00', 'time'), { seconds: 1704067200, nanos: 0 });
   // What Go cannot read is left as it is (the decoder refuses it on a create or update).
   assert.equal(goTimeText('yesterday', 'time'), 'yesterday');
 });

@@ -22,10 +22,32 @@ function isEmpty(value: unknown): boolean {
   return isObject(value) && Object.keys(value).length === 0;
 }
 
+/** A type reference, compiled once: how a value of it is written. */
+type TypeOf =
+  | { readonly kind: 'list' | 'map'; readonly item: TypeOf; readonly itemStruct: string | undefined }
+  | { readonly kind: 'struct' | 'schema'; readonly struct: string }
+  | { readonly kind: 'time' | 'micro' | 'scalar' };
+
+const types = new Map<string, TypeOf>();
+
+function typeOf(ref: string): TypeOf {
+  let type = types.get(ref);
+  if (type === undefined) {
+    if (ref.startsWith('[]') || ref.startsWith('{}')) {
+      const item = ref.slice(2);
+      type = { kind: ref.startsWith('[]') ? 'list' : 'map', item: typeOf(item), itemStruct: BUILTIN_STRUCTS[item] === undefined ? undefined : item };
+    } else if (BUILTIN_STRUCTS[ref] !== undefined) type = { kind: 'struct', struct: ref };
+    else if (ref.startsWith('~')) type = { kind: 'schema', struct: ref.slice(1) };
+    else type = { kind: ref === 'x:string:time' ? 'time' : ref === 'x:string:microtime' ? 'micro' : 'scalar' };
+    types.set(ref, type);
+  }
+  return type;
+}
+
 /** One field of a struct, compiled from its generated entry. */
 interface Field {
   readonly name: string;
-  readonly type: string;
+  readonly type: TypeOf;
   /** '' omitempty, '*' omitempty on a pointer, 'z' omitzero, '!' always written. */
   readonly rule: string;
   /** The zero written for an absent always-written field, or compared by omitzero: a scalar or null, or the
@@ -44,7 +66,7 @@ function fieldsOf(struct: string): readonly Field[] {
       const zero = encoding.slice(1);
       return {
         name,
-        type,
+        type: typeOf(type),
         rule: encoding.slice(0, 1),
         zero: zero === '{}' && BUILTIN_STRUCTS[type] !== undefined ? { struct: type } : { value: zero === '' ? undefined : (JSON.parse(zero) as unknown) },
         collection: type.startsWith('[]') || type.startsWith('{}'),
@@ -67,15 +89,15 @@ function isZeroOf(field: Field, written: unknown): boolean {
 }
 
 /** The value Go writes for a field, or undefined when it leaves the field out. */
-function encodeField(field: Field, value: unknown): unknown {
+function encodeField(field: Field, value: unknown, stored: unknown): unknown {
   switch (field.rule) {
     case '':
-      return isEmpty(value) ? undefined : encodeValue(field.type, value);
+      return isEmpty(value) ? undefined : encodeValue(field.type, value, stored);
     case '*':
-      return value === undefined || value === null ? undefined : encodeValue(field.type, value);
+      return value === undefined || value === null ? undefined : encodeValue(field.type, value, stored);
     case 'z': {
       if (value === undefined || value === null) return undefined;
-      const written = encodeValue(field.type, value);
+      const written = encodeValue(field.type, value, stored);
       return isZeroOf(field, written) ? undefined : written;
     }
     default:
@@ -83,49 +105,80 @@ function encodeField(field: Field, value: unknown): unknown {
       // Protobuf keeps no empty list or map: it comes back nil, which Go writes as null (a dry run's answer is
       // copied through the storage codec too).
       if (field.collection && isEmpty(value)) return null;
-      return encodeValue(field.type, value);
+      return encodeValue(field.type, value, stored);
   }
 }
 
-function encodeStruct(struct: string, value: JsonObject): JsonObject {
+/**
+ * `value` itself when `out` (what was written for it) has the same keys in the same order and the same values: a
+ * value already as Go writes it (a stored one a patch did not reach) stays the same object, so the stored objects
+ * keep sharing what a write did not change, and comparing them stays cheap.
+ */
+function sameOr<T extends object>(value: T, out: T): T {
+  const keys = Object.keys(value);
+  const written = Object.keys(out);
+  if (keys.length !== written.length) return out;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (key !== written[i] || (value as JsonObject)[key] !== (out as JsonObject)[key]) return out;
+  }
+  return value;
+}
+
+/** A stored value's member (undefined when there is none). */
+function storedAt(stored: unknown, key: string | number): unknown {
+  return typeof stored === 'object' && stored !== null ? (stored as Record<string | number, unknown>)[key] : undefined;
+}
+
+function encodeStruct(struct: string, value: JsonObject, stored?: unknown): JsonObject {
+  if (value === stored) return value;
   const out: JsonObject = {};
   for (const field of fieldsOf(struct)) {
-    const written = encodeField(field, Object.hasOwn(value, field.name) ? value[field.name] : undefined);
+    const written = encodeField(field, Object.hasOwn(value, field.name) ? value[field.name] : undefined, storedAt(stored, field.name));
     if (written !== undefined) out[field.name] = written;
   }
-  return out;
+  return sameOr(value, out);
 }
 
-function encodeValue(type: string, value: unknown): unknown {
-  if (type.startsWith('[]')) {
-    if (!Array.isArray(value)) return value;
-    const item = type.slice(2);
-    return value.map((entry) => (entry === null && BUILTIN_STRUCTS[item] !== undefined ? encodeStruct(item, {}) : encodeValue(item, entry)));
+/**
+ * What Go writes for `value` of `type`. `stored` is the same place in the stored object this one replaces (written
+ * by this module): what a write left as it was is that very object, already as Go writes it.
+ */
+function encodeValue(type: TypeOf, value: unknown, stored: unknown): unknown {
+  if (value === stored) return value;
+  switch (type.kind) {
+    case 'scalar':
+      return value;
+    case 'struct':
+      return isObject(value) ? encodeStruct(type.struct, value, stored) : value;
+    case 'list': {
+      if (!Array.isArray(value)) return value;
+      const { item, itemStruct } = type;
+      const out = value.map((entry, index) => (entry === null && itemStruct !== undefined ? encodeStruct(itemStruct, {}) : encodeValue(item, entry, storedAt(stored, index))));
+      return out.every((entry, index) => entry === value[index]) ? value : out;
+    }
+    case 'map': {
+      if (!isObject(value)) return value;
+      const out: JsonObject = {};
+      for (const key of Object.keys(value).sort()) out[key] = encodeValue(type.item, value[key], storedAt(stored, key));
+      return sameOr(value, out);
+    }
+    case 'schema':
+      // A schema, or a list of schemas, a boolean or a list of names (a CRD schema's `items`...).
+      if (Array.isArray(value)) return value.map((item) => (isObject(item) ? encodeStruct(type.struct, item) : item));
+      return isObject(value) ? encodeStruct(type.struct, value) : value;
+    default:
+      return typeof value === 'string' ? goTimeText(value, type.kind === 'time' ? 'time' : 'micro') : value;
   }
-  if (type.startsWith('{}')) {
-    if (!isObject(value)) return value;
-    const item = type.slice(2);
-    const out: JsonObject = {};
-    for (const key of Object.keys(value).sort()) out[key] = encodeValue(item, value[key]);
-    return out;
-  }
-  if (BUILTIN_STRUCTS[type] !== undefined) return isObject(value) ? encodeStruct(type, value) : value;
-  if (type.startsWith('~')) {
-    // A schema, or a list of schemas, a boolean or a list of names (a CRD schema's `items`...).
-    const struct = type.slice(1);
-    if (Array.isArray(value)) return value.map((item) => (isObject(item) ? encodeStruct(struct, item) : item));
-    return isObject(value) ? encodeStruct(struct, value) : value;
-  }
-  if (type === 'x:string:time' || type === 'x:string:microtime') return typeof value === 'string' ? goTimeText(value, type === 'x:string:time' ? 'time' : 'micro') : value;
-  return value;
 }
 
 /**
  * `object` as kube-apiserver writes a built-in object of Go struct `struct` back, with `apiVersion` and `kind`
- * first (the record keeps its text without them).
+ * first (the record keeps its text without them). `stored`: the stored object it replaces, whose members it shares
+ * where the write did not reach (they are not walked again).
  */
-export function goEncoded(struct: string, object: JsonObject): JsonObject {
-  return { apiVersion: object['apiVersion'], kind: object['kind'], ...encodeStruct(struct, object) };
+export function goEncoded(struct: string, object: JsonObject, stored?: JsonObject): JsonObject {
+  return { apiVersion: object['apiVersion'], kind: object['kind'], ...encodeStruct(struct, object, stored) };
 }
 
 /** `value` as Go writes a `map[string]interface{}` (a custom resource): every object's keys sorted. */

@@ -67,8 +67,27 @@ export interface GoTime {
   readonly nanos: number;
 }
 
+/** A time as Go writes a `metav1.Time` and a `metav1.MicroTime`. */
+const WRITTEN_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+const WRITTEN_MICRO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+
+/**
+ * Whether `text` is a time as Go writes it (most are: servers and clients write them so), valid and not the zero
+ * time: then it parses and is written back unchanged, without the parser's walk.
+ */
+function isWritten(text: string, precision: 'time' | 'micro'): boolean {
+  if (!(precision === 'time' ? WRITTEN_TIME : WRITTEN_MICRO).test(text) || text.startsWith('0001-01-01T00:00:00')) return false;
+  const month = Number(text.slice(5, 7));
+  const day = Number(text.slice(8, 10));
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(month, Number(text.slice(0, 4))) && text.slice(11, 13) < '24' && text.charCodeAt(14) < 54 && text.charCodeAt(17) < 54;
+}
+
 /** Go's `time.Parse` of `text` in the layout of a `metav1.Time` or a `metav1.MicroTime`: the time, or Go's error. */
 export function parseGoTime(text: string, precision: 'time' | 'micro'): GoTime | { readonly error: string } {
+  if (isWritten(text, precision)) {
+    const nanos = precision === 'micro' ? Number(text.slice(20, 26)) * 1000 : 0;
+    return { seconds: Date.parse(`${text.slice(0, 19)}Z`) / 1000, nanos };
+  }
   const layout = precision === 'micro' ? RFC3339_MICRO : RFC3339;
   const cannot = (rest: string, element: string): { error: string } => ({
     error: `parsing time ${goTimeQuote(text)} as ${goTimeQuote(layout)}: cannot parse ${goTimeQuote(rest)} as ${goTimeQuote(element)}`,
@@ -164,10 +183,6 @@ export function parseGoTime(text: string, precision: 'time' | 'micro'): GoTime |
   return { seconds: date.getTime() / 1000 - f.offset, nanos: f.nanos };
 }
 
-/** A time as Go writes a `metav1.Time` and a `metav1.MicroTime`. */
-const WRITTEN_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
-const WRITTEN_MICRO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
-
 /** Go's zero time, 0001-01-01T00:00:00Z, in seconds since the epoch: written `null`. */
 const ZERO_SECONDS = ((): number => {
   const date = new Date(0);
@@ -177,13 +192,7 @@ const ZERO_SECONDS = ((): number => {
 
 /** How Go writes `text` of a time field: in seconds (or microseconds), in UTC, `null` for the zero time; as it is when it does not parse. */
 export function goTimeText(text: string, precision: 'time' | 'micro'): string | null {
-  // Most times are written by servers already as Go writes them.
-  if ((precision === 'time' ? WRITTEN_TIME : WRITTEN_MICRO).test(text) && !text.startsWith('0001-01-01T00:00:00')) {
-    const month = Number(text.slice(5, 7));
-    const day = Number(text.slice(8, 10));
-    const year = Number(text.slice(0, 4));
-    if (month >= 1 && month <= 12 && day >= 1 && day <= daysIn(month, year) && text.slice(11, 13) < '24' && text.charCodeAt(14) < 54 && text.charCodeAt(17) < 54) return text;
-  }
+  if (isWritten(text, precision)) return text;
   const time = parseGoTime(text, precision);
   if ('error' in time) return text;
   if (time.seconds === ZERO_SECONDS && time.nanos === 0) return null;

@@ -144,7 +144,7 @@ function checkDecodes(view: ResourceView, type: PatchType, base: KubeObject, pat
     if (problem !== undefined) throw patchInvalid(goMapValue(patch), problem);
     return;
   }
-  const problem = goDecodingError(struct, patched);
+  const problem = goDecodingError(struct, patched, base);
   if (problem !== undefined) throw patchInvalid(type === 'merge' ? mergePatchedText(base, patch, patched) : jsonPatchedText(patched, patch), problem);
 }
 

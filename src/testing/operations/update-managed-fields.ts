@@ -18,7 +18,7 @@ export function managedFieldsOfUpdate(
 ): ManagedFieldsEntry[] {
   const entries = metadataOf(prev)['managedFields'];
   // The field manager compares the objects as Go writes them: a field left out when empty is not owned.
-  return recordUpdate(prev, type.builtin ? storedForm(type, next) : next, Array.isArray(entries) ? (entries as ManagedFieldsEntry[]) : [], {
+  return recordUpdate(prev, type.builtin ? storedForm(type, next, prev) : next, Array.isArray(entries) ? (entries as ManagedFieldsEntry[]) : [], {
     manager: write.manager,
     apiVersion,
     now: write.now,

@@ -68,52 +68,103 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A JSON path as a chain of keys, joined only when an error names it. */
+interface PathNode {
+  readonly key: string;
+  readonly up: PathNode | undefined;
+}
+
+function pathText(node: PathNode | undefined): string {
+  const keys: string[] = [];
+  for (let at = node; at !== undefined; at = at.up) keys.push(at.key);
+  return keys.reverse().join('.');
+}
+
+/** Each struct's fields by JSON name, and its Go name (as errors print it), built once. */
+const structFields = new Map<string, { readonly name: string; readonly types: ReadonlyMap<string, string> }>();
+
+function fieldsOf(ref: string): { readonly name: string; readonly types: ReadonlyMap<string, string> } | undefined {
+  let entry = structFields.get(ref);
+  if (entry === undefined) {
+    const fields = BUILTIN_STRUCTS[ref];
+    if (fields === undefined) return undefined;
+    entry = { name: ref.split('.').at(-1) ?? ref, types: new Map(fields.map(([name, type]) => [name, type])) };
+    structFields.set(ref, entry);
+  }
+  return entry;
+}
+
+/** A stored value's member (undefined when there is none); a list's by its index. */
+function storedAt(stored: unknown, key: string): unknown {
+  return typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>)[key] : undefined;
+}
+
+/** Where a walk is: the struct holding the field and the field's path, for the error's words. */
+interface Place {
+  readonly struct: string;
+  readonly path: PathNode | undefined;
+}
+
+function unmarshalError(described: string, ref: string, place: Place): string {
+  return `json: cannot unmarshal ${described} into Go struct field ${place.struct}.${pathText(place.path)} of type ${goTypeOf(ref)}`;
+}
+
 /**
- * Walks `value` of reference `ref`, inside struct `struct` at JSON path `path`, as Go's decoder does: a value of the
- * wrong JSON type is remembered (the first one in `found`) and decoding goes on; an error from a type's own decoder
- * (a time, an int-or-string) ends it at once, and is returned.
+ * Walks `value` of reference `ref` as Go's decoder does: a value of the wrong JSON type is remembered (the first one
+ * in `found`) and decoding goes on; an error from a type's own decoder (a time, an int-or-string) ends it at once,
+ * and is returned.
  */
-function decodeError(value: unknown, ref: string, struct: string, path: string, found: { saved?: string }): string | undefined {
-  if (value === null || ref === '') return undefined;
-  const fail = (described: string): string => `json: cannot unmarshal ${described} into Go struct field ${struct}.${path} of type ${goTypeOf(ref)}`;
-  const save = (described: string): undefined => {
-    found.saved ??= fail(described);
-    return undefined;
-  };
+function decodeError(value: unknown, ref: string, place: Place, found: { saved?: string }, stored: unknown): string | undefined {
+  // What a patch left as it was stored decodes: the stored form is Go's own writing.
+  if (value === null || ref === '' || value === stored) return undefined;
   if (ref.startsWith('[]') || ref.startsWith('{}')) {
     const list = ref.startsWith('[]');
-    if (list ? !Array.isArray(value) : !isObject(value)) return save(jsonType(value));
-    for (const item of list ? (value as unknown[]) : Object.values(value as Record<string, unknown>)) {
-      const error = decodeError(item, ref.slice(2), struct, path, found);
+    if (list ? !Array.isArray(value) : !isObject(value)) {
+      found.saved ??= unmarshalError(jsonType(value), ref, place);
+      return undefined;
+    }
+    const item = ref.slice(2);
+    for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+      const error = decodeError(entry, item, place, found, storedAt(stored, key));
       if (error !== undefined) return error;
     }
     return undefined;
   }
-  const fields = BUILTIN_STRUCTS[ref];
-  if (fields === undefined) {
-    const [code = '', , precision] = ref.split(':');
-    if (precision === 'time' || precision === 'microtime') {
-      if (typeof value !== 'string') return fail(jsonType(value));
-      const time = parseGoTime(value, precision === 'time' ? 'time' : 'micro');
-      return 'error' in time ? time.error : undefined;
-    }
-    const problem = scalarProblem(value, ref);
-    if (problem === undefined) return undefined;
-    return code === 'io' ? fail(problem) : save(problem);
+  const struct = fieldsOf(ref);
+  if (struct === undefined) return scalarError(value, ref, place, found);
+  if (!isObject(value)) {
+    found.saved ??= unmarshalError(jsonType(value), ref, place);
+    return undefined;
   }
-  if (!isObject(value)) return save(jsonType(value));
-  const name = ref.split('.').at(-1) ?? ref;
-  for (const [key, item] of Object.entries(value)) {
-    const field = fields.find(([fieldName]) => fieldName === key);
-    if (field === undefined) continue;
-    const error = decodeError(item, field[1], name, path === '' ? key : `${path}.${key}`, found);
+  for (const key in value) {
+    const type = struct.types.get(key);
+    if (type === undefined) continue;
+    const error = decodeError(value[key], type, { struct: struct.name, path: { key, up: place.path } }, found, storedAt(stored, key));
     if (error !== undefined) return error;
   }
   return undefined;
 }
 
-/** Go's first decoding error of `body` as a value of generated struct `root`, or undefined when it decodes. */
-export function goDecodingError(root: string, body: unknown): string | undefined {
+/** A scalar field's error: a time's and an int-or-string's end decoding; another type's is remembered. */
+function scalarError(value: unknown, ref: string, place: Place, found: { saved?: string }): string | undefined {
+  if (ref.endsWith(':time') || ref.endsWith(':microtime')) {
+    if (typeof value !== 'string') return unmarshalError(jsonType(value), ref, place);
+    const time = parseGoTime(value, ref.endsWith(':time') ? 'time' : 'micro');
+    return 'error' in time ? time.error : undefined;
+  }
+  const problem = scalarProblem(value, ref);
+  if (problem === undefined) return undefined;
+  if (ref === 'io') return unmarshalError(problem, ref, place);
+  found.saved ??= unmarshalError(problem, ref, place);
+  return undefined;
+}
+
+/**
+ * Go's first decoding error of `body` as a value of generated struct `root`, or undefined when it decodes.
+ * `stored`: the stored object a patch's result `body` came from, whose members it shares where the patch did not
+ * reach (not walked again).
+ */
+export function goDecodingError(root: string, body: unknown, stored?: unknown): string | undefined {
   const found: { saved?: string } = {};
-  return decodeError(body, root, root.split('.').at(-1) ?? root, '', found) ?? found.saved;
+  return decodeError(body, root, { struct: root.split('.').at(-1) ?? root, path: undefined }, found, stored) ?? found.saved;
 }

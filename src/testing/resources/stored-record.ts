@@ -9,14 +9,17 @@ import { makeRecord, type KubeObject, type StoredRecord } from '../store/record.
 import { builtInRootStruct } from './builtin-typed-schema.js';
 import type { ResourceType } from './resource-type.js';
 
-/** `object` of `type` (complete, at the storage version) as the server writes it. */
-export function storedForm(type: ResourceType, object: KubeObject): KubeObject {
+/**
+ * `object` of `type` (complete, at the storage version) as the server writes it; `stored`, the stored object it
+ * replaces, lets what the write did not reach be shared as it is.
+ */
+export function storedForm(type: ResourceType, object: KubeObject, stored?: KubeObject): KubeObject {
   if (!type.builtin) return goEncodedUnstructured(object) as KubeObject;
   const struct = builtInRootStruct(type, type.storageVersion);
-  return struct === undefined ? object : goEncoded(struct, object);
+  return struct === undefined ? object : goEncoded(struct, object, stored);
 }
 
-/** The record of `object` of `type`. */
-export function storedRecord(type: ResourceType, object: KubeObject): StoredRecord {
-  return makeRecord(storedForm(type, object), type.builtin);
+/** The record of `object` of `type` (`stored`: the stored object it replaces). */
+export function storedRecord(type: ResourceType, object: KubeObject, stored?: KubeObject): StoredRecord {
+  return makeRecord(storedForm(type, object, stored), type.builtin);
 }
