@@ -3,8 +3,9 @@
  * as protobuf and written by `encoding/json`: its fields come in the struct's order, a map's keys sorted, an
  * `omitempty` field left out when empty (`paused: false`, `data: {}`), a field without it written even when absent
  * (a Role's `rules: null`, a container's `resources: {}`), and an empty list or map that Go always writes is `null`
- * after the protobuf round trip. A time is written in seconds (a MicroTime in microseconds), in UTC. A custom resource is a `map[string]interface{}`: every object's keys sorted.
- * Unknown fields are gone before this (pruning); a value of the wrong JSON type is kept as it is.
+ * after the protobuf round trip. A time is written in seconds (a MicroTime in microseconds), in UTC. A custom
+ * resource is a `map[string]interface{}`: every object's keys sorted. Unknown fields are gone before this (pruning);
+ * a value of the wrong JSON type is kept as it is.
  */
 import { BUILTIN_STRUCTS } from './builtin-fields.js';
 import { goTimeText } from './go-time.js';
