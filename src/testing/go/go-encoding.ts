@@ -126,8 +126,8 @@ function sameOr<T extends object>(value: T, out: T): T {
   return value;
 }
 
-/** A stored value's member (undefined when there is none). */
-function storedAt(stored: unknown, key: string | number): unknown {
+/** A stored value's member (undefined when there is none); a list's by its index. */
+export function storedAt(stored: unknown, key: string | number): unknown {
   return typeof stored === 'object' && stored !== null ? (stored as Record<string | number, unknown>)[key] : undefined;
 }
 

@@ -52,11 +52,16 @@ export function goQuote(text: string): string {
   return `${out}"`;
 }
 
+/** JSON text with `<`, `>`, `&`, U+2028 and U+2029 escaped as `encoding/json` escapes them (only strings hold them). */
+export function goHtmlEscaped(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
+}
+
 /** Go's `encoding/json` of a JSON value: object keys sorted, HTML characters escaped, numbers as Go writes them. */
 export function goJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : goJsonFloat(value);
-  if (typeof value === 'string') return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
+  if (typeof value === 'string') return goHtmlEscaped(JSON.stringify(value));
   if (typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(goJson).join(',')}]`;
   const object = value as Record<string, unknown>;

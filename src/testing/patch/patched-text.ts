@@ -5,13 +5,11 @@
  * (keys sorted); the rest is the stored object's own text (Go's struct order). A merge patch's new objects are
  * parsed whole (sorted at every level); a JSON patch's values are written as they were sent.
  */
+import { goHtmlEscaped } from '../go/go-values.js';
+import { isJsonObject } from './json-value.js';
 import { parsePointer } from './json-pointer.js';
 
 type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function sortedLevel(object: JsonObject, child: (key: string, value: unknown) => unknown = (_key, value) => value): JsonObject {
   const out: JsonObject = {};
@@ -21,26 +19,21 @@ function sortedLevel(object: JsonObject, child: (key: string, value: unknown) =>
 
 function sortedDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedDeep);
-  return isObject(value) ? sortedLevel(value, (_key, child) => sortedDeep(child)) : value;
-}
-
-/** Go's `encoding/json` escapes `<`, `>`, `&`, U+2028 and U+2029 in strings (the only places they can be). */
-function goText(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
+  return isJsonObject(value) ? sortedLevel(value, (_key, child) => sortedDeep(child)) : value;
 }
 
 /** `patched` (what merge patch `patch` made of `base`) ordered as the library writes it. */
 function mergeOrdered(base: unknown, patch: unknown, patched: unknown): unknown {
   // A new value, or one that replaces what is not an object, is the patch's, parsed whole; an object replaced by a
   // list or a scalar is the patch's as sent.
-  if (!isObject(base)) return sortedDeep(patched);
-  if (!isObject(patch) || !isObject(patched)) return patched;
+  if (!isJsonObject(base)) return sortedDeep(patched);
+  if (!isJsonObject(patch) || !isJsonObject(patched)) return patched;
   return sortedLevel(patched, (key, value) => (Object.hasOwn(patch, key) ? mergeOrdered(base[key], patch[key], value) : value));
 }
 
 /** The text of a merge patch's result. */
 export function mergePatchedText(base: unknown, patch: unknown, patched: unknown): string {
-  return goText(mergeOrdered(base, patch, patched));
+  return goHtmlEscaped(JSON.stringify(mergeOrdered(base, patch, patched)));
 }
 
 /** The text of a JSON patch's result: the top level and the objects on the way to each operation's target sorted. */
@@ -49,7 +42,7 @@ export function jsonPatchedText(patched: unknown, operations: unknown): string {
   const reached = new Set<string>(['']);
   for (const operation of Array.isArray(operations) ? operations : []) {
     for (const key of ['path', 'from']) {
-      const pointer = isObject(operation) ? operation[key] : undefined;
+      const pointer = isJsonObject(operation) ? operation[key] : undefined;
       if (typeof pointer !== 'string') continue;
       const tokens = parsePointer(pointer);
       for (let length = 1; length < tokens.length; length++) reached.add(tokens.slice(0, length).join('\u0000'));
@@ -59,7 +52,7 @@ export function jsonPatchedText(patched: unknown, operations: unknown): string {
     if (!reached.has(at)) return value;
     const below = (key: string): string => (at === '' ? key : `${at}\u0000${key}`);
     if (Array.isArray(value)) return value.map((item, index) => order(item, below(String(index))));
-    return isObject(value) ? sortedLevel(value, (key, child) => order(child, below(key))) : value;
+    return isJsonObject(value) ? sortedLevel(value, (key, child) => order(child, below(key))) : value;
   };
-  return goText(order(patched, ''));
+  return goHtmlEscaped(JSON.stringify(order(patched, '')));
 }

@@ -10,24 +10,14 @@
  */
 import { BUILTIN_STRUCTS } from '../go/builtin-fields.js';
 import { parseGoTime } from '../go/go-time.js';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isJsonObject } from '../patch/json-value.js';
+import { integerProblem, jsonType } from './go-decoding.js';
 
 /** The reflect kind of an unstructured value, as the converter names it. */
 function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'slice';
-  if (isObject(value)) return 'map';
+  if (isJsonObject(value)) return 'map';
   if (typeof value === 'number') return Number.isInteger(value) ? 'int64' : 'float64';
-  return typeof value === 'boolean' ? 'bool' : 'string';
-}
-
-/** How `encoding/json` names a JSON value it cannot put in a Go value. */
-function jsonType(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (isObject(value)) return 'object';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'number' : `number ${String(value)}`;
   return typeof value === 'boolean' ? 'bool' : 'string';
 }
 
@@ -59,9 +49,8 @@ function customProblem(value: unknown, ref: string): string | undefined {
     return 'error' in time ? time.error : undefined;
   }
   // An int-or-string: a string, or else an int32.
-  if (typeof value === 'string') return undefined;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31) return undefined;
-  return `json: cannot unmarshal ${typeof value === 'number' && Number.isInteger(value) ? `number ${String(value)}` : jsonType(value)} into Go value of type int32`;
+  const problem = typeof value === 'string' ? undefined : integerProblem(value, 'int32');
+  return problem === undefined ? undefined : `json: cannot unmarshal ${problem} into Go value of type int32`;
 }
 
 function convertProblem(value: unknown, ref: string): string | undefined {
@@ -75,7 +64,7 @@ function convertProblem(value: unknown, ref: string): string | undefined {
     return undefined;
   }
   if (ref.startsWith('{}')) {
-    if (!isObject(value)) return `cannot restore map from ${kindOf(value)}`;
+    if (!isJsonObject(value)) return `cannot restore map from ${kindOf(value)}`;
     for (const item of Object.values(value)) {
       const problem = convertProblem(item, ref.slice(2));
       if (problem !== undefined) return problem;
@@ -84,7 +73,7 @@ function convertProblem(value: unknown, ref: string): string | undefined {
   }
   const fields = BUILTIN_STRUCTS[ref];
   if (fields !== undefined) {
-    if (!isObject(value)) return `cannot restore struct from: ${kindOf(value)}`;
+    if (!isJsonObject(value)) return `cannot restore struct from: ${kindOf(value)}`;
     for (const [name, type] of fields) {
       const problem = Object.hasOwn(value, name) ? convertProblem(value[name], type) : undefined;
       if (problem !== undefined) return problem;

@@ -8,6 +8,7 @@
  * at once, as an int-or-string's error does; a value of the wrong type is the first one only if none of those comes.
  */
 import { BUILTIN_STRUCTS } from '../go/builtin-fields.js';
+import { storedAt } from '../go/go-encoding.js';
 import { parseGoTime } from '../go/go-time.js';
 
 const INT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
@@ -21,7 +22,7 @@ const INT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
 };
 
 /** How Go's error names a JSON value: its type, and a number's text when it is a number the integer cannot hold. */
-function jsonType(value: unknown): string {
+export function jsonType(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'object') return 'object';
   return typeof value === 'boolean' ? 'bool' : typeof value === 'number' ? 'number' : 'string';
@@ -37,7 +38,7 @@ function goTypeOf(ref: string): string {
 }
 
 /** Whether `value` fits an integer Go type; answers Go's description of it when it does not. */
-function integerProblem(value: unknown, goType: string): string | undefined {
+export function integerProblem(value: unknown, goType: string): string | undefined {
   if (typeof value !== 'number') return jsonType(value);
   const [min, max] = INT_RANGES[goType] ?? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
   return Number.isInteger(value) && value >= min && value <= max ? undefined : `number ${String(value)}`;
@@ -92,11 +93,6 @@ function fieldsOf(ref: string): { readonly name: string; readonly types: Readonl
     structFields.set(ref, entry);
   }
   return entry;
-}
-
-/** A stored value's member (undefined when there is none); a list's by its index. */
-function storedAt(stored: unknown, key: string): unknown {
-  return typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>)[key] : undefined;
 }
 
 /** Where a walk is: the struct holding the field and the field's path, for the error's words. */
