@@ -47,6 +47,16 @@ export class StatusError extends KubeError {
   }
 }
 
+/**
+ * A request kube-apiserver gives no answer to: its handler panicked, and its HTTP server closed the connection
+ * (the client sees the connection reset). The HTTP layer cuts the connection; the direct methods throw it.
+ */
+export class NoAnswer extends KubeError {
+  constructor(why: string) {
+    super(`kube-apiserver answers nothing here, it panics: ${why}`, {});
+  }
+}
+
 /** What a resource is called in messages: `configmaps` for core, `deployments.apps` otherwise. */
 export interface ResourceName {
   readonly group: string;

@@ -3,6 +3,7 @@
 // (scripts/ci-conformance.sh builds them and runs this). One server is started for the whole file: the real
 // one takes seconds to start, and every test uses names of its own instead of a reset.
 import { after, before, describe } from 'node:test';
+import { admissionReviewSuite } from './admission-reviews.js';
 import { applySuite } from './apply.js';
 import { startBackend, type Backend } from './backend.js';
 import { bindingSuite } from './binding.js';
@@ -19,6 +20,7 @@ import { deletionSuite } from './deletion.js';
 import { evictionSuite } from './eviction.js';
 import { fieldSelectorSuite } from './field-selectors.js';
 import { fieldValidationSuite } from './field-validation.js';
+import { jsonPatchSuite } from './json-patch.js';
 import { listMergeSuite } from './list-merges.js';
 import { objectMetaSuite } from './object-meta.js';
 import { storedFormSuite } from './stored-form.js';
@@ -64,6 +66,7 @@ describe(`conformance (${choice})`, () => {
   objectMetaSuite(backend);
   storedFormSuite(backend);
   patchDecodingSuite(backend);
+  jsonPatchSuite(backend);
   typedApplySuite(backend);
   schemaValidationSuite(backend);
   celRuleSuite(backend);
@@ -76,4 +79,5 @@ describe(`conformance (${choice})`, () => {
   queryParameterSuite(backend);
   listSuite(backend);
   runtimeSuite(backend);
+  admissionReviewSuite(backend);
 });

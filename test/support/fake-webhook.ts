@@ -3,11 +3,14 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
-export type Answer = (request: Record<string, unknown>) => Record<string, unknown> | 'hang';
+/** The answer to `request`, which came to `path` (`/mutating` or `/validating` for {@link configuration}'s). */
+export type Answer = (request: Record<string, unknown>, path: string) => Record<string, unknown> | 'hang';
 
 export interface FakeWebhook {
   readonly url: string;
   readonly seen: Record<string, unknown>[];
+  /** Every review as it came: the path it came to (without the query) and its JSON text. */
+  readonly calls: { readonly path: string; readonly text: string }[];
   answer: Answer;
   close(): Promise<void>;
 }
@@ -15,10 +18,12 @@ export interface FakeWebhook {
 /** A webhook server of the test's own: answers with `answer(request)` (or never, for 'hang'). */
 export async function webhookServer(tls: { key: string; cert: string }): Promise<FakeWebhook> {
   const seen: Record<string, unknown>[] = [];
+  const calls: { path: string; text: string }[] = [];
   const hanging: Array<() => void> = [];
   const state: FakeWebhook = {
     url: '',
     seen,
+    calls,
     answer: () => ({}),
     close: async () => {
       for (const end of hanging) end();
@@ -30,9 +35,12 @@ export async function webhookServer(tls: { key: string; cert: string }): Promise
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: Record<string, unknown> };
+      const text = Buffer.concat(chunks).toString('utf8');
+      const review = JSON.parse(text) as { request: Record<string, unknown> };
+      const path = (req.url ?? '').split('?')[0] ?? '';
       seen.push(review.request);
-      const answer = state.answer(review.request);
+      calls.push({ path, text });
+      const answer = state.answer(review.request, path);
       if (answer === 'hang') {
         hanging.push(() => res.destroy());
         return;

@@ -96,13 +96,13 @@ describe('admission of PATCH and server-side apply in the test API server', { sk
   test('an apply whose webhook call crosses a second is admitted once (its managed fields are stamped anew, the object did not change)', async () => {
     clear();
     const mutate = mutating.answer;
-    mutating.answer = (request) => {
+    mutating.answer = (request, path) => {
       // Answer only once the wall clock's second has turned: the write's timestamp then differs from the dry run's.
       const second = Math.floor(Date.now() / 1000);
       while (Math.floor(Date.now() / 1000) === second) {
         // spin (at most a second)
       }
-      return mutate(request);
+      return mutate(request, path);
     };
     try {
       const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied-late', namespace: 'default' }, data: { x: '1' } };
@@ -118,13 +118,13 @@ describe('admission of PATCH and server-side apply in the test API server', { sk
     clear();
     const mutate = mutating.answer;
     let raced = false;
-    mutating.answer = (request) => {
+    mutating.answer = (request, path) => {
       // The first call: another writer changes the object meanwhile (directly in the store, not admitted).
       if (!raced) {
         raced = true;
         server.patch('v1', 'ConfigMap', 'cfg', { data: { raced: 'yes' } }, { namespace: 'default' });
       }
-      return mutate(request);
+      return mutate(request, path);
     };
     try {
       const patched = await core.patchNamespacedConfigMap({ namespace: 'default', name: 'cfg', body: { data: { d: '4' } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));

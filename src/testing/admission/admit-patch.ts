@@ -34,6 +34,8 @@ export interface PatchAdmission {
   readonly name: string;
   readonly subresource: 'status' | undefined;
   readonly dryRun: boolean;
+  /** What the request set of its PatchOptions that UpdateOptions (or CreateOptions) have (AdmissionWrite's). */
+  readonly options: Readonly<Record<string, unknown>>;
   /** The stored object as the client would read it, or undefined when an apply creates it. Read again per attempt. */
   readonly oldObject: () => KubeObject | undefined;
 }
@@ -42,7 +44,7 @@ export interface PatchAdmission {
 export async function admitPatch(
   cluster: Cluster,
   request: PatchAdmission,
-  run: (options: Pick<PatchOptions, 'dryRun' | 'replace'>) => PatchResult,
+  run: (options: Pick<PatchOptions, 'dryRun' | 'replace' | 'managedFields'>) => PatchResult,
 ): Promise<AdmittedWrite & { readonly created: boolean }> {
   if (!hasWebhooks(cluster)) {
     const result = run({ dryRun: request.dryRun });
@@ -73,10 +75,12 @@ export async function admitPatch(
           object: structuredClone(seen),
           oldObject,
           dryRun: request.dryRun,
+          options: request.options,
         },
-        (object, dryRun) => {
+        (object, dryRun, managedFields) => {
           const result = run({
             dryRun,
+            ...(managedFields === undefined ? {} : { managedFields }),
             replace: (candidate) => {
               if (versionOf(request.oldObject()) !== versionOf(oldObject)) throw new StalePatch();
               return object ?? candidate;

@@ -1,19 +1,26 @@
 /**
  * Admission in the test API server, in kube-apiserver's order around a write: mutating webhooks one after the
- * other (each JSONPatch applied before the next is called), then the write's own checks (schema, names, conflicts:
- * run as a dry run), then the validating webhooks (all called; the first refusal in registration order wins), then
- * the write itself. A refusal is answered as kube-apiserver words it; a webhook that cannot be called (refused
- * connection, TLS failure, `timeoutSeconds` passed, a bad answer) fails the request under `failurePolicy: Fail`
- * and is skipped under `Ignore`. Warnings of the webhooks become `Warning: 299` headers.
+ * other (each JSONPatch applied before the next is called; review-object.ts, mutation.ts), then the write's own
+ * checks (schema, names, conflicts: run as a dry run), then the validating webhooks (all called; the first refusal
+ * in registration order wins), then the write itself. A refusal is answered as kube-apiserver words it; a webhook
+ * that cannot be called (refused connection, TLS failure, `timeoutSeconds` passed, a bad answer) fails the request
+ * under `failurePolicy: Fail` and is skipped under `Ignore`. Warnings of the webhooks become `Warning: 299` headers.
+ *
+ * The field manager records a write before the mutating webhooks are called, as kube-apiserver's handlers do: the
+ * webhooks are sent the object with its new managedFields, and what they add is owned by no manager.
  */
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { Cluster } from '../cluster.js';
-import { applyJsonPatch, PatchError } from '../patch/index.js';
+import type { ManagedFieldsEntry } from '../patch/index.js';
 import { MUTATING_WEBHOOKS_KEY, VALIDATING_WEBHOOKS_KEY } from '../resources/builtin-resources.js';
-import { apiVersionOf, type ResourceView } from '../resources/resource-type.js';
+import type { ResourceView } from '../resources/resource-type.js';
 import { StatusError, type KubeStatus } from '../status-errors.js';
-import type { KubeObject, StoredRecord } from '../store/record.js';
+import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { callWebhook, WebhookCallError, type WebhookAnswer } from './call-webhook.js';
+import { checkMutatingAnswer, mutatedObject } from './mutation.js';
+import { admissionReview } from './review.js';
+import { reviewForm } from './review-object.js';
 import { hasWebhooks, registeredWebhooks, webhookMatches, type AdmissionAttributes, type Webhook } from './webhooks.js';
 
 /** A write to admit. `object` is the request body (owned by the admission: it may be replaced by a patched copy). */
@@ -26,6 +33,11 @@ export interface AdmissionWrite {
   readonly object: KubeObject | undefined;
   readonly oldObject: KubeObject | undefined;
   readonly dryRun: boolean;
+  /**
+   * What the request set of its CreateOptions, UpdateOptions (a PATCH's too) or DeleteOptions, in their Go fields'
+   * order (review.ts adds `kind` and `apiVersion`).
+   */
+  readonly options?: Readonly<Record<string, unknown>>;
   /** The kind of `object` when it is not the resource's own (a `/scale` write sends an `autoscaling/v1` Scale). */
   readonly kind?: { readonly group: string; readonly version: string; readonly kind: string };
   /** What the validating webhooks see of the checked write's record, when not the record's object (its Scale). */
@@ -38,34 +50,103 @@ export interface AdmittedWrite {
   readonly warnings: readonly string[];
 }
 
-/** Performs `write` (the real operation; `dryRun` asks for a check without storing) under admission. */
-export async function admitWrite(cluster: Cluster, request: AdmissionWrite, write: (object: KubeObject | undefined, dryRun: boolean) => StoredRecord): Promise<AdmittedWrite> {
+/**
+ * The real operation: `dryRun` asks for a check without storing; `managedFields`, when given, are the ones to store
+ * (recorded before the mutating webhooks changed the object).
+ */
+export type AdmittedOperation = (object: KubeObject | undefined, dryRun: boolean, managedFields?: ManagedFieldsEntry[]) => StoredRecord;
+
+/** Performs `write` under admission. */
+export async function admitWrite(cluster: Cluster, request: AdmissionWrite, write: AdmittedOperation): Promise<AdmittedWrite> {
   const key = request.view.type.key;
   if (!hasWebhooks(cluster) || key === VALIDATING_WEBHOOKS_KEY || key === MUTATING_WEBHOOKS_KEY) return { record: write(request.object, request.dryRun), warnings: [] };
   const warnings: string[] = [];
-  let object = request.object;
-  if (request.operation !== 'DELETE') {
-    for (const webhook of matching(cluster, 'mutating', request, object)) {
-      const answer = await call(webhook, request, object, warnings);
-      if (answer === undefined) continue;
-      if (!answer.allowed) throw denied(webhook, answer);
-      object = patched(webhook, object, answer);
-    }
-  }
+  const oldObject = request.oldObject === undefined ? undefined : reviewForm(request, request.oldObject);
+  const mutating = matching(cluster, 'mutating', request, request.object);
+  const mutation = mutating.length === 0 ? { object: request.object, managedFields: undefined } : await mutate(request, write, mutating, oldObject, warnings);
+  const { object, managedFields } = mutation;
+  const validating = matching(cluster, 'validating', request, object);
+  // Without a validating webhook to call, the checks run once, in the write itself.
+  if (validating.length === 0) return { record: write(object, request.dryRun, managedFields), warnings };
   let checked: KubeObject | undefined = object;
   let dryRecord: StoredRecord | undefined;
   if (request.operation !== 'DELETE') {
-    dryRecord = write(object === undefined ? undefined : structuredClone(object), true);
+    dryRecord = write(object === undefined ? undefined : structuredClone(object), true, managedFields);
     checked = request.shown === undefined ? dryRecord.object : request.shown(dryRecord);
   }
-  const validating = matching(cluster, 'validating', request, checked);
-  const answers = await Promise.all(validating.map((webhook) => call(webhook, request, checked, warnings)));
+  const checkedForm = checked === undefined ? undefined : reviewForm(request, checked);
+  const answers = await Promise.all(validating.map((webhook) => underPolicy(webhook, () => call(webhook, request, checkedForm, oldObject, warnings, checkValidatingAnswer))));
   answers.forEach((answer, index) => {
     const webhook = validating[index];
     if (answer !== undefined && webhook !== undefined && !answer.allowed) throw denied(webhook, answer);
   });
   if (request.dryRun && dryRecord !== undefined) return { record: dryRecord, warnings };
-  return { record: write(object, request.dryRun), warnings };
+  return { record: write(object, request.dryRun, managedFields), warnings };
+}
+
+/**
+ * The mutating webhooks, one after the other, each sent what the one before made of the object. Answers the object
+ * to write (the request's own when no webhook changed it) and, when one did, the managedFields recorded before.
+ */
+async function mutate(
+  request: AdmissionWrite,
+  write: AdmittedOperation,
+  mutating: readonly Webhook[],
+  oldObject: KubeObject | undefined,
+  warnings: string[],
+): Promise<{ readonly object: KubeObject | undefined; readonly managedFields: ManagedFieldsEntry[] | undefined }> {
+  const managedFields = request.object === undefined || request.kind !== undefined ? undefined : recordedFields(request.object, write);
+  const first = request.object === undefined ? undefined : reviewForm(request, heldObject(request, request.object, managedFields));
+  let sent = first;
+  // kube-apiserver's reinvocation: when a webhook changes the object, the `IfNeeded` webhooks called before it are
+  // called once more, in a second round, after the first (mutating/dispatcher.go, webhookReinvokeContext).
+  let called = new Set<Webhook>();
+  let again = new Set<Webhook>();
+  for (const round of [0, 1]) {
+    for (const webhook of mutating) {
+      if (round === 1 && !again.has(webhook)) continue;
+      const answer = await underPolicy(webhook, () => call(webhook, request, sent, oldObject, warnings, checkMutatingAnswer));
+      if (answer !== undefined && !answer.allowed) throw denied(webhook, answer);
+      const current = sent;
+      if (answer !== undefined) sent = underPolicy(webhook, () => mutatedObject(webhook, request, current, answer)) ?? current;
+      if (sent !== current && !isDeepStrictEqual(sent, current)) {
+        again = new Set([...again, ...called]);
+        called = new Set();
+      }
+      if (webhook.reinvocationPolicy === 'IfNeeded') called.add(webhook);
+    }
+    if (again.size === 0) break;
+  }
+  if (sent === first) return { object: request.object, managedFields: undefined };
+  return { object: sent, managedFields };
+}
+
+/**
+ * The managedFields the field manager records for the write of `object`, from a dry run of it; undefined when the
+ * dry run refuses it. That refusal is not the answer (yet): kube-apiserver validates after the mutating webhooks,
+ * which may mend the object; the same write runs again after them, and its refusal then is the request's answer.
+ */
+function recordedFields(object: KubeObject, write: AdmittedOperation): ManagedFieldsEntry[] | undefined {
+  let record: StoredRecord;
+  try {
+    record = write(structuredClone(object), true);
+  } catch (error) {
+    if (error instanceof StatusError) return undefined;
+    throw error;
+  }
+  const entries = metadataOf(record.object)['managedFields'];
+  return Array.isArray(entries) ? (entries as ManagedFieldsEntry[]) : [];
+}
+
+/** The object as kube-apiserver holds it when it calls the mutating webhooks: its namespace and managedFields set. */
+function heldObject(request: AdmissionWrite, object: KubeObject, managedFields: ManagedFieldsEntry[] | undefined): KubeObject {
+  const metadata = { ...metadataOf(object) };
+  if (request.view.type.namespaced && (metadata['namespace'] === undefined || metadata['namespace'] === '')) metadata['namespace'] = request.namespace;
+  if (managedFields !== undefined) {
+    if (managedFields.length > 0) metadata['managedFields'] = managedFields;
+    else delete metadata['managedFields'];
+  }
+  return { ...object, metadata };
 }
 
 function attributesOf(request: AdmissionWrite, object: KubeObject | undefined): AdmissionAttributes {
@@ -88,75 +169,47 @@ function matching(cluster: Cluster, type: 'validating' | 'mutating', request: Ad
   return registeredWebhooks(cluster, type).filter((webhook) => webhookMatches(cluster, webhook, attributes));
 }
 
-function nameOf(request: AdmissionWrite, object: KubeObject | undefined): string {
-  if (request.name !== '') return request.name;
-  const metadata = object?.metadata;
-  return typeof metadata === 'object' && metadata !== null && typeof (metadata as Record<string, unknown>).name === 'string' ? String((metadata as Record<string, unknown>).name) : '';
+/** VerifyAdmissionResponse's checks of a validating webhook's answer. */
+function checkValidatingAnswer(answer: WebhookAnswer): void {
+  if (typeof answer.patch === 'string' && answer.patch !== '') throw new WebhookCallError('received invalid webhook response: validating webhook may not return response.patch');
+  if (answer.patchType !== undefined && answer.patchType !== null) throw new WebhookCallError('received invalid webhook response: validating webhook may not return response.patchType');
 }
 
-function reviewOf(request: AdmissionWrite, object: KubeObject | undefined, uid: string): Record<string, unknown> {
-  const { type, version } = request.view;
-  const gvk = request.kind ?? { group: type.group, version, kind: type.kind };
-  const gvr = { group: type.group, version, resource: type.plural };
-  const optionsKind = request.operation === 'CREATE' ? 'CreateOptions' : request.operation === 'UPDATE' ? 'UpdateOptions' : 'DeleteOptions';
-  const apiVersion = apiVersionOf(gvk.group, gvk.version);
-  const withKind = (value: KubeObject | undefined): KubeObject | null => (value === undefined ? null : { ...value, apiVersion, kind: gvk.kind });
-  return {
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid,
-      kind: gvk,
-      resource: gvr,
-      ...(request.subresource === undefined ? {} : { subResource: request.subresource }),
-      requestKind: gvk,
-      requestResource: gvr,
-      name: nameOf(request, object),
-      ...(type.namespaced ? { namespace: request.namespace } : {}),
-      operation: request.operation,
-      userInfo: { username: 'katalog-testing', groups: ['system:masters', 'system:authenticated'] },
-      object: withKind(object),
-      oldObject: withKind(request.oldObject),
-      dryRun: request.dryRun,
-      options: { apiVersion: 'meta.k8s.io/v1', kind: optionsKind },
-    },
-  };
-}
-
-/** Calls one webhook; `undefined` when the call failed and the policy is Ignore. */
-async function call(webhook: Webhook, request: AdmissionWrite, object: KubeObject | undefined, warnings: string[]): Promise<WebhookAnswer | undefined> {
+/** Calls one webhook with the review of `object`; its warnings are collected once its answer is found valid. */
+async function call(
+  webhook: Webhook,
+  request: AdmissionWrite,
+  object: KubeObject | undefined,
+  oldObject: KubeObject | undefined,
+  warnings: string[],
+  check: (answer: WebhookAnswer) => void,
+): Promise<WebhookAnswer> {
   const uid = randomUUID();
-  try {
-    const answer = await callWebhook(webhook, reviewOf(request, object, uid), uid);
-    for (const warning of answer.warnings ?? []) if (typeof warning === 'string') warnings.push(warning);
-    return answer;
-  } catch (error) {
+  const answer = await callWebhook(webhook, admissionReview(request, object, oldObject, uid), uid);
+  check(answer);
+  for (const warning of answer.warnings ?? []) if (typeof warning === 'string') warnings.push(warning);
+  return answer;
+}
+
+/**
+ * `run`'s result, or, when it fails as a call of `webhook` fails ({@link WebhookCallError}), undefined under
+ * `failurePolicy: Ignore` and kube-apiserver's 500 under `Fail`.
+ */
+function underPolicy<T>(webhook: Webhook, run: () => Promise<T>): Promise<T | undefined>;
+function underPolicy<T>(webhook: Webhook, run: () => T): T | undefined;
+function underPolicy<T>(webhook: Webhook, run: () => T | Promise<T>): T | undefined | Promise<T | undefined> {
+  const failed = (error: unknown): undefined => {
     if (!(error instanceof WebhookCallError)) throw error;
     // failurePolicy: Ignore is kube-apiserver's documented "fail open": the write goes on without this webhook.
     if (webhook.failurePolicy === 'Ignore') return undefined;
     const message = `failed calling webhook "${webhook.name}": ${error.message}`;
     throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Internal error occurred: ${message}`, reason: 'InternalError', details: { causes: [{ message }] }, code: 500 });
-  }
-}
-
-function patched(webhook: Webhook, object: KubeObject | undefined, answer: WebhookAnswer): KubeObject | undefined {
-  if (answer.patch === undefined || answer.patch === '') return object;
-  const fail = (reason: string): StatusError => {
-    const message = `failed calling webhook "${webhook.name}": ${reason}`;
-    return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Internal error occurred: ${message}`, reason: 'InternalError', details: { causes: [{ message }] }, code: 500 });
   };
-  if (answer.patchType !== 'JSONPatch') throw fail(`unsupported patch type "${String(answer.patchType)}"`);
-  let operations: unknown;
   try {
-    operations = JSON.parse(Buffer.from(answer.patch, 'base64').toString('utf8'));
-  } catch {
-    throw fail('the patch is not base64 JSON');
-  }
-  try {
-    return applyJsonPatch(object ?? {}, operations) as KubeObject;
+    const result = run();
+    return result instanceof Promise ? result.catch(failed) : result;
   } catch (error) {
-    if (error instanceof PatchError) throw fail(`JSON Patch: ${error.message}`);
-    throw error;
+    return failed(error);
   }
 }
 

@@ -29,6 +29,21 @@ function isMap(value: unknown): value is Record<string, unknown> {
 /** What a call needs of a webhook (admission webhooks and CRD conversion webhooks alike). */
 export type WebhookEndpoint = Pick<Webhook, 'url' | 'service' | 'caBundle' | 'timeoutSeconds'>;
 
+/**
+ * Where Go's standard base64 decoding (padding required) fails on `text`: the index of the first byte that is not
+ * base64, or of the quantum a missing padding leaves incomplete; undefined when it decodes.
+ */
+function base64Error(text: string): number | undefined {
+  const quantum = /^[A-Za-z0-9+/]{4}$|^[A-Za-z0-9+/]{2}==$|^[A-Za-z0-9+/]{3}=$/;
+  for (let at = 0; at < text.length; at += 4) {
+    const chunk = text.slice(at, at + 4);
+    if (quantum.test(chunk) && (chunk.endsWith('=') ? at + 4 === text.length : true)) continue;
+    const bad = [...chunk].findIndex((c) => !/[A-Za-z0-9+/=]/.test(c));
+    return bad >= 0 ? at + bad : at;
+  }
+  return undefined;
+}
+
 /** The URL the webhook is called at, or a WebhookCallError (a Service cannot be resolved by the test server). */
 function urlOf(webhook: WebhookEndpoint): URL {
   if (webhook.url === undefined) {
@@ -52,7 +67,8 @@ export function callWebhook(webhook: WebhookEndpoint, review: Record<string, unk
   } catch (error) {
     return Promise.reject(error);
   }
-  const body = JSON.stringify(review);
+  // Written as the API server's JSON encoder writes it: one line, ended by a newline.
+  const body = `${JSON.stringify(review)}\n`;
   const post = `Post "${url.toString()}"`;
   return new Promise<WebhookAnswer>((resolve, reject) => {
     const fail = (message: string): void => reject(new WebhookCallError(`failed to call webhook: ${post}: ${message}`));
@@ -106,7 +122,14 @@ export function callWebhook(webhook: WebhookEndpoint, review: Record<string, unk
           return;
         }
         if (response.uid !== uid) {
-          reject(new WebhookCallError(`expected response.uid="${uid}", got "${String(response.uid)}"`));
+          const why = `expected response.uid="${uid}", got "${String(response.uid)}"`;
+          reject(new WebhookCallError(kind === 'AdmissionReview' ? `received invalid webhook response: ${why}` : why));
+          return;
+        }
+        // The client decodes `patch` as Go decodes a []byte: strict base64, or the call failed.
+        const badByte = typeof response.patch === 'string' ? base64Error(response.patch) : undefined;
+        if (badByte !== undefined) {
+          reject(new WebhookCallError(`failed to call webhook: illegal base64 data at input byte ${badByte}`));
           return;
         }
         resolve(response as unknown as WebhookAnswer);

@@ -28,6 +28,8 @@ export interface Webhook {
   /** PEM text of `clientConfig.caBundle`, when given. */
   readonly caBundle: string | undefined;
   readonly failurePolicy: 'Fail' | 'Ignore';
+  /** A mutating webhook's: `IfNeeded` is called again once when a webhook after it changed the object. */
+  readonly reinvocationPolicy: 'Never' | 'IfNeeded';
   readonly timeoutSeconds: number;
   readonly rules: readonly Map[];
   readonly namespaceSelector: Map | undefined;
@@ -66,6 +68,7 @@ function webhookOf(configuration: string, item: Map): Webhook {
           },
     caBundle,
     failurePolicy: item.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail',
+    reinvocationPolicy: item.reinvocationPolicy === 'IfNeeded' ? 'IfNeeded' : 'Never',
     timeoutSeconds: typeof item.timeoutSeconds === 'number' ? item.timeoutSeconds : 10,
     rules: Array.isArray(item.rules) ? item.rules.filter(isMap) : [],
     namespaceSelector: isMap(item.namespaceSelector) ? item.namespaceSelector : undefined,

@@ -27,7 +27,16 @@ function isEmpty(value: unknown): boolean {
 type TypeOf =
   | { readonly kind: 'list' | 'map'; readonly item: TypeOf; readonly itemStruct: string | undefined }
   | { readonly kind: 'struct' | 'schema'; readonly struct: string }
-  | { readonly kind: 'time' | 'micro' | 'scalar' };
+  | { readonly kind: 'time' | 'micro' }
+  /** `null`: what Go's decoder leaves of a JSON null in a map or a list of it (its zero, or null when unsure). */
+  | { readonly kind: 'scalar'; readonly null: unknown };
+
+/** The zero of a Go string, integer, number or boolean: what a JSON null decodes into as a map's value or a list's item. */
+function scalarZero(ref: string): unknown {
+  if (ref === 's' || ref.startsWith('s:')) return '';
+  if (ref === 'b' || ref.startsWith('b:')) return false;
+  return ref === 'i' || ref.startsWith('i:') || ref === 'n' || ref.startsWith('n:') ? 0 : null;
+}
 
 const types = new Map<string, TypeOf>();
 
@@ -39,7 +48,8 @@ function typeOf(ref: string): TypeOf {
       type = { kind: ref.startsWith('[]') ? 'list' : 'map', item: typeOf(item), itemStruct: BUILTIN_STRUCTS[item] === undefined ? undefined : item };
     } else if (BUILTIN_STRUCTS[ref] !== undefined) type = { kind: 'struct', struct: ref };
     else if (ref.startsWith('~')) type = { kind: 'schema', struct: ref.slice(1) };
-    else type = { kind: ref === 'x:string:time' ? 'time' : ref === 'x:string:microtime' ? 'micro' : 'scalar' };
+    else if (ref === 'x:string:time' || ref === 'x:string:microtime') type = { kind: ref === 'x:string:time' ? 'time' : 'micro' };
+    else type = { kind: 'scalar', null: scalarZero(ref) };
     types.set(ref, type);
   }
   return type;
@@ -149,7 +159,8 @@ function encodeValue(type: TypeOf, value: unknown, stored: unknown): unknown {
   if (value === stored) return value;
   switch (type.kind) {
     case 'scalar':
-      return value;
+      // Only a map's value or a list's item gets here as null (a field's null is left out or written as its zero).
+      return value === null ? type.null : value;
     case 'struct':
       return isObject(value) ? encodeStruct(type.struct, value, stored) : value;
     case 'list': {

@@ -13,11 +13,11 @@
  * A body that is not JSON at all is answered by {@link parseJsonBody} (Go's syntax error messages are not copied).
  */
 import { isJsonObject } from '../patch/json-value.js';
-import { BINDING_FIELDS } from '../resources/known-fields.js';
+import { BINDING_FIELDS, pruneUnknown } from '../resources/known-fields.js';
 import { badRequest } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
 import { parseJsonBody } from './body.js';
-import { pruneUnknown, scanFields, type FieldValidation } from './field-validation.js';
+import { scanFields, type FieldValidation } from './field-validation.js';
 import { notAnObject, unmarshalProblem, type GoField } from './go-json.js';
 
 /** Whether kube-apiserver's scheme has `kind` at `apiVersion` (a kind it can decode, though not as a Binding). */

@@ -22,7 +22,7 @@ import { readBody } from './body.js';
 import { decodeBinding } from './binding-body.js';
 import type { ServerContext } from './context.js';
 import { fieldValidationOf } from './field-validation.js';
-import { dryRun } from './query.js';
+import { dryRun, writeOptionsOf } from './query.js';
 import type { ResourceRequest } from './resource-handlers.js';
 import { sendJson, withWarnings } from './respond.js';
 
@@ -71,7 +71,7 @@ export async function serveBinding(ctx: ServerContext, req: IncomingMessage, res
   let bound = binding;
   const admitted = await admitWrite(
     cluster,
-    { operation: 'CREATE', view: admissionView, namespace, name, subresource: legacy ? undefined : 'binding', object: binding, oldObject: undefined, dryRun: dry, kind: BINDING_KIND, shown: () => bound },
+    { operation: 'CREATE', view: admissionView, namespace, name, subresource: legacy ? undefined : 'binding', object: binding, oldObject: undefined, dryRun: dry, options: writeOptionsOf(query), kind: BINDING_KIND, shown: () => bound },
     (object, dryRunNow) => {
       bound = object ?? binding;
       return bindPod(cluster, view, { namespace, name: r.name, binding: bound, dryRun: dryRunNow });

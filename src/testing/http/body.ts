@@ -34,6 +34,15 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
+/** Parses a merge, JSON or strategic merge patch; kube-apiserver checks first that it is JSON (400 `invalid JSON patch`). */
+export function parsePatchBody(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw badRequest('invalid JSON patch');
+  }
+}
+
 /** Parses an apply body: JSON (what client-node and kubectl send) or YAML; 400 when it is neither. */
 export function parseApplyBody(text: string): unknown {
   const trimmed = text.trimStart();

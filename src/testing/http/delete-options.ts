@@ -111,3 +111,14 @@ export function checkDeleteOptions(asked: AskedDeleteOptions): DeleteOptions {
 export function deleteOptionsOf(query: URLSearchParams, body: string): DeleteOptions {
   return checkDeleteOptions(body.trim() === '' ? fromQuery(query) : fromBody(parseJsonBody(body)));
 }
+
+/** The options of a DELETE as admission webhooks are sent them: DeleteOptions' fields in Go's order. */
+export function deleteOptionsForAdmission(options: DeleteOptions): Record<string, unknown> {
+  return {
+    ...(options.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: options.gracePeriodSeconds }),
+    ...(options.preconditions === undefined ? {} : { preconditions: options.preconditions }),
+    ...(options.orphanDependents === undefined ? {} : { orphanDependents: options.orphanDependents }),
+    ...(options.propagationPolicy === undefined ? {} : { propagationPolicy: options.propagationPolicy }),
+    ...(options.dryRun === true ? { dryRun: ['All'] } : {}),
+  };
+}

@@ -9,7 +9,7 @@ import type { RbacAuthorizer } from '../authorization.js';
 import type { FaultInjector, RequestInfo } from '../faults.js';
 import { withLostAnswer } from '../faults/lost-answer.js';
 import type { RequestLog } from '../requests.js';
-import { injected, internalError, methodNotAllowed, notFound, pathNotFound, StatusError } from '../status-errors.js';
+import { injected, internalError, methodNotAllowed, NoAnswer, notFound, pathNotFound, StatusError } from '../status-errors.js';
 import type { ServerContext } from './context.js';
 import { parsePath, type ResourceRoute, type Route } from './paths.js';
 import { flag } from './query.js';
@@ -202,7 +202,11 @@ async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: ServerR
       serveNonResource(ctx, res, route);
     }
   } catch (error) {
-    if (!res.headersSent) sendError(res, error instanceof StatusError ? error : internalError(error));
+    if (error instanceof NoAnswer) {
+      res.statusCode = 0;
+      res.destroy();
+      req.socket.destroy();
+    } else if (!res.headersSent) sendError(res, error instanceof StatusError ? error : internalError(error));
     else res.end();
   }
   ctx.requests.record({

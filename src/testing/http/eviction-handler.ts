@@ -17,7 +17,7 @@ import { parseJsonBody, readBody } from './body.js';
 import type { ServerContext } from './context.js';
 import { checkDeleteOptions, decodeDeleteOptions, type AskedDeleteOptions } from './delete-options.js';
 import { notAnObject, unmarshalProblem } from './go-json.js';
-import { dryRun } from './query.js';
+import { dryRun, writeOptionsOf } from './query.js';
 import type { ResourceRequest } from './resource-handlers.js';
 import { sendJson, withWarnings } from './respond.js';
 
@@ -96,7 +96,7 @@ export async function serveEviction(ctx: ServerContext, req: IncomingMessage, re
   checkNamespaceOpen(cluster, namespace, view.type, name);
   // Go's decoder refuses options of the wrong types before admission.
   askedOptions(eviction, cannot);
-  const admitted = await admitWrite(cluster, { operation: 'CREATE', view, namespace, name, subresource: 'eviction', object: eviction, oldObject: undefined, dryRun: dry, kind: EVICTION_KIND }, (object, checkOnly) => {
+  const admitted = await admitWrite(cluster, { operation: 'CREATE', view, namespace, name, subresource: 'eviction', object: eviction, oldObject: undefined, dryRun: dry, options: writeOptionsOf(query), kind: EVICTION_KIND }, (object, checkOnly) => {
     const asked = object ?? eviction;
     // EvictionREST's own checks come before the validating webhooks (admission's check run), the eviction after
     // them, once; a dry run's eviction is its check run (its refusal then comes before the webhooks').

@@ -7,12 +7,13 @@
  */
 import { builtInRootStruct } from '../resources/builtin-typed-schema.js';
 import { goDecodingError } from '../resources/go-decoding.js';
-import { childOf, hasUnknown, itemsOf, rootNode, type FieldNode } from '../resources/known-fields.js';
+import { childOf, fieldPath, hasUnknown, itemsOf, pruneUnknown, rootNode, type FieldNode } from '../resources/known-fields.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { withSchemaDefaults } from '../operations/schema-rules.js';
 import { goMapValue, goQuote } from '../go/go-values.js';
 import { StatusError } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
+import { strictJsonPatch, type StrictJsonPatch } from './json-patch-body.js';
 import { invalidOption } from './query.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -25,10 +26,6 @@ export function fieldValidationOf(query: URLSearchParams, options: 'CreateOption
   if (value === '') return 'Warn';
   if (value === 'Strict' || value === 'Warn' || value === 'Ignore') return value;
   throw invalidOption(options, 'fieldValidation', 'FieldValueNotSupported', `Unsupported value: ${JSON.stringify(value)}: ${SUPPORTED}`);
-}
-
-function join(path: string, key: string): string {
-  return path === '' ? key : `${path}.${key}`;
 }
 
 /** `,`, `}`, `]` or white space: where a number, `true`, `false` or `null` ends. */
@@ -96,7 +93,7 @@ class FieldScanner {
         const key = this.readString();
         this.skipSpace();
         this.i++; // the colon
-        const path2 = join(path, key);
+        const path2 = fieldPath(path, key);
         const child = childOf(node, key);
         if (check && seen.has(key)) this.problems.push(`duplicate field "${path2}"`);
         seen.add(key);
@@ -130,28 +127,6 @@ class FieldScanner {
     for (let d = text.charCodeAt(i); i < text.length && !isScalarEnd(d); d = text.charCodeAt(i)) i++;
     this.i = i;
   }
-}
-
-/**
- * The fields `node` does not declare, as problems (keys in the order given by `order`); with `prune`, removes them
- * from `value` in place.
- */
-export function pruneUnknown(value: unknown, node: FieldNode, path = '', order: (keys: string[]) => string[] = (keys) => keys, prune = true): string[] {
-  const removed: string[] = [];
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => removed.push(...pruneUnknown(item, itemsOf(node), `${path}[${index}]`, order, prune)));
-    return removed;
-  }
-  if (node === undefined || typeof value !== 'object' || value === null) return removed;
-  const object = value as Record<string, unknown>;
-  for (const key of order(Object.keys(object))) {
-    const child = childOf(node, key);
-    if (!child.known) {
-      removed.push(`unknown field "${join(path, key)}"`);
-      if (prune) delete object[key];
-    } else removed.push(...pruneUnknown(object[key], child.node, join(path, key), order, prune));
-  }
-  return removed;
 }
 
 function warningHeader(problems: readonly string[]): Record<string, string | string[]> {
@@ -219,13 +194,14 @@ export function sortedKeys(keys: string[]): string[] {
 
 /** What {@link patchChecker} answers: the check the patch operation calls, and the warnings for the response. */
 export interface PatchFieldCheck {
-  readonly check: (object: KubeObject) => KubeObject;
+  /** Checks the patched object; a JSON patch's refusal quotes `patchedText()`, the object as its library wrote it. */
+  readonly check: (object: KubeObject, patchedText?: () => string) => KubeObject;
   headers(): Record<string, string | string[]>;
 }
 
 /** {@link patchChecker}'s state: a class, so that a request makes one object and one bound function, not closures. */
 class PatchFields implements PatchFieldCheck {
-  readonly check: (object: KubeObject) => KubeObject;
+  readonly check: (object: KubeObject, patchedText?: () => string) => KubeObject;
   private problems: string[] = [];
 
   constructor(
@@ -234,6 +210,8 @@ class PatchFields implements PatchFieldCheck {
     private readonly mode: FieldValidation,
     private readonly patchText: string | undefined,
     private readonly strategic: boolean,
+    /** A JSON patch's strict decoding (json-patch-body.ts): its problems come before the patched object's. */
+    private readonly jsonPatch: StrictJsonPatch | undefined,
   ) {
     this.check = this.checkObject.bind(this);
   }
@@ -243,18 +221,28 @@ class PatchFields implements PatchFieldCheck {
     return this.mode === 'Strict' ? {} : warningHeader(this.problems);
   }
 
-  private checkObject(object: KubeObject): KubeObject {
+  /** A JSON patch's problems, then the keys its values repeat in the patched object, which has them as sent. */
+  private jsonPatchProblems(patchedText: (() => string) | undefined): string[] {
+    const own = this.jsonPatch;
+    if (own === undefined) return [];
+    const problems = own.problems.map((problem) => `json patch ${problem}`);
+    // (Repeated keys under an unknown field are not seen: the decoder skips its value.)
+    return own.repeatsInValues && patchedText !== undefined ? [...problems, ...scanFields(patchedText(), this.root, false)] : problems;
+  }
+
+  private checkObject(object: KubeObject, patchedText?: () => string): KubeObject {
     const { mode, root, patchText } = this;
-    const duplicates = mode === 'Ignore' || patchText === undefined ? [] : scanFields(patchText, undefined, false);
-    // A strategic merge patch's refusal shows the patch (`%+v` of its map), a merge patch's the patched object.
-    const before = mode !== 'Strict' ? '' : this.strategic && patchText !== undefined ? goMapValue(JSON.parse(patchText)) : sortedJson(object);
+    const duplicates = mode === 'Ignore' ? [] : patchText === undefined ? this.jsonPatchProblems(patchedText) : scanFields(patchText, undefined, false);
+    // A strategic merge patch's refusal shows the patch (`%+v` of its map), a merge patch's the patched object, a
+    // JSON patch's the object as its library wrote it.
+    const before = mode !== 'Strict' ? '' : this.strategic && patchText !== undefined ? goMapValue(JSON.parse(patchText)) : patchedText === undefined ? sortedJson(object) : '';
     // Most patched objects have nothing unknown: ask that first, and build the ordered problems only when needed.
     const unknown = hasUnknown(object, root) ? pruneUnknown(object, root, '', sortedKeys, false) : [];
     const pruned = unknown.length === 0 ? object : structuredClone(object);
     if (pruned !== object) pruneUnknown(pruned, root);
     this.problems = mode === 'Ignore' ? [] : [...duplicates, ...unknown];
     if (mode !== 'Strict' || this.problems.length === 0) return withSchemaDefaults(this.view, pruned);
-    throw patchInvalid(`Invalid value: ${goQuote(before)}: strict decoding error: ${this.problems.join(', ')}`);
+    throw patchInvalid(`Invalid value: ${goQuote(patchedText?.() ?? before)}: strict decoding error: ${this.problems.join(', ')}`);
   }
 }
 
@@ -273,12 +261,15 @@ export function patchInvalid(message: string): StatusError {
 }
 
 /**
- * A patch: the duplicates of a merge or strategic patch's text, and the unknown fields of the patched object (in
- * key order, as kube-apiserver re-encodes it); a Strict refusal names the patched object, or a strategic patch's map. Returns the checker the patch operation calls on the patched object
- * (it answers a pruned copy when there is anything to prune, since the patched object may share parts with the
- * stored one; and throws kube-apiserver's 422 in Strict mode), and the warnings it collected for the response.
+ * A patch: the duplicates of a merge or strategic patch's text (a JSON patch's own unknown and duplicate fields,
+ * json-patch-body.ts), and the unknown fields of the patched object (in key order, as kube-apiserver re-encodes
+ * it); a Strict refusal names the patched object, or a strategic patch's map. Returns the checker the patch
+ * operation calls on the patched object (it answers a pruned copy when there is anything to prune, since the
+ * patched object may share parts with the stored one; and throws kube-apiserver's 422 in Strict mode), and the
+ * warnings it collected for the response.
  */
 export function patchChecker(view: ResourceView, mode: FieldValidation, patchType: string, patchText: string): PatchFieldCheck {
   const scanned = patchType === 'merge' || patchType === 'strategic' ? patchText : undefined;
-  return new PatchFields(view, rootNode(view), mode, scanned, patchType === 'strategic');
+  const jsonPatch = patchType === 'json' && mode !== 'Ignore' ? strictJsonPatch(patchText) : undefined;
+  return new PatchFields(view, rootNode(view), mode, scanned, patchType === 'strategic', jsonPatch);
 }

@@ -176,3 +176,18 @@ export function fieldManagerOf(req: IncomingMessage, query: URLSearchParams, opt
   if (asked !== undefined && Buffer.byteLength(asked) > 128) throw invalidOption(options, 'fieldManager', 'FieldValueTooLong', 'Too long: may not be more than 128 bytes');
   return asked ?? managerFromUserAgent(req.headers['user-agent']);
 }
+
+/**
+ * What a create, update or patch request set of its options, as admission webhooks are sent them (CreateOptions and
+ * UpdateOptions share these fields, in this order): `dryRun`, `fieldManager` and `fieldValidation` from the query.
+ */
+export function writeOptionsOf(query: URLSearchParams): Record<string, unknown> {
+  const dryRunValues = query.getAll('dryRun');
+  const fieldManager = optional(query, 'fieldManager');
+  const fieldValidation = query.getAll('fieldValidation')[0];
+  return {
+    ...(dryRunValues.length === 0 ? {} : { dryRun: dryRunValues }),
+    ...(fieldManager === undefined || fieldManager === '' ? {} : { fieldManager }),
+    ...(fieldValidation === undefined || fieldValidation === '' ? {} : { fieldValidation }),
+  };
+}

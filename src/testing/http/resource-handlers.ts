@@ -16,11 +16,12 @@ import { parseFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import { badRequest, deletedStatus, internalErrorWithMessage, methodNotAllowed, unknownPatchType } from '../status-errors.js';
 import { bareJson, objectJson, type KubeObject, type StoredRecord } from '../store/record.js';
-import { parseApplyBody, parseJsonBody, readBody } from './body.js';
+import { parseApplyBody, parseJsonBody, parsePatchBody, readBody } from './body.js';
 import type { ServerContext } from './context.js';
-import { deleteOptionsOf } from './delete-options.js';
+import { deleteOptionsForAdmission, deleteOptionsOf } from './delete-options.js';
 import { checkBody, fieldValidationOf, patchChecker } from './field-validation.js';
-import { checkListVersion, dryRun, fieldManagerOf, flag, limitOf, optional } from './query.js';
+import { jsonPatchDecoder } from './json-patch-body.js';
+import { checkListVersion, dryRun, fieldManagerOf, flag, limitOf, optional, writeOptionsOf } from './query.js';
 import { sendJson, withWarnings } from './respond.js';
 import { negotiate } from '../printing/accept.js';
 import { contentTypeOf, render } from '../printing/render.js';
@@ -143,8 +144,8 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         const write = await writeTarget(cluster, view, body);
         return admitWrite(
           cluster,
-          { operation: 'CREATE', view: write.view, namespace, name, subresource: undefined, object: write.body, oldObject: undefined, dryRun: dryRun(query, 'CreateOptions') },
-          (object, dry) => createObject(cluster, write.view, object ?? {}, r.namespace, { manager, dryRun: dry, warn: rules.warn }),
+          { operation: 'CREATE', view: write.view, namespace, name, subresource: undefined, object: write.body, oldObject: undefined, dryRun: dryRun(query, 'CreateOptions'), options: writeOptionsOf(query) },
+          (object, dry, managedFields) => createObject(cluster, write.view, object ?? {}, r.namespace, { manager, dryRun: dry, warn: rules.warn, ...(managedFields === undefined ? {} : { managedFields }) }),
         );
       });
       sendJson(res, 201, await recordText(cluster, view, admitted.record), withWarnings(headers, [...rules.all(), ...admitted.warnings]));
@@ -163,8 +164,8 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         const oldObject = current === undefined ? undefined : (JSON.parse(objectText(write.view, current)) as Body);
         return admitWrite(
           cluster,
-          { operation: 'UPDATE', view: write.view, namespace, name: target.name, subresource: r.subresource, object: write.body, oldObject, dryRun: dryRun(query, 'UpdateOptions') },
-          (object, dry) => updateObject(cluster, write.view, object ?? {}, target, { manager, dryRun: dry, warn: rules.warn }),
+          { operation: 'UPDATE', view: write.view, namespace, name: target.name, subresource: r.subresource, object: write.body, oldObject, dryRun: dryRun(query, 'UpdateOptions'), options: writeOptionsOf(query) },
+          (object, dry, managedFields) => updateObject(cluster, write.view, object ?? {}, target, { manager, dryRun: dry, warn: rules.warn, ...(managedFields === undefined ? {} : { managedFields }) }),
         );
       });
       sendJson(res, 200, await recordText(cluster, view, admitted.record), withWarnings(headers, [...rules.all(), ...admitted.warnings]));
@@ -176,7 +177,8 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       if (patchType === undefined) throw unknownPatchType(view);
       if (patchType === 'apply' && optional(query, 'fieldManager') === undefined) throw badRequest('fieldManager is required for apply requests');
       const mode = fieldValidationOf(query, 'PatchOptions');
-      const patch = patchType === 'apply' ? parseApplyBody(text) : parseJsonBody(text);
+      const patch = patchType === 'apply' ? parseApplyBody(text) : parsePatchBody(text);
+      const decodeJsonPatch = jsonPatchDecoder(text, mode);
       const untyped = patchType === 'apply' ? typedApplyProblem(view, patch) : undefined;
       if (untyped !== undefined) throw internalErrorWithMessage(untyped);
       const fields = patchChecker(view, mode, patchType, text);
@@ -186,7 +188,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const conversion = conversionFor(cluster, view);
       if (conversion !== undefined) {
         // Converted to the request's version, patched there, converted back (patch-converted.ts).
-        const options = { manager, force: flag(query, 'force'), dryRun: dryRun(query, 'PatchOptions'), checkFields: fields.check, warn: rules.warn };
+        const options = { manager, force: flag(query, 'force'), dryRun: dryRun(query, 'PatchOptions'), checkFields: fields.check, decodeJsonPatch, warn: rules.warn, admissionOptions: writeOptionsOf(query) };
         const admitted = await warnedOnFailure(res, warnings, () => patchConverted(cluster, view, conversion, patchType, patch, target, options));
         sendJson(res, admitted.created ? 201 : 200, await recordText(cluster, view, admitted.record), withWarnings(warnings(), admitted.warnings));
         return;
@@ -200,6 +202,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
           name: target.name,
           subresource: target.subresource,
           dryRun: dryRun(query, 'PatchOptions'),
+          options: writeOptionsOf(query),
           oldObject: () => {
             const current = cluster.store.get(view.type.key, namespace, target.name);
             return current === undefined ? undefined : (JSON.parse(objectText(view, current)) as Body);
@@ -207,7 +210,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         },
         // With webhooks the admission runs the patch several times and each run patches a copy (the engines keep
         // their inputs); without them it runs once, on the patch itself.
-        (run) => patchObject(cluster, view, patchType, reruns ? structuredClone(patch) : patch, target, { manager, force: flag(query, 'force'), checkFields: fields.check, warn: rules.warn, ...run }),
+        (run) => patchObject(cluster, view, patchType, reruns ? structuredClone(patch) : patch, target, { manager, force: flag(query, 'force'), checkFields: fields.check, decodeJsonPatch, warn: rules.warn, ...run }),
       ));
       sendJson(res, admitted.created ? 201 : 200, await recordText(cluster, view, admitted.record), withWarnings(warnings(), admitted.warnings));
       return;
@@ -227,6 +230,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
           object: undefined,
           oldObject: current === undefined ? undefined : (JSON.parse(objectText(view, current)) as Body),
           dryRun: options.dryRun === true,
+          options: deleteOptionsForAdmission(options),
         },
         () => {
           result = deleteObject(cluster, view, namespace, target.name, options);

@@ -5,18 +5,20 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { admitWrite } from '../admission/admit.js';
-import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError, strategicSchemaFor, type ManagedFieldsEntry } from '../patch/index.js';
+import { applyMergePatch, applyStrategicMergePatch, PatchError, strategicSchemaFor, type ManagedFieldsEntry } from '../patch/index.js';
+import { jsonPatched } from '../operations/json-patch-answers.js';
 import { isJsonObject } from '../patch/json-value.js';
 import { patchTypeOf, runApply } from '../operations/patch.js';
 import { applyToScale, readScale, scaleAnswer, SCALE_KIND, scaleEntriesAfterUpdate, scaleForWrite, writeScale, type ScaledView } from '../operations/scale.js';
 import { checkIdentity, existing } from '../operations/update.js';
-import { SCALE_FIELDS } from '../resources/known-fields.js';
+import { pruneUnknown, SCALE_FIELDS } from '../resources/known-fields.js';
 import { badRequest, STRATEGIC_ON_CUSTOM_RESOURCE, StatusError, unknownPatchType, unsupportedMediaType } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
-import { parseApplyBody, parseJsonBody, readBody } from './body.js';
+import { parseApplyBody, parseJsonBody, parsePatchBody, readBody } from './body.js';
 import type { ServerContext } from './context.js';
-import { fieldValidationOf, patchInvalid, pruneUnknown, scanFields, sortedKeys, type FieldValidation } from './field-validation.js';
-import { dryRun, fieldManagerOf, flag, optional } from './query.js';
+import { fieldValidationOf, patchInvalid, scanFields, sortedKeys, type FieldValidation } from './field-validation.js';
+import { jsonPatchDecoder, strictJsonPatch } from './json-patch-body.js';
+import { dryRun, fieldManagerOf, flag, optional, writeOptionsOf } from './query.js';
 import type { ResourceRequest } from './resource-handlers.js';
 import { unmarshalProblem } from './go-json.js';
 import { sendJson, withWarnings } from './respond.js';
@@ -104,7 +106,7 @@ async function admitAndWrite(
   const name = r.name ?? '';
   const admitted = await admitWrite(
     cluster,
-    { operation: 'UPDATE', view, namespace, name, subresource: 'scale', object: write.scale, oldObject: write.before, dryRun: write.dryRun, kind: SCALE_KIND, shown: (record) => scaleAnswer(view, record) },
+    { operation: 'UPDATE', view, namespace, name, subresource: 'scale', object: write.scale, oldObject: write.before, dryRun: write.dryRun, options: writeOptionsOf(r.query), kind: SCALE_KIND, shown: (record) => scaleAnswer(view, record) },
     (object, dry) => {
       const scale = object ?? write.scale;
       // A mutating webhook may have changed the Scale: it is decoded again.
@@ -155,11 +157,13 @@ async function patchScale(ctx: ServerContext, req: IncomingMessage, res: ServerR
     await admitAndWrite(ctx, res, r, { ...common, scale: result.scale, headers: {} }, () => result.entries);
     return;
   }
-  const patch = parseJsonBody(text);
-  const patched = patchedScale(patchType, before, patch);
+  const patch = parsePatchBody(text);
+  const patched = patchType === 'json' ? jsonPatched(before, jsonPatchDecoder(text, mode)(patch)) : patchedScale(patchType, before, patch);
   if (!isJsonObject(patched)) throw badRequest('the patch did not produce an object');
   const scale = patched as KubeObject;
-  const unknown = mode === 'Ignore' ? [] : pruneUnknown(scale, SCALE_FIELDS, '', sortedKeys, false);
+  // A JSON patch's own unknown and duplicate fields come first (json-patch-body.ts).
+  const own = patchType === 'json' && mode !== 'Ignore' ? strictJsonPatch(text).problems.map((problem) => `json patch ${problem}`) : [];
+  const unknown = mode === 'Ignore' ? [] : [...own, ...pruneUnknown(scale, SCALE_FIELDS, '', sortedKeys, false)];
   const headers = scaleFieldWarnings(mode, unknown, (problems) => patchInvalid(`Invalid value: ${JSON.stringify(patchedText(scale))}: strict decoding error: ${problems.join(', ')}`));
   pruneUnknown(scale, SCALE_FIELDS);
   checkPatchedScale(scale);
@@ -167,13 +171,13 @@ async function patchScale(ctx: ServerContext, req: IncomingMessage, res: ServerR
 }
 
 /**
- * A Scale patched by a merge, JSON or strategic patch. A patch that cannot be applied is kube-apiserver's bare 422
- * (its scale registry does not carry the patch engine's reason).
+ * A Scale patched by a merge or strategic patch (a JSON patch answers as on any object: json-patch-answers.ts). A
+ * patch that cannot be applied is kube-apiserver's bare 422 (its scale registry does not carry the patch engine's
+ * reason).
  */
-function patchedScale(type: 'merge' | 'json' | 'strategic', before: KubeObject, patch: unknown): unknown {
+function patchedScale(type: 'merge' | 'strategic', before: KubeObject, patch: unknown): unknown {
   try {
     if (type === 'merge') return applyMergePatch(before, patch);
-    if (type === 'json') return applyJsonPatch(before, patch);
     const schema = strategicSchemaFor('autoscaling/v1', SCALE_KIND.kind);
     if (schema === undefined) throw new Error('katalog/testing: no strategic merge table for autoscaling/v1 Scale');
     return applyStrategicMergePatch(before, patch, schema);

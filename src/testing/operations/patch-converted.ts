@@ -14,11 +14,13 @@ import type { Cluster } from '../cluster.js';
 import { admitWrite, type AdmittedWrite } from '../admission/admit.js';
 import type { Conversion } from '../conversion/converted-views.js';
 import { convertThroughWebhook } from '../conversion/conversion-webhook.js';
-import { applyJsonPatch, applyMergePatch, serverSideApply, type ManagedFieldsEntry } from '../patch/index.js';
+import { applyMergePatch, serverSideApply, type ManagedFieldsEntry } from '../patch/index.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { conflict, notFound, STRATEGIC_ON_CUSTOM_RESOURCE, unsupportedMediaType } from '../status-errors.js';
 import { metadataOf, objectJson, type KubeObject, type StoredRecord } from '../store/record.js';
 import { createObject } from './create.js';
+import { decodedJsonPatch, jsonPatched } from './json-patch-answers.js';
+import { jsonPatchedText } from '../patch/patched-text.js';
 import { applyConfiguration, applySettings, asObject, checkUnchangedIdentity, runApply, runEngine, type PatchOptions, type PatchType } from './patch.js';
 import { finishUpdate, type ObjectTarget } from './update.js';
 
@@ -43,7 +45,7 @@ export async function patchConverted(
   type: PatchType,
   patch: unknown,
   target: ObjectTarget,
-  options: Omit<PatchOptions, 'replace'>,
+  options: Omit<PatchOptions, 'replace'> & { readonly admissionOptions?: Readonly<Record<string, unknown>> },
 ): Promise<AdmittedWrite & { readonly created: boolean }> {
   if (type === 'strategic') throw unsupportedMediaType(STRATEGIC_ON_CUSTOM_RESOURCE);
   const { storage } = conversion;
@@ -71,12 +73,14 @@ export async function patchConverted(
           object,
           oldObject: prev === undefined ? undefined : (JSON.parse(objectJson(prev, storage.apiVersion, view.type.kind)) as KubeObject),
           dryRun: options.dryRun,
+          ...(options.admissionOptions === undefined ? {} : { options: options.admissionOptions }),
         },
-        (candidate, dryRun) => {
+        (candidate, dryRun, managedFields) => {
           const current = cluster.store.get(view.type.key, target.namespace, target.name);
           if (current !== prev) throw new ChangedUnderneath();
-          if (prev === undefined) return createObject(cluster, storage, candidate ?? object, view.type.namespaced ? target.namespace : undefined, { ...writeOptions, dryRun });
-          return finishUpdate(cluster, storage, prev, candidate ?? object, target.subresource, { ...writeOptions, dryRun });
+          const computed = { ...writeOptions, dryRun, ...(managedFields === undefined ? {} : { managedFields }) };
+          if (prev === undefined) return createObject(cluster, storage, candidate ?? object, view.type.namespaced ? target.namespace : undefined, computed);
+          return finishUpdate(cluster, storage, prev, candidate ?? object, target.subresource, computed);
         },
       );
       return { ...admitted, created: prev === undefined };
@@ -94,11 +98,19 @@ async function toVersion(conversion: Conversion, object: KubeObject, apiVersion:
 }
 
 /** A merge or JSON patch applied to the live object at the request's version. */
-function patched(view: ResourceView, type: 'merge' | 'json', patch: unknown, live: KubeObject | undefined, prev: StoredRecord | undefined, options: Pick<PatchOptions, 'checkFields'>): Patched {
+function patched(
+  view: ResourceView,
+  type: 'merge' | 'json',
+  patch: unknown,
+  live: KubeObject | undefined,
+  prev: StoredRecord | undefined,
+  options: Pick<PatchOptions, 'checkFields' | 'decodeJsonPatch'>,
+): Patched {
   if (live === undefined || prev === undefined) throw new Error('katalog/testing: a merge or JSON patch needs the stored object');
   const base: KubeObject = { ...live, apiVersion: view.apiVersion };
-  const result = asObject(runEngine(() => (type === 'merge' ? applyMergePatch(base, patch) : applyJsonPatch(base, patch))), 'the patch');
-  const object = options.checkFields === undefined ? result : options.checkFields(result);
+  const jsonPatch = type === 'json' ? (options.decodeJsonPatch ?? decodedJsonPatch)(patch) : [];
+  const result = asObject(type === 'merge' ? runEngine(() => applyMergePatch(base, patch)) : jsonPatched(base, jsonPatch), 'the patch');
+  const object = options.checkFields === undefined ? result : options.checkFields(result, type === 'json' ? () => jsonPatchedText(base, jsonPatch) : undefined);
   checkUnchangedIdentity(view, object, prev);
   return { object };
 }

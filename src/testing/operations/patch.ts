@@ -7,13 +7,15 @@ import type { Cluster } from '../cluster.js';
 import {
   ApplyConflictError,
   PatchError,
-  applyJsonPatch,
   applyMergePatch,
   applyStrategicMergePatch,
   serverSideApply,
   strategicSchemaFor,
+  type JsonPatch,
+  type ManagedFieldsEntry,
 } from '../patch/index.js';
 import { goMapValue } from '../go/go-values.js';
+import { notAnObject } from '../http/go-json.js';
 import { mergePatchedText, jsonPatchedText } from '../patch/patched-text.js';
 import { builtInRootStruct } from '../resources/builtin-typed-schema.js';
 import { unstructuredConversionError } from '../resources/go-conversion.js';
@@ -34,6 +36,7 @@ import {
 } from '../status-errors.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { createObject } from './create.js';
+import { decodedJsonPatch, jsonPatched } from './json-patch-answers.js';
 import { checkIdentity, finishUpdate, type ObjectTarget } from './update.js';
 import type { WriteOptions } from './write-options.js';
 
@@ -58,14 +61,22 @@ export interface PatchOptions extends WriteOptions {
   readonly force: boolean;
   /**
    * Called with the patched object of a merge, JSON or strategic patch before it is stored (not for apply): answers
-   * the object to store (`fieldValidation`'s pruning) or throws to refuse the patch.
+   * the object to store (`fieldValidation`'s pruning) or throws to refuse the patch. For a JSON patch, `patchedText`
+   * writes the patched object as the patch library does, which a refusal quotes.
    */
-  readonly checkFields?: (object: KubeObject) => KubeObject;
+  readonly checkFields?: (object: KubeObject, patchedText?: () => string) => KubeObject;
   /**
    * Called with the object the patch (or apply) produced, just before it is stored (after `checkFields`): answers
    * the object to store instead. Admission uses it to store what the mutating webhooks made of the patched object.
    */
   readonly replace?: (object: KubeObject) => KubeObject;
+  /**
+   * Decodes a JSON patch as the request's handler does (http/json-patch-body.ts: strictly first, with the body's
+   * text); without it, the patch library alone decodes it.
+   */
+  readonly decodeJsonPatch?: (patch: unknown) => JsonPatch;
+  /** The managedFields to store (admission's, recorded before the mutating webhooks changed the object); not for apply. */
+  readonly managedFields?: ManagedFieldsEntry[];
 }
 
 /** The result of a patch: the stored record, and whether apply created it. */
@@ -114,18 +125,24 @@ export function patchObject(cluster: Cluster, view: ResourceView, type: PatchTyp
   // The engines never modify their inputs: the stored object is patched without a copy of its own.
   const base: KubeObject = { ...prev.object, apiVersion: view.apiVersion };
   let patched: unknown;
+  let jsonPatch: JsonPatch = [];
   // A status patch keeps only the patched `status` (finishUpdate takes the rest from the stored object), and
   // neither `checkFields` nor admission changes the patched object in place: what the patch does not reach is shared.
   const shareUntouched = target.subresource === 'status';
   if (type === 'merge') patched = runEngine(() => applyMergePatch(base, patch, { shareUntouched }));
-  else if (type === 'json') patched = runEngine(() => applyJsonPatch(base, patch));
+  else if (type === 'json') {
+    jsonPatch = (options.decodeJsonPatch ?? decodedJsonPatch)(patch);
+    patched = jsonPatched(base, jsonPatch);
+    // A document replaced by an array: kube-apiserver's decoder looks for its kind first.
+    if (Array.isArray(patched)) throw patchInvalid(jsonPatchedText(base, jsonPatch), notAnObject(patched));
+  }
   else if (schema !== undefined) {
     const strategic = schema;
     patched = runEngine(() => applyStrategicMergePatch(base, patch, strategic));
   }
   const checked = asObject(patched, 'the patch');
-  if (view.type.builtin) checkDecodes(view, type, base, patch, checked);
-  const fieldsChecked = options.checkFields === undefined ? checked : options.checkFields(checked);
+  if (view.type.builtin) checkDecodes(view, type, base, type === 'json' ? jsonPatch : patch, checked);
+  const fieldsChecked = options.checkFields === undefined ? checked : options.checkFields(checked, type === 'json' ? () => jsonPatchedText(base, jsonPatch) : undefined);
   const object = options.replace === undefined ? fieldsChecked : options.replace(fieldsChecked);
   checkUnchangedIdentity(view, object, prev);
   return { record: finishUpdate(cluster, view, prev, object, target.subresource, options), created: false };
@@ -134,7 +151,7 @@ export function patchObject(cluster: Cluster, view: ResourceView, type: PatchTyp
 /**
  * A built-in kind's patched object must make its Go object, as kube-apiserver makes it: a merge or JSON patch's
  * result is decoded from its JSON (go-decoding.ts), a strategic merge patch's converted from a map
- * (go-conversion.ts); what fails is a 422 on `patch`.
+ * (go-conversion.ts); what fails is a 422 on `patch`. A JSON patch comes decoded.
  */
 function checkDecodes(view: ResourceView, type: PatchType, base: KubeObject, patch: unknown, patched: KubeObject): void {
   const struct = builtInRootStruct(view.type, view.version);
@@ -145,7 +162,7 @@ function checkDecodes(view: ResourceView, type: PatchType, base: KubeObject, pat
     return;
   }
   const problem = goDecodingError(struct, patched, base);
-  if (problem !== undefined) throw patchInvalid(type === 'merge' ? mergePatchedText(base, patch, patched) : jsonPatchedText(patched, patch), problem);
+  if (problem !== undefined) throw patchInvalid(type === 'merge' ? mergePatchedText(base, patch, patched) : jsonPatchedText(base, patch as JsonPatch), problem);
 }
 
 /**

@@ -1,145 +1,177 @@
 /**
- * JSON Patch (RFC 6902), the `application/json-patch+json` PATCH of the test API server.
+ * JSON Patch (RFC 6902), the `application/json-patch+json` PATCH of the test API server, as kube-apiserver 1.37.2
+ * applies it: with gopkg.in/evanphx/json-patch.v4 v4.13.0, whose behaviour and error texts are kept here word for
+ * word, where it departs from the RFC too. `replace` of a missing member adds it; an array index may be negative
+ * (from the end); an operation without `value` writes null; `test` of a missing member passes against null or no
+ * value; `move` into its own child fails (the source is gone when the destination is looked for); a path that does
+ * not start with `/` loses its first token. The document is held as the library holds it (json-patch-nodes.ts).
  */
-import { arrayIndex, formatPointer, parsePointer } from './json-pointer.js';
-import { cloneJson, deleteOwn, getOwn, hasOwn, isJsonObject, jsonEqual, jsonTypeOf, setOwn } from './json-value.js';
+import { add, equal, findObject, get, LazyNode, marshal, materialize, panic, parseAry, parseDoc, remove, rootOf, set, type Slot } from './json-patch-nodes.js';
+import { decodeJsonPatch, type JsonPatch, type JsonPatchOperation, type PointerMember } from './json-patch-decode.js';
 import { PatchError } from './patch-error.js';
 
 export { PatchError } from './patch-error.js';
-
-type Operation =
-  | { readonly op: 'add' | 'replace' | 'test'; readonly path: string[]; readonly value: unknown }
-  | { readonly op: 'remove'; readonly path: string[] }
-  | { readonly op: 'move' | 'copy'; readonly path: string[]; readonly from: string[] };
+export { decodeJsonPatch, type JsonPatch, type JsonPatchOperation } from './json-patch-decode.js';
 
 /**
- * Applies a JSON patch (an array of operations) to `target` and returns the result; neither argument is modified.
- *
- * Supports `add`, `remove`, `replace`, `move`, `copy` and `test` with RFC 6901 pointers (`~0`, `~1`, and `-` to
- * append to an array in `add`, `move` and `copy`). The patch is atomic: if the list is malformed, a path does not
- * exist, an index is out of range or a `test` fails, it throws {@link PatchError} and nothing is returned.
- * Unknown members of an operation are ignored, as RFC 6902 requires.
+ * The most bytes a patch's `copy` operations may write in all (kube-apiserver sets the library's
+ * `AccumulatedCopySizeLimit` to its `JSONPatchMaxCopyBytes`, 3 MiB).
+ */
+export const JSON_PATCH_MAX_COPY_BYTES = 3 * 1024 * 1024;
+
+/** The document while operations apply: the root may be replaced (`replace` of `""`). */
+interface Document {
+  root: LazyNode;
+  /** What the `copy` operations have written so far, in bytes. */
+  copied: number;
+}
+
+/**
+ * Decodes and applies a JSON patch (an array of operations) to `target` and returns the result; neither argument
+ * is modified. Throws {@link PatchError} (its `decoding` tells the two apart) for a patch that does not decode or
+ * does not apply, with the library's words: `Unexpected kind: frob`, `testing value /metadata/name failed: test
+ * failed`, `add operation does not apply: doc is missing path: "/data/x": missing value`, ...
  */
 export function applyJsonPatch(target: unknown, operations: unknown): unknown {
-  const parsed = parseOperations(operations);
-  let document = cloneJson(target);
-  parsed.forEach((operation, index) => {
-    try {
-      document = applyOperation(document, operation);
-    } catch (error) {
-      if (error instanceof PatchError) {
-        throw new PatchError(`operation ${index} (${operation.op} ${formatPointer(operation.path)}): ${error.reason}`, { cause: error });
-      }
-      throw error;
-    }
-  });
-  return document;
+  return applyDecodedJsonPatch(target, decodeJsonPatch(operations));
 }
 
-function parseOperations(operations: unknown): Operation[] {
-  if (!Array.isArray(operations)) throw new PatchError(`a JSON patch must be an array of operations, got ${jsonTypeOf(operations)}`);
-  return operations.map((raw: unknown, index): Operation => {
-    if (!isJsonObject(raw)) throw new PatchError(`operation ${index} must be an object, got ${jsonTypeOf(raw)}`);
-    const op = getOwn(raw, 'op');
-    const path = pointerMember(raw, 'path', index);
-    switch (op) {
-      case 'add':
-      case 'replace':
-      case 'test':
-        if (!hasOwn(raw, 'value')) throw new PatchError(`operation ${index} (${op}) has no "value"`);
-        return { op, path, value: raw['value'] };
-      case 'remove':
-        return { op, path };
-      case 'move':
-      case 'copy':
-        return { op, path, from: pointerMember(raw, 'from', index) };
-      default:
-        throw new PatchError(`operation ${index} has an unknown "op" ${JSON.stringify(op) ?? 'undefined'}`);
-    }
-  });
+/** Applies a decoded patch to `target` (not modified); throws {@link PatchError} with the library's error text. */
+export function applyDecodedJsonPatch(target: unknown, patch: JsonPatch): unknown {
+  return materialize(patchedRoot(target, patch));
 }
 
-function pointerMember(raw: Record<string, unknown>, member: 'path' | 'from', index: number): string[] {
-  const value = getOwn(raw, member);
-  if (typeof value !== 'string') throw new PatchError(`operation ${index} has no string "${member}"`);
-  return parsePointer(value);
+/** The library's document after `patch` applied to `target`: for the text it writes of it (patched-text.ts). */
+export function patchedRoot(target: unknown, patch: JsonPatch): Slot {
+  const root = rootOf(target);
+  if (!(root instanceof LazyNode)) throw new PatchError(root.error);
+  const document: Document = { root, copied: 0 };
+  for (const operation of patch) {
+    const error = applyOperation(document, operation);
+    if (error !== undefined) throw new PatchError(error);
+  }
+  return document.root;
 }
 
-/** Applies one operation to `document`, which this module owns and may mutate; returns the new root. */
-function applyOperation(document: unknown, operation: Operation): unknown {
+/** The operation's value: none without `value`, a node with a nil raw for `"value": null`. */
+function valueOf(operation: JsonPatchOperation): Slot {
+  if (operation.value === undefined) return undefined;
+  return new LazyNode(operation.value === null ? undefined : { text: operation.value });
+}
+
+function pointer(member: PointerMember): string | undefined {
+  return 'pointer' in member ? member.pointer : undefined;
+}
+
+/** Applies one operation; answers the library's error, if any. */
+function applyOperation(document: Document, operation: JsonPatchOperation): string | undefined {
   switch (operation.op) {
     case 'add':
-      return add(document, operation.path, cloneJson(operation.value));
+      return addOperation(document.root, operation);
     case 'remove':
-      if (operation.path.length === 0) throw new PatchError('cannot remove the whole document');
-      return remove(document, operation.path).document;
+      return removeOperation(document.root, operation);
     case 'replace':
-      if (operation.path.length === 0) return cloneJson(operation.value);
-      return add(remove(document, operation.path).document, operation.path, cloneJson(operation.value));
-    case 'move': {
-      const from = operation.from;
-      if (from.length < operation.path.length && from.every((token, i) => token === operation.path[i])) {
-        throw new PatchError(`cannot move ${formatPointer(from)} into one of its own children`);
-      }
-      const removed = remove(document, from);
-      return add(removed.document, operation.path, removed.value);
-    }
+      return replaceOperation(document, operation);
+    case 'move':
+      return moveOperation(document.root, operation);
+    case 'test':
+      return testOperation(document.root, operation);
     case 'copy':
-      return add(document, operation.path, cloneJson(resolve(document, operation.from)));
-    case 'test': {
-      const actual = resolve(document, operation.path);
-      if (!jsonEqual(actual, operation.value)) {
-        throw new PatchError(`test failed: value is ${JSON.stringify(actual)}, expected ${JSON.stringify(operation.value)}`);
-      }
-      return document;
-    }
+      return copyOperation(document, operation);
+    default:
+      return `Unexpected kind: ${operation.op}`;
   }
 }
 
-/** The value at `path`; throws when it does not exist. */
-function resolve(document: unknown, path: readonly string[]): unknown {
-  let current = document;
-  path.forEach((token, depth) => {
-    current = child(current, token, path.slice(0, depth + 1));
-  });
-  return current;
+function addOperation(root: LazyNode, operation: JsonPatchOperation): string | undefined {
+  const path = pointer(operation.path);
+  if (path === undefined) return 'add operation failed to decode path: missing value';
+  const target = findObject(root, path);
+  if (target === undefined) return `add operation does not apply: doc is missing path: "${path}": missing value`;
+  const error = add(target.container, target.key, valueOf(operation));
+  return error === undefined ? undefined : `error in add for path: '${path}': ${error}`;
 }
 
-function child(container: unknown, token: string, at: readonly string[]): unknown {
-  if (Array.isArray(container)) {
-    const index = arrayIndex(token);
-    if (index === undefined || index >= container.length) throw new PatchError(`path ${formatPointer(at)} does not exist`);
-    return container[index];
-  }
-  if (isJsonObject(container) && hasOwn(container, token)) return container[token];
-  throw new PatchError(`path ${formatPointer(at)} does not exist`);
+function removeOperation(root: LazyNode, operation: JsonPatchOperation): string | undefined {
+  const path = pointer(operation.path);
+  if (path === undefined) return 'remove operation failed to decode path: missing value';
+  const target = findObject(root, path);
+  if (target === undefined) return `remove operation does not apply: doc is missing path: "${path}": missing value`;
+  const error = remove(target.container, target.key);
+  return error === undefined ? undefined : `error in remove for path: '${path}': ${error}`;
 }
 
-function add(document: unknown, path: readonly string[], value: unknown): unknown {
-  const token = path.at(-1);
-  if (token === undefined) return value;
-  const parent = resolve(document, path.slice(0, -1));
-  if (Array.isArray(parent)) {
-    const index = token === '-' ? parent.length : arrayIndex(token);
-    if (index === undefined || index > parent.length) throw new PatchError(`array index ${formatPointer(path)} is out of range`);
-    parent.splice(index, 0, value);
-  } else if (isJsonObject(parent)) {
-    setOwn(parent, token, value);
-  } else {
-    throw new PatchError(`cannot add to ${formatPointer(path.slice(0, -1))}: it is ${jsonTypeOf(parent)}, not an object or array`);
+function replaceOperation(document: Document, operation: JsonPatchOperation): string | undefined {
+  if ('error' in operation.path) return `replace operation failed to decode path: ${operation.path.error}`;
+  const path = operation.path.pointer;
+  if (path === '') {
+    // The whole document, by an object or an array; Go formats the nil error it wraps as `%!w(<nil>)`.
+    const value = valueOf(operation);
+    if (value === undefined) return panic('runtime error: invalid memory address or nil pointer dereference');
+    if (value.which === 'raw' && !parseDoc(value) && !parseAry(value)) return 'replace operation value must be object or array: %!w(<nil>)';
+    document.root = value;
+    return undefined;
   }
-  return document;
+  const target = findObject(document.root, path);
+  if (target === undefined) return `replace operation does not apply: doc is missing path: ${path}: missing value`;
+  // Only an array checks what it replaces: an object's missing member is added.
+  if ('error' in get(target.container, target.key)) return `replace operation does not apply: doc is missing key: ${path}: missing value`;
+  const error = set(target.container, target.key, valueOf(operation));
+  return error === undefined ? undefined : `error in remove for path: '${path}': ${error}`;
 }
 
-function remove(document: unknown, path: readonly string[]): { document: unknown; value: unknown } {
-  const token = path.at(-1);
-  if (token === undefined) return { document: null, value: document };
-  const parent = resolve(document, path.slice(0, -1));
-  const value = child(parent, token, path);
-  if (Array.isArray(parent)) {
-    parent.splice(arrayIndex(token) ?? parent.length, 1);
-  } else if (isJsonObject(parent)) {
-    deleteOwn(parent, token);
+function moveOperation(root: LazyNode, operation: JsonPatchOperation): string | undefined {
+  if ('error' in operation.from) return `move operation failed to decode from: ${operation.from.error}`;
+  const from = operation.from.pointer;
+  const source = findObject(root, from);
+  if (source === undefined) return `move operation does not apply: doc is missing from path: ${from}: missing value`;
+  // The library names the source's last token here, not its path.
+  const got = get(source.container, source.key);
+  if ('error' in got) return `error in move for path: '${source.key}': ${got.error}`;
+  const removed = remove(source.container, source.key);
+  if (removed !== undefined) return `error in move for path: '${source.key}': ${removed}`;
+  if ('error' in operation.path) return `move operation failed to decode path: ${operation.path.error}`;
+  const path = operation.path.pointer;
+  const target = findObject(root, path);
+  if (target === undefined) return `move operation does not apply: doc is missing destination path: ${path}: missing value`;
+  const error = add(target.container, target.key, got.slot);
+  return error === undefined ? undefined : `error in move for path: '${path}': ${error}`;
+}
+
+function testOperation(root: LazyNode, operation: JsonPatchOperation): string | undefined {
+  if ('error' in operation.path) return `test operation failed to decode path: ${operation.path.error}`;
+  const path = operation.path.pointer;
+  const failed = `testing value ${path} failed: test failed`;
+  const value = valueOf(operation);
+  if (path === '') return equal(root, value) ? undefined : failed;
+  const target = findObject(root, path);
+  if (target === undefined) return `test operation does not apply: is missing path: ${path}: missing value`;
+  const got = get(target.container, target.key);
+  if ('error' in got) return `error in test for path: '${path}': ${got.error}`;
+  // A missing member and a null one are both nil: equal to a null value, or to none.
+  if (got.slot === undefined) return value === undefined || value.raw === undefined ? undefined : failed;
+  if (value === undefined) return failed;
+  return equal(got.slot, value) ? undefined : failed;
+}
+
+function copyOperation(document: Document, operation: JsonPatchOperation): string | undefined {
+  if ('error' in operation.from) return `copy operation failed to decode from: ${operation.from.error}`;
+  const from = operation.from.pointer;
+  const source = findObject(document.root, from);
+  if (source === undefined) return `copy operation does not apply: doc is missing from path: ${from}: missing value`;
+  // A missing member is nil, and copied as null.
+  const got = get(source.container, source.key);
+  if ('error' in got) return `error in copy for from: '${from}': ${got.error}`;
+  const path = pointer(operation.path);
+  if (path === undefined) return 'copy operation failed to decode path: missing value';
+  const target = findObject(document.root, path);
+  if (target === undefined) return `copy operation does not apply: doc is missing destination path: ${path}: missing value`;
+  // The copy is the source as the library writes it, and counts its bytes.
+  const text = got.slot === undefined ? undefined : marshal(got.slot);
+  document.copied += text === undefined ? 0 : Buffer.byteLength(text);
+  if (document.copied > JSON_PATCH_MAX_COPY_BYTES) {
+    return `Unable to complete the copy, the accumulated size increase of copy is ${document.copied}, exceeding the limit ${JSON_PATCH_MAX_COPY_BYTES}`;
   }
-  return { document, value };
+  const error = add(target.container, target.key, text === undefined ? undefined : new LazyNode({ text }));
+  return error === undefined ? undefined : `error while adding value during copy: ${error}`;
 }

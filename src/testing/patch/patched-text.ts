@@ -3,11 +3,13 @@
  * kube-apiserver quotes when the patched object cannot be decoded (`patch: Invalid value: "<text>": json: ...`).
  * The library parses only what a patch reaches: the top level and every object on the way to a change are Go maps
  * (keys sorted); the rest is the stored object's own text (Go's struct order). A merge patch's new objects are
- * parsed whole (sorted at every level); a JSON patch's values are written as they were sent.
+ * parsed whole (sorted at every level). A JSON patch's document is parsed where its operations walk and `test`
+ * compares, and its values are written as they were sent.
  */
 import { goHtmlEscaped } from '../go/go-values.js';
+import { patchedRoot, type JsonPatch } from './json-patch.js';
+import { marshal } from './json-patch-nodes.js';
 import { isJsonObject } from './json-value.js';
-import { parsePointer } from './json-pointer.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -36,23 +38,10 @@ export function mergePatchedText(base: unknown, patch: unknown, patched: unknown
   return goHtmlEscaped(JSON.stringify(mergeOrdered(base, patch, patched)));
 }
 
-/** The text of a JSON patch's result: the top level and the objects on the way to each operation's target sorted. */
-export function jsonPatchedText(patched: unknown, operations: unknown): string {
-  // Every container an operation walks through: the prefixes of its target's parent (of `path` and `from`).
-  const reached = new Set<string>(['']);
-  for (const operation of Array.isArray(operations) ? operations : []) {
-    for (const key of ['path', 'from']) {
-      const pointer = isJsonObject(operation) ? operation[key] : undefined;
-      if (typeof pointer !== 'string') continue;
-      const tokens = parsePointer(pointer);
-      for (let length = 1; length < tokens.length; length++) reached.add(tokens.slice(0, length).join('\u0000'));
-    }
-  }
-  const order = (value: unknown, at: string): unknown => {
-    if (!reached.has(at)) return value;
-    const below = (key: string): string => (at === '' ? key : `${at}\u0000${key}`);
-    if (Array.isArray(value)) return value.map((item, index) => order(item, below(String(index))));
-    return isJsonObject(value) ? sortedLevel(value, (key, child) => order(child, below(key))) : value;
-  };
-  return goHtmlEscaped(JSON.stringify(order(patched, '')));
+/**
+ * The text of `target` after JSON patch `patch`, as the library writes it: it re-applies the patch (only a refused
+ * patch needs its text) to know what the library parsed on the way, which it writes sorted (json-patch-nodes.ts).
+ */
+export function jsonPatchedText(target: unknown, patch: JsonPatch): string {
+  return marshal(patchedRoot(target, patch));
 }

@@ -151,3 +151,30 @@ export function hasUnknown(value: unknown, node: FieldNode): boolean {
   }
   return false;
 }
+
+/** The dotted path of `key` below `path`, as kube-apiserver names an unknown field. */
+export function fieldPath(path: string, key: string): string {
+  return path === '' ? key : `${path}.${key}`;
+}
+
+/**
+ * The fields `node` does not declare, as problems (keys in the order given by `order`); with `prune`, removes them
+ * from `value` in place.
+ */
+export function pruneUnknown(value: unknown, node: FieldNode, path = '', order: (keys: string[]) => string[] = (keys) => keys, prune = true): string[] {
+  const removed: string[] = [];
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => removed.push(...pruneUnknown(item, itemsOf(node), `${path}[${index}]`, order, prune)));
+    return removed;
+  }
+  if (node === undefined || typeof value !== 'object' || value === null) return removed;
+  const object = value as Record<string, unknown>;
+  for (const key of order(Object.keys(object))) {
+    const child = childOf(node, key);
+    if (!child.known) {
+      removed.push(`unknown field "${fieldPath(path, key)}"`);
+      if (prune) delete object[key];
+    } else removed.push(...pruneUnknown(object[key], child.node, fieldPath(path, key), order, prune));
+  }
+  return removed;
+}

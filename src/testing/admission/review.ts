@@ -1,0 +1,51 @@
+/**
+ * The AdmissionReview a webhook is sent, as kube-apiserver's REST client writes an `admission.k8s.io/v1`
+ * AdmissionReview: the Go struct's field order (`kind` before `apiVersion`, as TypeMeta declares them), `omitempty`
+ * fields left out (`subResource`, `requestSubResource`, `name` and `namespace` when empty), the objects in the form
+ * review-object.ts gives them, and the request's options (CreateOptions, UpdateOptions, DeleteOptions) with what
+ * the request set of them.
+ */
+import type { KubeObject } from '../store/record.js';
+import type { AdmissionWrite } from './admit.js';
+
+/** The kind of options each operation carries: a PATCH is admitted as an UPDATE, with UpdateOptions. */
+const OPTIONS_KIND = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' } as const;
+
+/**
+ * The review of `request` whose object (after the mutating webhooks before this one) is `object`; both objects are
+ * already in the form they are sent in (review-object.ts).
+ */
+export function admissionReview(request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined, uid: string): Record<string, unknown> {
+  const { type, version } = request.view;
+  const gvk = request.kind ?? { group: type.group, version, kind: type.kind };
+  const gvr = { group: type.group, version, resource: type.plural };
+  const subresource = request.subresource === undefined ? {} : { subResource: request.subresource };
+  const name = request.name !== '' ? request.name : nameOf(object);
+  return {
+    kind: 'AdmissionReview',
+    apiVersion: 'admission.k8s.io/v1',
+    request: {
+      uid,
+      kind: gvk,
+      resource: gvr,
+      ...subresource,
+      requestKind: gvk,
+      requestResource: gvr,
+      ...(request.subresource === undefined ? {} : { requestSubResource: request.subresource }),
+      ...(name === '' ? {} : { name }),
+      ...(type.namespaced && request.namespace !== '' ? { namespace: request.namespace } : {}),
+      operation: request.operation,
+      userInfo: { username: 'katalog-testing', groups: ['system:masters', 'system:authenticated'] },
+      object: object ?? null,
+      oldObject: oldObject ?? null,
+      dryRun: request.dryRun,
+      options: { kind: OPTIONS_KIND[request.operation], apiVersion: 'meta.k8s.io/v1', ...request.options },
+    },
+  };
+}
+
+function nameOf(object: KubeObject | undefined): string {
+  const metadata = object?.['metadata'];
+  const name = typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>)['name'] : undefined;
+  return typeof name === 'string' ? name : '';
+}
