@@ -8,6 +8,7 @@
  * before the next webhook).
  */
 import { goEncoded, goEncodedUnstructured } from '../go/go-encoding.js';
+import { notAnObject } from '../go/go-json.js';
 import { withBuiltinDefaults } from '../kinds/builtin/builtin-defaults.js';
 import { withSchemaDefaults } from '../operations/schema-rules.js';
 import { builtInRootStruct } from '../resources/builtin-typed-schema.js';
@@ -17,9 +18,6 @@ import { apiVersionOf } from '../resources/resource-type.js';
 import { internalError } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
 import type { AdmissionWrite } from './admit.js';
-
-/** How Go prints the struct the decoder reads a document's apiVersion and kind into. */
-const TYPE_META = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
 /** The kind of the objects `request` admits: the resource's own, or the one it names (a Scale, an Eviction). */
 function kindOf(request: AdmissionWrite): { readonly group: string; readonly version: string; readonly kind: string } {
@@ -50,11 +48,7 @@ export function reviewForm(request: AdmissionWrite, object: KubeObject): KubeObj
  */
 export function decodedMutation(request: AdmissionWrite, patched: unknown): KubeObject {
   const struct = structOf(request);
-  if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
-    // The decoder first reads the document's apiVersion and kind into a small struct (runtime's SimpleMetaFactory).
-    const type = Array.isArray(patched) ? 'array' : typeof patched === 'boolean' ? 'bool' : typeof patched;
-    throw internalError(`couldn't get version/kind; json parse error: json: cannot unmarshal ${type} into Go value of type ${TYPE_META}`);
-  }
+  if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw internalError(notAnObject(patched));
   const object = patched as KubeObject;
   if (struct !== undefined) {
     const problem = goDecodingError(struct, object);

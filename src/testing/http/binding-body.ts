@@ -18,7 +18,7 @@ import { badRequest } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
 import { parseJsonBody } from './body.js';
 import { scanFields, type FieldValidation } from './field-validation.js';
-import { notAnObject, unmarshalProblem, type GoField } from './go-json.js';
+import { notAnObject, unmarshalProblem, type GoField } from '../go/go-json.js';
 
 /** Whether kube-apiserver's scheme has `kind` at `apiVersion` (a kind it can decode, though not as a Binding). */
 export type KindRegistered = (apiVersion: string, kind: string) => boolean;

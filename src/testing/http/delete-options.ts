@@ -7,7 +7,7 @@ import type { DeleteOptions, PropagationPolicy } from '../operations/delete-opti
 import { badRequest } from '../status-errors.js';
 import { isJsonObject } from '../patch/json-value.js';
 import { parseJsonBody } from './body.js';
-import { notAnObject, unmarshalProblem, type GoField } from './go-json.js';
+import { notAnObject, unmarshalProblem, type GoField } from '../go/go-json.js';
 import { dryRunOf, flag, goInt, invalidOption, optional } from './query.js';
 
 const POLICIES: readonly string[] = ['Foreground', 'Background', 'Orphan'];

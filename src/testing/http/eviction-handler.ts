@@ -16,7 +16,7 @@ import type { KubeObject } from '../store/record.js';
 import { parseJsonBody, readBody } from './body.js';
 import type { ServerContext } from './context.js';
 import { checkDeleteOptions, decodeDeleteOptions, type AskedDeleteOptions } from './delete-options.js';
-import { notAnObject, unmarshalProblem } from './go-json.js';
+import { notAnObject, unmarshalProblem } from '../go/go-json.js';
 import { dryRun, writeOptionsOf } from './query.js';
 import type { ResourceRequest } from './resource-handlers.js';
 import { sendJson, withWarnings } from './respond.js';

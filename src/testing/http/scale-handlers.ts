@@ -20,7 +20,7 @@ import { fieldValidationOf, patchInvalid, scanFields, sortedKeys, type FieldVali
 import { jsonPatchDecoder, strictJsonPatch } from './json-patch-body.js';
 import { dryRun, fieldManagerOf, flag, optional, writeOptionsOf } from './query.js';
 import type { ResourceRequest } from './resource-handlers.js';
-import { unmarshalProblem } from './go-json.js';
+import { unmarshalProblem } from '../go/go-json.js';
 import { sendJson, withWarnings } from './respond.js';
 
 

@@ -15,7 +15,7 @@ import {
   type ManagedFieldsEntry,
 } from '../patch/index.js';
 import { goMapValue } from '../go/go-values.js';
-import { notAnObject } from '../http/go-json.js';
+import { notAnObject } from '../go/go-json.js';
 import { mergePatchedText, jsonPatchedText } from '../patch/patched-text.js';
 import { builtInRootStruct } from '../resources/builtin-typed-schema.js';
 import { unstructuredConversionError } from '../resources/go-conversion.js';

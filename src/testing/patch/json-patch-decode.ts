@@ -4,6 +4,7 @@
  * applies. So an operation's `op`, `path` and `from` are read here into what the library later finds in them, and
  * its `value` is kept as the text it was sent as, which `test` compares scalars by.
  */
+import { jsonType } from '../go/go-json.js';
 import { rawElements, rawMembers, skipSpace } from './json-raw.js';
 import { getOwn, hasOwn, isJsonObject } from './json-value.js';
 import { PatchError } from './patch-error.js';
@@ -23,20 +24,13 @@ export interface JsonPatchOperation {
 
 export type JsonPatch = readonly JsonPatchOperation[];
 
-/** Go's name for the JSON type of a value it cannot unmarshal. */
-function goKind(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'boolean') return 'bool';
-  return typeof value === 'object' ? 'object' : typeof value;
-}
-
 function pointerMember(operation: Record<string, unknown>, member: 'path' | 'from'): PointerMember {
   const value = getOwn(operation, member);
   if (typeof value === 'string') return { pointer: value };
   if (value === undefined || value === null) {
     return { error: member === 'path' ? 'operation missing path field: missing value' : 'operation, missing from field: missing value' };
   }
-  return { error: `json: cannot unmarshal ${goKind(value)} into Go value of type string` };
+  return { error: `json: cannot unmarshal ${jsonType(value)} into Go value of type string` };
 }
 
 /** The text of each operation's `value` (the last one when repeated, as a Go map keeps it), from the patch's text. */
@@ -53,9 +47,9 @@ function valueTexts(text: string): Array<string | undefined> {
  */
 export function decodeJsonPatch(value: unknown, text?: string): JsonPatch {
   if (value === null) return [];
-  if (!Array.isArray(value)) throw new PatchError(`json: cannot unmarshal ${goKind(value)} into Go value of type jsonpatch.Patch`, { decoding: true });
+  if (!Array.isArray(value)) throw new PatchError(`json: cannot unmarshal ${jsonType(value)} into Go value of type jsonpatch.Patch`, { decoding: true });
   const refused = value.find((operation: unknown) => operation !== null && !isJsonObject(operation));
-  if (refused !== undefined) throw new PatchError(`json: cannot unmarshal ${goKind(refused)} into Go value of type jsonpatch.Operation`, { decoding: true });
+  if (refused !== undefined) throw new PatchError(`json: cannot unmarshal ${jsonType(refused)} into Go value of type jsonpatch.Operation`, { decoding: true });
   const texts = text === undefined ? undefined : valueTexts(text);
   return (value as Array<Record<string, unknown> | null>).map((operation, index): JsonPatchOperation => {
     // A null operation is Go's nil map: every member missing.

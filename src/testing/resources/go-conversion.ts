@@ -11,7 +11,8 @@
 import { BUILTIN_STRUCTS } from '../go/builtin-fields.js';
 import { parseGoTime } from '../go/go-time.js';
 import { isJsonObject } from '../patch/json-value.js';
-import { integerProblem, jsonType } from './go-decoding.js';
+import { jsonType } from '../go/go-json.js';
+import { integerProblem } from './go-decoding.js';
 
 /** The reflect kind of an unstructured value, as the converter names it. */
 function kindOf(value: unknown): string {

@@ -10,6 +10,7 @@
 import { BUILTIN_STRUCTS } from '../go/builtin-fields.js';
 import { storedAt } from '../go/go-encoding.js';
 import { parseGoTime } from '../go/go-time.js';
+import { jsonType } from '../go/go-json.js';
 
 const INT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   int8: [-(2 ** 7), 2 ** 7 - 1],
@@ -20,13 +21,6 @@ const INT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   uint32: [0, 2 ** 32 - 1],
   uint64: [0, Number.MAX_SAFE_INTEGER],
 };
-
-/** How Go's error names a JSON value: its type, and a number's text when it is a number the integer cannot hold. */
-export function jsonType(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'object') return 'object';
-  return typeof value === 'boolean' ? 'bool' : typeof value === 'number' ? 'number' : 'string';
-}
 
 /** The Go type a generated reference stands for, as reflect prints it (`[]v1.Container`, `map[string]string`, `int32`). */
 function goTypeOf(ref: string): string {

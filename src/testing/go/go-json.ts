@@ -12,12 +12,16 @@ export interface GoField {
   readonly holds: 'int32' | 'int64' | 'string' | 'bool' | 'strings' | 'object';
 }
 
+/** How Go's errors name the JSON type of a value (`array`, `object`, `bool`, `number`, `string`). */
+export function jsonType(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'object') return 'object';
+  return typeof value === 'boolean' ? 'bool' : typeof value === 'number' ? 'number' : 'string';
+}
+
 /** Go's word for a JSON value it cannot put in a field: `number 1.5` for a number a numeric field cannot hold. */
 function jsonKind(value: unknown, numeric: boolean): string {
-  if (typeof value === 'number') return numeric ? `number ${String(value)}` : 'number';
-  if (typeof value === 'string') return 'string';
-  if (typeof value === 'boolean') return 'bool';
-  return Array.isArray(value) ? 'array' : 'object';
+  return typeof value === 'number' && numeric ? `number ${String(value)}` : jsonType(value);
 }
 
 function fits(value: unknown, holds: GoField['holds']): boolean {
