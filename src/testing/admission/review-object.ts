@@ -56,6 +56,7 @@ export function decodedMutation(request: AdmissionWrite, patched: unknown): Kube
   }
   // The resource's own kind is defaulted as its decoder defaults it; a Scale or an Eviction has no defaults.
   if (request.kind !== undefined) return reviewForm(request, object);
+  // A built-in kind: into its struct (what it does not declare is gone), defaulted, written again.
   if (request.view.type.builtin) return reviewForm(request, withBuiltinDefaults(request.view.type, reviewForm(request, object)));
   // kube-apiserver prunes what the schema does not declare when it stores the object (the validating webhooks still
   // see it there); pruned here, the webhooks after this one do not.
