@@ -167,31 +167,36 @@ export function admissionReviewSuite(backend: () => Backend): void {
       assert.deepEqual((applied.body as Json).metadata?.['labels'], { hook: 'mine' });
     });
 
-    test('a webhook with reinvocationPolicy IfNeeded is called again, once, when a webhook after it changed the object', async () => {
+    test('a webhook with reinvocationPolicy IfNeeded is called again, once, when a webhook after it changed the object; each matches the object as changed', async () => {
       const configMaps = `/api/v1/namespaces/${namespace}/configmaps`;
+      // Configurations are called in the order of their names: `0-first` before the suite's, `z-late` after it.
       const first = `0-first-${namespace}`;
-      const configuration = {
-        metadata: { name: first },
+      const late = `z-late-${namespace}`;
+      const configuration = (name: string, path: string, labels: Record<string, string>, reinvocationPolicy: string): Json => ({
+        metadata: { name },
         webhooks: [
           {
-            name: 'first.reviews.example.com',
-            clientConfig: { url: `${webhook.url}/first`, caBundle },
+            name: `${path}.reviews.example.com`,
+            clientConfig: { url: `${webhook.url}/${path}`, caBundle },
             rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
             namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
-            objectSelector: { matchLabels: { reinvoke: 'yes' } },
+            objectSelector: { matchLabels: labels },
             sideEffects: 'None',
             admissionReviewVersions: ['v1'],
-            reinvocationPolicy: 'IfNeeded',
+            reinvocationPolicy,
           },
         ],
-      };
-      assert.equal((await request('POST', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', configuration)).status, 201);
+      });
+      const configurations = '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations';
+      assert.equal((await request('POST', configurations, configuration(first, 'first', { reinvoke: 'yes' }, 'IfNeeded'))).status, 201);
+      // Matches only what the suite's mutating webhook adds.
+      assert.equal((await request('POST', configurations, configuration(late, 'late', { added: 'yes' }, 'Never'))).status, 201);
       try {
         const deadline = Date.now() + 20_000;
         webhook.calls.length = 0;
-        while (!webhook.calls.some((call) => call.path === '/first')) {
-          if (Date.now() > deadline) throw new Error('the webhook was never called');
-          await request('POST', `${configMaps}?dryRun=All`, { metadata: { name: 'ready', labels: { reinvoke: 'yes' } } });
+        while (!webhook.calls.some((call) => call.path === '/first') || !webhook.calls.some((call) => call.path === '/late')) {
+          if (Date.now() > deadline) throw new Error('the webhooks were never called');
+          await request('POST', `${configMaps}?dryRun=All`, { metadata: { name: 'ready', labels: { reinvoke: 'yes', added: 'yes' } } });
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
         answers = (name, path, review) => {
@@ -202,9 +207,15 @@ export function admissionReviewSuite(backend: () => Backend): void {
         const created = await request('POST', configMaps, { metadata: { name: 'reinvoked', labels: { reinvoke: 'yes' } } });
         assert.equal(created.status, 201);
         const labelsSeen = webhook.calls.map((call) => `${call.path} ${JSON.stringify((JSON.parse(call.text) as { request: { object: Json } }).request.object.metadata?.['labels'])}`);
-        assert.deepEqual(labelsSeen, ['/first {"reinvoke":"yes"}', '/mutating {"reinvoke":"yes"}', '/first {"added":"yes","reinvoke":"yes"}', '/validating {"added":"yes","reinvoke":"yes"}']);
+        assert.deepEqual(labelsSeen, [
+          '/first {"reinvoke":"yes"}',
+          '/mutating {"reinvoke":"yes"}',
+          '/late {"added":"yes","reinvoke":"yes"}',
+          '/first {"added":"yes","reinvoke":"yes"}',
+          '/validating {"added":"yes","reinvoke":"yes"}',
+        ]);
       } finally {
-        await request('DELETE', `/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/${first}`);
+        for (const name of [first, late]) await request('DELETE', `${configurations}/${name}`);
       }
     });
 

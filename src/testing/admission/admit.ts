@@ -62,8 +62,9 @@ export async function admitWrite(cluster: Cluster, request: AdmissionWrite, writ
   if (!hasWebhooks(cluster) || key === VALIDATING_WEBHOOKS_KEY || key === MUTATING_WEBHOOKS_KEY) return { record: write(request.object, request.dryRun), warnings: [] };
   const warnings: string[] = [];
   const oldObject = request.oldObject === undefined ? undefined : reviewForm(request, request.oldObject);
-  const mutating = matching(cluster, 'mutating', request, request.object);
-  const mutation = mutating.length === 0 ? { object: request.object, managedFields: undefined } : await mutate(request, write, mutating, oldObject, warnings);
+  // The first mutating webhook called matches the request's own object; none matching it, none is called.
+  const mutating = matching(cluster, 'mutating', request, request.object).length === 0 ? [] : registeredWebhooks(cluster, 'mutating');
+  const mutation = mutating.length === 0 ? { object: request.object, managedFields: undefined } : await mutate(cluster, request, write, mutating, oldObject, warnings);
   const { object, managedFields } = mutation;
   const validating = matching(cluster, 'validating', request, object);
   // Without a validating webhook to call, the checks run once, in the write itself.
@@ -85,10 +86,12 @@ export async function admitWrite(cluster: Cluster, request: AdmissionWrite, writ
 }
 
 /**
- * The mutating webhooks, one after the other, each sent what the one before made of the object. Answers the object
- * to write (the request's own when no webhook changed it) and, when one did, the managedFields recorded before.
+ * The mutating webhooks (`mutating`: all registered), one after the other, each matched against and sent what the
+ * ones before made of the object. Answers the object to write (the request's own when no webhook changed it) and,
+ * when one did, the managedFields recorded before.
  */
 async function mutate(
+  cluster: Cluster,
   request: AdmissionWrite,
   write: AdmittedOperation,
   mutating: readonly Webhook[],
@@ -105,6 +108,8 @@ async function mutate(
   for (const round of [0, 1]) {
     for (const webhook of mutating) {
       if (round === 1 && !again.has(webhook)) continue;
+      // Each webhook is matched against the object as the webhooks before it left it (its labels, for objectSelector).
+      if (!webhookMatches(cluster, webhook, attributesOf(request, sent))) continue;
       const answer = await underPolicy(webhook, () => call(webhook, request, sent, oldObject, warnings, checkMutatingAnswer));
       if (answer !== undefined && !answer.allowed) throw denied(webhook, answer);
       const current = sent;
