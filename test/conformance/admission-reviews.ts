@@ -219,6 +219,65 @@ export function admissionReviewSuite(backend: () => Backend): void {
       }
     });
 
+    test('matchConditions: a false one skips the webhook whatever the others say; an error fails the request with a 403 under Fail', async () => {
+      const configMaps = `/api/v1/namespaces/${namespace}/configmaps`;
+      const name = `conditions-${namespace}`;
+      const configurations = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
+      const configuration = {
+        metadata: { name },
+        webhooks: [
+          {
+            name: 'conditions.reviews.example.com',
+            clientConfig: { url: `${webhook.url}/conditions`, caBundle },
+            rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
+            objectSelector: { matchLabels: { conditions: 'yes' } },
+            matchConditions: [
+              { name: 'create', expression: "request.operation == 'CREATE' && request.userInfo.username != ''" },
+              { name: 'not-skipped', expression: "!has(object.metadata.annotations) || !('skip' in object.metadata.annotations)" },
+              { name: 'by-label', expression: "object.metadata.labels.mode == 'call'" },
+            ],
+            sideEffects: 'None',
+            admissionReviewVersions: ['v1'],
+          },
+        ],
+      };
+      assert.equal((await request('POST', configurations, configuration)).status, 201);
+      try {
+        const deadline = Date.now() + 20_000;
+        webhook.calls.length = 0;
+        while (!webhook.calls.some((call) => call.path === '/conditions')) {
+          if (Date.now() > deadline) throw new Error('the webhook was never called');
+          await request('POST', `${configMaps}?dryRun=All`, { metadata: { name: 'ready', labels: { conditions: 'yes', mode: 'call' } } });
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        answers = () => undefined;
+        const called = async (metadata: Json): Promise<{ status: number; called: boolean; message: unknown }> => {
+          webhook.calls.length = 0;
+          const answer = await request('POST', configMaps, { metadata });
+          return { status: answer.status, called: webhook.calls.some((call) => call.path === '/conditions'), message: answer.body['message'] };
+        };
+        assert.deepEqual(await called({ name: 'condition-true', labels: { conditions: 'yes', mode: 'call' } }), { status: 201, called: true, message: undefined });
+        assert.deepEqual(await called({ name: 'condition-false', labels: { conditions: 'yes', mode: 'other' } }), { status: 201, called: false, message: undefined });
+        // The last condition has no `mode` to read, but the one before it is false: skipped.
+        assert.deepEqual(await called({ name: 'condition-skip', labels: { conditions: 'yes' }, annotations: { skip: '' } }), { status: 201, called: false, message: undefined });
+        const refused = await request('POST', configMaps, { metadata: { name: 'condition-error', labels: { conditions: 'yes' } } });
+        assert.equal(refused.status, 403);
+        assert.deepEqual(refused.body, {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: `configmaps "condition-error" is forbidden: expression 'object.metadata.labels.mode == 'call'' resulted in error: no such key: mode`,
+          reason: 'Forbidden',
+          details: { name: 'condition-error', kind: 'configmaps' },
+          code: 403,
+        });
+      } finally {
+        await request('DELETE', `${configurations}/${name}`);
+      }
+    });
+
     test('a custom resource is sent sorted and defaulted; what a patch removes is defaulted again, what it adds outside the schema is pruned', async () => {
       answers = (name, path) => (name === 'thing' && path === '/mutating' ? patchAnswer([{ op: 'add', path: '/spec/extra', value: 1 }, { op: 'remove', path: '/spec/size' }]) : undefined);
       const things = `/apis/${GROUP}/v1/namespaces/${namespace}/things`;

@@ -15,11 +15,12 @@ import type { Cluster } from '../cluster.js';
 import type { ManagedFieldsEntry } from '../patch/index.js';
 import { MUTATING_WEBHOOKS_KEY, VALIDATING_WEBHOOKS_KEY } from '../resources/builtin-resources.js';
 import type { ResourceView } from '../resources/resource-type.js';
-import { StatusError, type KubeStatus } from '../status-errors.js';
+import { forbidden, StatusError, type KubeStatus } from '../status-errors.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { callWebhook, WebhookCallError, type WebhookAnswer } from './call-webhook.js';
 import { checkMutatingAnswer, mutatedObject } from './mutation.js';
-import { admissionReview } from './review.js';
+import { matchConditionVerdict } from './match-conditions.js';
+import { admissionReview, conditionRequest } from './review.js';
 import { reviewForm } from './review-object.js';
 import { hasWebhooks, registeredWebhooks, webhookMatches, type AdmissionAttributes, type Webhook } from './webhooks.js';
 
@@ -63,12 +64,14 @@ export async function admitWrite(cluster: Cluster, request: AdmissionWrite, writ
   const warnings: string[] = [];
   const oldObject = request.oldObject === undefined ? undefined : reviewForm(request, request.oldObject);
   // The first mutating webhook called matches the request's own object; none matching it, none is called.
-  const mutating = matching(cluster, 'mutating', request, request.object).length === 0 ? [] : registeredWebhooks(cluster, 'mutating');
+  const registered = registeredWebhooks(cluster, 'mutating');
+  const attributes = attributesOf(request, request.object);
+  const mutating = registered.some((webhook) => webhookMatches(cluster, webhook, attributes)) ? registered : [];
   const mutation = mutating.length === 0 ? { object: request.object, managedFields: undefined } : await mutate(cluster, request, write, mutating, oldObject, warnings);
   const { object, managedFields } = mutation;
-  const validating = matching(cluster, 'validating', request, object);
   // Without a validating webhook to call, the checks run once, in the write itself.
-  if (validating.length === 0) return { record: write(object, request.dryRun, managedFields), warnings };
+  const candidates = registeredWebhooks(cluster, 'validating').filter((webhook) => webhookMatches(cluster, webhook, attributesOf(request, object)));
+  if (candidates.length === 0) return { record: write(object, request.dryRun, managedFields), warnings };
   let checked: KubeObject | undefined = object;
   let dryRecord: StoredRecord | undefined;
   if (request.operation !== 'DELETE') {
@@ -76,6 +79,7 @@ export async function admitWrite(cluster: Cluster, request: AdmissionWrite, writ
     checked = request.shown === undefined ? dryRecord.object : request.shown(dryRecord);
   }
   const checkedForm = checked === undefined ? undefined : reviewForm(request, checked);
+  const validating = candidates.filter((webhook) => shouldCall(cluster, webhook, request, checkedForm, oldObject));
   const answers = await Promise.all(validating.map((webhook) => underPolicy(webhook, () => call(webhook, request, checkedForm, oldObject, warnings, checkValidatingAnswer))));
   answers.forEach((answer, index) => {
     const webhook = validating[index];
@@ -109,7 +113,7 @@ async function mutate(
     for (const webhook of mutating) {
       if (round === 1 && !again.has(webhook)) continue;
       // Each webhook is matched against the object as the webhooks before it left it (its labels, for objectSelector).
-      if (!webhookMatches(cluster, webhook, attributesOf(request, sent))) continue;
+      if (!shouldCall(cluster, webhook, request, sent, oldObject)) continue;
       const answer = await underPolicy(webhook, () => call(webhook, request, sent, oldObject, warnings, checkMutatingAnswer));
       if (answer !== undefined && !answer.allowed) throw denied(webhook, answer);
       const current = sent;
@@ -169,10 +173,20 @@ function attributesOf(request: AdmissionWrite, object: KubeObject | undefined): 
   };
 }
 
-function matching(cluster: Cluster, type: 'validating' | 'mutating', request: AdmissionWrite, object: KubeObject | undefined): Webhook[] {
-  const attributes = attributesOf(request, object);
-  return registeredWebhooks(cluster, type).filter((webhook) => webhookMatches(cluster, webhook, attributes));
+/**
+ * Whether `webhook` is called for `request`, whose objects are `object` and `oldObject` (in their review form): its
+ * rules and selectors, then its matchConditions, whose error is a 403 under `failurePolicy: Fail`.
+ */
+function shouldCall(cluster: Cluster, webhook: Webhook, request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined): boolean {
+  if (!webhookMatches(cluster, webhook, attributesOf(request, object))) return false;
+  if (webhook.matchConditions.length === 0) return true;
+  const verdict = matchConditionVerdict(webhook.matchConditions, object, oldObject, conditionRequest(request));
+  if ('call' in verdict) return verdict.call;
+  if (webhook.failurePolicy === 'Ignore') return false;
+  const errors = verdict.errors.length === 1 ? (verdict.errors[0] ?? '') : `[${verdict.errors.join(', ')}]`;
+  throw forbidden({ group: request.view.type.group, plural: request.view.type.plural }, request.name, errors);
 }
+
 
 /** VerifyAdmissionResponse's checks of a validating webhook's answer. */
 function checkValidatingAnswer(answer: WebhookAnswer): void {

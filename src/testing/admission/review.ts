@@ -16,15 +16,24 @@ const OPTIONS_KIND = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE:
  * already in the form they are sent in (review-object.ts).
  */
 export function admissionReview(request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined, uid: string): Record<string, unknown> {
+  return { kind: 'AdmissionReview', apiVersion: 'admission.k8s.io/v1', request: admissionRequest(request, object, oldObject, uid) };
+}
+
+/**
+ * The `request` variable of a webhook's matchConditions: the AdmissionRequest kube-apiserver makes for CEL
+ * (cel/condition.go CreateAdmissionRequest), without a uid, objects or options.
+ */
+export function conditionRequest(request: AdmissionWrite): Record<string, unknown> {
+  return { ...admissionRequest(request, undefined, undefined, ''), object: null, oldObject: null, options: null };
+}
+
+function admissionRequest(request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined, uid: string): Record<string, unknown> {
   const { type, version } = request.view;
   const gvk = request.kind ?? { group: type.group, version, kind: type.kind };
   const gvr = { group: type.group, version, resource: type.plural };
   const subresource = request.subresource === undefined ? {} : { subResource: request.subresource };
   const name = request.name !== '' ? request.name : nameOf(object);
   return {
-    kind: 'AdmissionReview',
-    apiVersion: 'admission.k8s.io/v1',
-    request: {
       uid,
       kind: gvk,
       resource: gvr,
@@ -40,7 +49,6 @@ export function admissionReview(request: AdmissionWrite, object: KubeObject | un
       oldObject: oldObject ?? null,
       dryRun: request.dryRun,
       options: { kind: OPTIONS_KIND[request.operation], apiVersion: 'meta.k8s.io/v1', ...request.options },
-    },
   };
 }
 

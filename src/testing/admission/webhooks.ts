@@ -8,6 +8,7 @@ import type { Cluster } from '../cluster.js';
 import { MUTATING_WEBHOOKS_KEY, NAMESPACES_KEY, VALIDATING_WEBHOOKS_KEY } from '../resources/builtin-resources.js';
 import { selectorMatches } from '../kinds/builtin/field-rules.js';
 import type { KubeObject } from '../store/record.js';
+import type { MatchCondition } from './match-conditions.js';
 
 type Map = Record<string, unknown>;
 
@@ -34,6 +35,8 @@ export interface Webhook {
   readonly rules: readonly Map[];
   readonly namespaceSelector: Map | undefined;
   readonly objectSelector: Map | undefined;
+  /** CEL conditions evaluated once the rules and selectors matched (match-conditions.ts). */
+  readonly matchConditions: readonly MatchCondition[];
 }
 
 /** What a request is, for matching. */
@@ -73,6 +76,9 @@ function webhookOf(configuration: string, item: Map): Webhook {
     rules: Array.isArray(item.rules) ? item.rules.filter(isMap) : [],
     namespaceSelector: isMap(item.namespaceSelector) ? item.namespaceSelector : undefined,
     objectSelector: isMap(item.objectSelector) ? item.objectSelector : undefined,
+    matchConditions: Array.isArray(item.matchConditions)
+      ? item.matchConditions.filter(isMap).map((condition) => ({ name: String(condition.name ?? ''), expression: String(condition.expression ?? '') }))
+      : [],
   };
 }
 
