@@ -23,6 +23,7 @@ import { RequestLog, type RequestCounter } from './requests.js';
 import { splitApiVersion } from './resources/resource-type.js';
 import { copyObject, type KubeObject } from './store/record.js';
 import { selfSignedCertificate } from './tls.js';
+import { webhookServicesOf } from './admission/webhook-services.js';
 
 /** Options of {@link startTestApiServer}; every field is optional. */
 export interface TestApiServerOptions {
@@ -66,6 +67,14 @@ export interface TestApiServerOptions {
    * sets up its RBAC objects with them. See docs/testing.md for what it does not check.
    */
   authorization?: AuthorizationOptions;
+  /**
+   * Where the webhooks configured by Service reference listen (`clientConfig.service` of an admission or CRD
+   * conversion webhook), by `<namespace>/<service name>`: the origin of the test's own webhook server, such as
+   * `{ 'shop/shop-webhook': 'https://127.0.0.1:8443' }`. The call goes there with the configuration's path, and the
+   * certificate is checked for `<name>.<namespace>.svc` against its `caBundle`, as kube-apiserver checks it. A
+   * Service not named here is a failed call.
+   */
+  webhookServices?: Readonly<Record<string, string>>;
 }
 
 /** Filter of {@link TestApiServer.objects}. */
@@ -253,7 +262,7 @@ function urlHost(host: string): string {
 export async function startTestApiServer(options: TestApiServerOptions = {}): Promise<TestApiServer> {
   const host = options.host ?? '127.0.0.1';
   const seeds = options.namespaces ?? DEFAULT_NAMESPACES;
-  const cluster = new Cluster({ clock: options.clock ?? systemClock, historyWindow: options.historyWindow ?? 10_000 });
+  const cluster = new Cluster({ clock: options.clock ?? systemClock, historyWindow: options.historyWindow ?? 10_000, webhookServices: webhookServicesOf(options.webhookServices) });
   runCrdController(cluster);
   runNamespaceController(cluster);
   runGarbageCollector(cluster);

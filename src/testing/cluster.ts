@@ -4,6 +4,7 @@
  * resourceVersion, serialises the object once, stores it, records the event and fans it out to watches, then tells
  * the in-process controllers (CRDs, namespaces, garbage collector).
  */
+import type { WebhookServices } from './admission/webhook-services.js';
 import type { Clock } from '../util/clock.js';
 import { builtinResourceTypes } from './resources/builtin-resources.js';
 import { ResourceRegistry } from './resources/registry.js';
@@ -20,6 +21,8 @@ export type CommitListener = (type: ResourceType, event: ChangeEvent) => void;
 export interface ClusterOptions {
   readonly clock: Clock;
   readonly historyWindow: number;
+  /** Where the webhooks of Services listen (the `webhookServices` option). */
+  readonly webhookServices?: WebhookServices;
 }
 
 /** RFC 3339 with second precision, as Kubernetes writes timestamps. */
@@ -56,8 +59,12 @@ export class Cluster {
   /** Errors thrown by deferred controller work, newest last (at most 100), for debugging. */
   readonly controllerErrors: unknown[] = [];
 
+  /** Where the webhooks of Services listen, by `<namespace>/<name>` (admission/webhook-services.ts). */
+  readonly webhookServices: WebhookServices;
+
   constructor(options: ClusterOptions) {
     this.clock = options.clock;
+    this.webhookServices = options.webhookServices ?? new Map();
     this.history = new History(options.historyWindow, this.store.currentRevision);
   }
 

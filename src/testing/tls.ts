@@ -13,8 +13,8 @@ import type { TlsMaterial } from './http-listener.js';
 
 const run = promisify(execFile);
 
-/** Generates a key and a certificate valid for 127.0.0.1, ::1 and localhost, for two days. */
-export async function selfSignedCertificate(): Promise<TlsMaterial> {
+/** Generates a key and a certificate valid for 127.0.0.1, ::1, localhost and `dnsNames`, for two days. */
+export async function selfSignedCertificate(dnsNames: readonly string[] = []): Promise<TlsMaterial> {
   const dir = await mkdtemp(join(tmpdir(), 'katalog-testing-tls-'));
   try {
     const keyPath = join(dir, 'key.pem');
@@ -32,7 +32,7 @@ export async function selfSignedCertificate(): Promise<TlsMaterial> {
       '-subj',
       '/CN=katalog-testing',
       '-addext',
-      'subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost',
+      `subjectAltName=${['IP:127.0.0.1', 'IP:::1', 'DNS:localhost', ...dnsNames.map((name) => `DNS:${name}`)].join(',')}`,
       '-keyout',
       keyPath,
       '-out',

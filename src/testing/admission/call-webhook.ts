@@ -27,7 +27,14 @@ function isMap(value: unknown): value is Record<string, unknown> {
 }
 
 /** What a call needs of a webhook (admission webhooks and CRD conversion webhooks alike). */
-export type WebhookEndpoint = Pick<Webhook, 'url' | 'service' | 'caBundle' | 'timeoutSeconds'>;
+export type WebhookEndpoint = Pick<Webhook, 'url' | 'service' | 'caBundle' | 'serviceAddress' | 'timeoutSeconds'>;
+
+/** Where a call goes: `url`, named `shown` in messages; a Service's webhook is checked for `servername`. */
+interface CallTarget {
+  readonly url: URL;
+  readonly shown: string;
+  readonly servername?: string;
+}
 
 /**
  * Where Go's standard base64 decoding (padding required) fails on `text`: the index of the first byte that is not
@@ -44,16 +51,31 @@ function base64Error(text: string): number | undefined {
   return undefined;
 }
 
-/** The URL the webhook is called at, or a WebhookCallError (a Service cannot be resolved by the test server). */
-function urlOf(webhook: WebhookEndpoint): URL {
-  if (webhook.url === undefined) {
-    const service = webhook.service;
-    const where = service === undefined ? 'no clientConfig url or service' : `service ${service.namespace}/${service.name}`;
-    throw new WebhookCallError(`failed to call webhook: the test API server cannot reach ${where} (it calls clientConfig.url only)`);
+/**
+ * Where the webhook is called: its `url`, or for a Service the address the test gave for it, with the Service's
+ * path, named in messages as kube-apiserver names it (`https://<name>.<namespace>.svc:<port><path>`) and checked for
+ * the certificate name `<name>.<namespace>.svc`; a WebhookCallError for a Service the test gave no address for.
+ */
+function targetOf(webhook: WebhookEndpoint): CallTarget {
+  const timeout = `${webhook.timeoutSeconds}s`;
+  if (webhook.url !== undefined) {
+    const url = new URL(webhook.url);
+    url.searchParams.set('timeout', timeout);
+    return { url, shown: url.toString() };
   }
-  const url = new URL(webhook.url);
-  url.searchParams.set('timeout', `${webhook.timeoutSeconds}s`);
-  return url;
+  const service = webhook.service;
+  if (service === undefined) throw new WebhookCallError('failed to call webhook: the configuration has no clientConfig url or service');
+  const host = `${service.name}.${service.namespace}.svc`;
+  // Go's URL keeps the port as written, 443 too.
+  const shown = `https://${host}:${service.port}${service.path}?timeout=${timeout}`;
+  const address = webhook.serviceAddress;
+  if (address === undefined) {
+    const key = `${service.namespace}/${service.name}`;
+    throw new WebhookCallError(`failed to call webhook: Post "${shown}": the test API server resolves no Service: give the address of its webhook in the option webhookServices: { ${JSON.stringify(key)}: "https://127.0.0.1:<port>" }`);
+  }
+  const url = new URL(`${address.origin}${service.path}`);
+  url.searchParams.set('timeout', timeout);
+  return { url, shown, servername: host };
 }
 
 /**
@@ -61,15 +83,16 @@ function urlOf(webhook: WebhookEndpoint): URL {
  * (`AdmissionReview`, or `ConversionReview` for a CRD's conversion webhook) and carry `uid`.
  */
 export function callWebhook(webhook: WebhookEndpoint, review: Record<string, unknown>, uid: string, kind: 'AdmissionReview' | 'ConversionReview' = 'AdmissionReview'): Promise<WebhookAnswer> {
-  let url: URL;
+  let target: CallTarget;
   try {
-    url = urlOf(webhook);
+    target = targetOf(webhook);
   } catch (error) {
     return Promise.reject(error);
   }
+  const { url } = target;
   // Written as the API server's JSON encoder writes it: one line, ended by a newline.
   const body = `${JSON.stringify(review)}\n`;
-  const post = `Post "${url.toString()}"`;
+  const post = `Post "${target.shown}"`;
   return new Promise<WebhookAnswer>((resolve, reject) => {
     const fail = (message: string): void => reject(new WebhookCallError(`failed to call webhook: ${post}: ${message}`));
     const options = {
@@ -80,7 +103,7 @@ export function callWebhook(webhook: WebhookEndpoint, review: Record<string, unk
     };
     const req =
       url.protocol === 'https:'
-        ? httpsRequest(url, { ...options, ...(webhook.caBundle === undefined ? {} : { ca: webhook.caBundle }) })
+        ? httpsRequest(url, { ...options, ...(webhook.caBundle === undefined ? {} : { ca: webhook.caBundle }), ...(target.servername === undefined ? {} : { servername: target.servername }) })
         : httpRequest(url, options);
     const deadline = setTimeout(() => {
       req.destroy(new Error('context deadline exceeded'));

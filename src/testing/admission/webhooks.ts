@@ -28,6 +28,8 @@ export interface Webhook {
   readonly service: { readonly name: string; readonly namespace: string; readonly path: string; readonly port: number } | undefined;
   /** PEM text of `clientConfig.caBundle`, when given. */
   readonly caBundle: string | undefined;
+  /** Where the test said the webhook of `service` listens (the `webhookServices` option). */
+  readonly serviceAddress: URL | undefined;
   readonly failurePolicy: 'Fail' | 'Ignore';
   /** A mutating webhook's: `IfNeeded` is called again once when a webhook after it changed the object. */
   readonly reinvocationPolicy: 'Never' | 'IfNeeded';
@@ -52,7 +54,7 @@ export interface AdmissionAttributes {
   readonly oldObject: KubeObject | undefined;
 }
 
-function webhookOf(configuration: string, item: Map): Webhook {
+function webhookOf(cluster: Cluster, configuration: string, item: Map): Webhook {
   const client = isMap(item.clientConfig) ? item.clientConfig : {};
   const service = isMap(client.service) ? client.service : undefined;
   const caBundle = typeof client.caBundle === 'string' && client.caBundle !== '' ? Buffer.from(client.caBundle, 'base64').toString('utf8') : undefined;
@@ -70,6 +72,7 @@ function webhookOf(configuration: string, item: Map): Webhook {
             port: typeof service.port === 'number' ? service.port : 443,
           },
     caBundle,
+    serviceAddress: service === undefined ? undefined : cluster.webhookServices.get(`${String(service.namespace ?? '')}/${String(service.name ?? '')}`),
     failurePolicy: item.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail',
     reinvocationPolicy: item.reinvocationPolicy === 'IfNeeded' ? 'IfNeeded' : 'Never',
     timeoutSeconds: typeof item.timeoutSeconds === 'number' ? item.timeoutSeconds : 10,
@@ -86,7 +89,7 @@ function webhookOf(configuration: string, item: Map): Webhook {
 export function registeredWebhooks(cluster: Cluster, type: 'validating' | 'mutating'): Webhook[] {
   const key = type === 'validating' ? VALIDATING_WEBHOOKS_KEY : MUTATING_WEBHOOKS_KEY;
   const records = cluster.store.list(key).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return records.flatMap((record) => (Array.isArray(record.object.webhooks) ? record.object.webhooks.filter(isMap).map((item) => webhookOf(record.name, item)) : []));
+  return records.flatMap((record) => (Array.isArray(record.object.webhooks) ? record.object.webhooks.filter(isMap).map((item) => webhookOf(cluster, record.name, item)) : []));
 }
 
 /** Whether any webhook configuration is stored (the fast path of every write). */

@@ -38,6 +38,7 @@ export function conversionWebhookOf(cluster: Cluster, type: ResourceType): Webho
         ? undefined
         : { name: String(service['name']), namespace: String(service['namespace']), path: typeof service['path'] === 'string' ? service['path'] : '/', port: typeof service['port'] === 'number' ? service['port'] : 443 },
     caBundle,
+    serviceAddress: service === undefined ? undefined : cluster.webhookServices.get(`${String(service['namespace'])}/${String(service['name'])}`),
     timeoutSeconds: CONVERSION_TIMEOUT_SECONDS,
   };
 }
