@@ -15,6 +15,7 @@ import { celRuleSuite } from './cel-rules.js';
 import { crdDefaultsSuite } from './crd-defaults.js';
 import { crdSchemaSuite } from './crd-schemas.js';
 import { crdSuite } from './crds.js';
+import { conversionWebhookSuite } from './conversion-webhooks.js';
 import { crdSpecRuleSuite } from './crd-spec-rules.js';
 import { deletionSuite } from './deletion.js';
 import { evictionSuite } from './eviction.js';
@@ -80,4 +81,5 @@ describe(`conformance (${choice})`, () => {
   listSuite(backend);
   runtimeSuite(backend);
   admissionReviewSuite(backend);
+  conversionWebhookSuite(backend);
 });

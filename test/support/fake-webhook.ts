@@ -1,5 +1,6 @@
 // A webhook server of a test's own, over HTTPS (node:https), and a webhook configuration pointing at it: what the
-// admission tests of the test API server register in it.
+// admission tests of the test API server register in it (a CRD's conversion webhook too: a ConversionReview is
+// answered as one).
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
@@ -36,7 +37,7 @@ export async function webhookServer(tls: { key: string; cert: string }): Promise
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const review = JSON.parse(text) as { request: Record<string, unknown> };
+      const review = JSON.parse(text) as { kind?: string; request: Record<string, unknown> };
       const path = (req.url ?? '').split('?')[0] ?? '';
       seen.push(review.request);
       calls.push({ path, text });
@@ -46,7 +47,9 @@ export async function webhookServer(tls: { key: string; cert: string }): Promise
         return;
       }
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, ...answer } }));
+      // A review is answered in its own kind: an AdmissionReview, or a CRD's ConversionReview.
+      const apiVersion = review.kind === 'ConversionReview' ? 'apiextensions.k8s.io/v1' : 'admission.k8s.io/v1';
+      res.end(JSON.stringify({ apiVersion, kind: review.kind ?? 'AdmissionReview', response: { uid: review.request.uid, ...answer } }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

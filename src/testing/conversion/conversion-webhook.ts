@@ -1,10 +1,11 @@
 /**
  * CRD conversion through a webhook, as kube-apiserver does it: a CRD whose `spec.conversion.strategy` is
  * `Webhook` has its objects converted by POSTing a ConversionReview (apiextensions.k8s.io/v1) to
- * `spec.conversion.webhook.clientConfig.url` whenever they are written or read in a version other than the one
- * they are stored in. The answer must carry the request's uid, `result.status: Success` and one object per object
- * sent, each at the desired apiVersion, with the same kind, name, namespace and uid; anything else is a 500
- * `conversion webhook for <apiVersion>, Kind=<kind> failed: <why>` and nothing is written.
+ * `spec.conversion.webhook.clientConfig` whenever they are written or read in a version other than the one they are
+ * stored in. The answer must carry the request's uid, `result.status: Success` and one object per object sent, each
+ * at the desired apiVersion, with the same kind, name, namespace and uid; anything else is a 500 in the words of
+ * kube-apiserver's webhook converter (`conversion webhook for <apiVersion>, Kind=<kind> failed: <why>`, `... returned
+ * 0 objects, expected 1`, `... returned invalid object: must have the same name: a != b`) and nothing is written.
  */
 import { randomUUID } from 'node:crypto';
 import type { Cluster } from '../cluster.js';
@@ -47,45 +48,106 @@ function metadataOf(object: KubeObject): Record<string, unknown> {
   return isMap(object['metadata']) ? object['metadata'] : {};
 }
 
-/** Why a converted object cannot stand for the one sent, or undefined when it can. */
-function mismatch(sent: KubeObject, got: unknown, desired: string): string | undefined {
-  if (!isMap(got)) return 'a converted object is not an object';
-  if (got['apiVersion'] !== desired) return `invalid converted object: expected apiVersion ${desired}, got ${String(got['apiVersion'])}`;
-  if (got['kind'] !== sent['kind']) return `invalid converted object: expected kind ${String(sent['kind'])}, got ${String(got['kind'])}`;
+/** `object` as kube-apiserver's storage decodes it before converting it: without a resourceVersion. */
+function withoutResourceVersion(object: KubeObject): KubeObject {
+  const metadata = metadataOf(object);
+  if (!('resourceVersion' in metadata)) return object;
+  const { resourceVersion: _resourceVersion, ...rest } = metadata;
+  return { ...object, metadata: rest };
+}
+
+/** validateConvertedObject: the identity a converted object must keep. */
+function identityProblem(sent: KubeObject, got: KubeObject): string | undefined {
   const before = metadataOf(sent);
   const after = metadataOf(got);
-  for (const key of ['name', 'namespace', 'uid']) {
-    if (after[key] !== before[key]) return `invalid converted object: metadata.${key} must not change`;
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  if (got['kind'] !== sent['kind']) return `must have the same kind: ${text(sent['kind'])} != ${text(got['kind'])}`;
+  for (const [key, name] of [['name', 'name'], ['namespace', 'namespace'], ['uid', 'UID']] as const) {
+    if (text(after[key]) !== text(before[key])) return `must have the same ${name}: ${text(before[key])} != ${text(after[key])}`;
   }
   return undefined;
 }
 
 /**
- * Converts `objects` (all of one kind and version) to `desiredApiVersion` with one call of `webhook`; resolves with
- * the converted objects in order, or rejects with the 500 StatusError kube-apiserver answers.
+ * restoreObjectMeta: the converted object keeps the original's metadata, but for the labels and annotations the
+ * webhook answered (which must be maps of strings); a problem's words, or the object.
  */
-export async function convertThroughWebhook(webhook: WebhookEndpoint, objects: readonly KubeObject[], desiredApiVersion: string): Promise<KubeObject[]> {
+function restoredMetadata(original: KubeObject, converted: KubeObject): KubeObject | string {
+  const answered = converted['metadata'];
+  if (answered === undefined) return 'missing metadata in converted object';
+  if (!isMap(answered)) return `invalid metadata of type ${goTypeOf(answered)} in converted object`;
+  const metadata: Record<string, unknown> = structuredClone(metadataOf(original));
+  for (const field of ['labels', 'annotations']) {
+    const value = answered[field];
+    if (value === undefined || value === null) {
+      delete metadata[field];
+      continue;
+    }
+    if (!isMap(value)) return `invalid metadata.${field} of type ${goTypeOf(value)} in converted object`;
+    for (const [key, item] of Object.entries(value)) if (typeof item !== 'string') return `metadata.${field}[${key}] must be a string, but is ${goTypeOf(item)} in converted object`;
+    metadata[field] = value;
+  }
+  return { ...converted, metadata };
+}
+
+/** How Go's %T prints a JSON value as an Unstructured holds it (an integer is an int64). */
+function goTypeOf(value: unknown): string {
+  if (Array.isArray(value)) return '[]interface {}';
+  if (isMap(value)) return 'map[string]interface {}';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int64' : 'float64';
+  return typeof value === 'boolean' ? 'bool' : typeof value === 'string' ? 'string' : '<nil>';
+}
+
+/**
+ * Converts `objects` (all of one kind and version) to `desiredApiVersion` with one call of `webhook`; resolves with
+ * the converted objects in order, or rejects with the 500 StatusError kube-apiserver answers (its message `framed`
+ * as the caller's path words it: a read from storage says which stored object it could not decode). The objects are sent
+ * as kube-apiserver's storage decodes them (no resourceVersion); a converted object keeps the original's metadata
+ * but for its labels and annotations, as kube-apiserver restores it.
+ */
+export async function convertThroughWebhook(
+  webhook: WebhookEndpoint,
+  objects: readonly KubeObject[],
+  desiredApiVersion: string,
+  framed: (message: string) => string = (message) => message,
+): Promise<KubeObject[]> {
   const first = objects[0];
   if (first === undefined) return [];
-  const failed = (why: string): Error => internalError(new Error(`conversion webhook for ${String(first['apiVersion'])}, Kind=${String(first['kind'])} failed: ${why}`));
+  const gvk = `${String(first['apiVersion'])}, Kind=${String(first['kind'])}`;
+  const refused = (why: string): Error => internalError(new Error(framed(`conversion webhook for ${gvk} ${why}`)));
   const uid = randomUUID();
-  const review = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', request: { uid, desiredAPIVersion: desiredApiVersion, objects } };
+  // The review as kube-apiserver's client writes it: `kind` first, and the empty response it decodes the answer into.
+  const review = {
+    kind: 'ConversionReview',
+    apiVersion: 'apiextensions.k8s.io/v1',
+    request: { uid, desiredAPIVersion: desiredApiVersion, objects: objects.map(withoutResourceVersion) },
+    response: { uid: '', convertedObjects: null, result: { metadata: {} } },
+  };
   let answer: Record<string, unknown>;
   try {
     answer = (await callWebhook(webhook, review, uid, 'ConversionReview')) as unknown as Record<string, unknown>;
   } catch (error) {
-    throw failed(error instanceof Error ? error.message : String(error));
+    throw refused(`failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   const result = isMap(answer['result']) ? answer['result'] : {};
-  if (result['status'] !== 'Success') throw failed(typeof result['message'] === 'string' && result['message'] !== '' ? result['message'] : 'the webhook did not answer Success');
-  const converted = answer['convertedObjects'];
-  if (!Array.isArray(converted) || converted.length !== objects.length) {
-    throw failed(`expected ${objects.length} converted objects, got ${Array.isArray(converted) ? converted.length : 'none'}`);
+  if (result['status'] !== 'Success') {
+    const message = typeof result['message'] === 'string' ? result['message'] : '';
+    throw refused(`failed: ${message !== '' ? message : `response.result.status was '${typeof result['status'] === 'string' ? result['status'] : ''}', not 'Success'`}`);
   }
+  const converted = Array.isArray(answer['convertedObjects']) ? (answer['convertedObjects'] as unknown[]) : [];
+  if (converted.length !== objects.length) throw refused(`returned ${converted.length} objects, expected ${objects.length}`);
+  // One object is kube-apiserver's single conversion, several its list's: each words a bad object its own way.
+  const single = objects.length === 1;
   return objects.map((sent, index) => {
-    const got: unknown = converted[index];
-    const why = mismatch(sent, got, desiredApiVersion);
-    if (why !== undefined) throw failed(why);
-    return got as KubeObject;
+    const got = converted[index];
+    const at = single ? 'invalid object at index 0' : `invalid converted object at index ${index}`;
+    if (!isMap(got)) throw refused(`returned ${at}: the converted object is not a JSON object`);
+    if (got['apiVersion'] !== desiredApiVersion) throw refused(`returned ${at}: invalid groupVersion (expected ${desiredApiVersion}, received ${String(got['apiVersion'])})`);
+    if (got['kind'] !== sent['kind']) throw refused(`returned ${at}: invalid kind (expected ${String(sent['kind'])}, received ${String(got['kind'])})`);
+    const identity = identityProblem(sent, got);
+    if (identity !== undefined) throw refused(`returned ${single ? 'invalid object' : `invalid converted object at index ${index}`}: ${identity}`);
+    const restored = restoredMetadata(sent, got);
+    if (typeof restored === 'string') throw refused(`returned ${single ? 'invalid metadata' : `invalid metadata in object at index ${index}`}: ${restored}`);
+    return restored;
   });
 }

@@ -32,9 +32,20 @@ export async function recordTexts(cluster: Cluster, view: ResourceView, records:
   const conversion = conversionFor(cluster, view);
   if (conversion === undefined) return records.map((record) => objectJson(record, view.apiVersion, view.type.kind));
   const stored = records.map((record) => JSON.parse(objectJson(record, conversion.storage.apiVersion, view.type.kind)) as KubeObject);
-  const converted = await convertThroughWebhook(conversion.webhook, stored, view.apiVersion);
+  const converted = await convertThroughWebhook(conversion.webhook, stored, view.apiVersion, (message) => undecodable(view, records[0], message));
   // A converted custom resource is written as the map it is, its keys sorted.
   return converted.map((object) => JSON.stringify(goEncodedUnstructured(object)));
+}
+
+/**
+ * kube-apiserver's words for a stored object its storage could not decode (the conversion failed while reading it
+ * from etcd): the etcd key below the storage prefix and the object's revision.
+ */
+function undecodable(view: ResourceView, record: StoredRecord | undefined, message: string): string {
+  if (record === undefined) return message;
+  const { group, plural, namespaced } = view.type;
+  const key = namespaced ? `/${group}/${plural}/${record.namespace}/${record.name}` : `/${group}/${plural}/${record.name}`;
+  return `StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${record.rv}: ${message}`;
 }
 
 /** The JSON text of `record` at `view`'s version. */
