@@ -283,6 +283,11 @@ export function fieldInvalid(field: string, value: unknown, detail: string): Fie
   return { field, reason: 'FieldValueInvalid', message: `Invalid value: ${goBadValue(value)}: ${detail}` };
 }
 
+/** Go's `field.TooLong` of a size in bytes (kube-apiserver 1.37 says `bytes`). */
+export function fieldTooLong(field: string, limit: number): FieldProblem {
+  return { field, reason: 'FieldValueTooLong', message: `Too long: may not be more than ${limit} bytes` };
+}
+
 /** Go's `field.Duplicate` of a string value. */
 export function fieldDuplicate(field: string, value: string): FieldProblem {
   return { field, reason: 'FieldValueDuplicate', message: `Duplicate value: ${goQuote(value)}` };

@@ -307,5 +307,31 @@ export function builtinMoreValidationSuite(backend: () => Backend): void {
       await refused(backend(), RESOURCEQUOTA, [[set('spec.hard', { cpu: '-1' }), [['FieldValueInvalid', 'spec.hard[cpu]', `Invalid value: "-1": ${NONNEGATIVE}`]]]]);
       await refused(backend(), LIMITRANGE, [[set('spec.limits[0].type', 'Bogus'), [['FieldValueInvalid', 'spec.limits[0].type', 'Invalid value: "Bogus": must be a standard limit type or fully qualified']]]]);
     });
+
+    test("a ConfigMap's or Secret's values over 1 MiB in all (a ConfigMap's counts data and decoded binaryData; exactly 1 MiB is accepted)", async () => {
+      const MiB = 1024 * 1024;
+      const tooLong = (kind: string, name: string, field: string): unknown => ({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `${kind} "${name}" is invalid: ${field}: Too long: may not be more than ${MiB} bytes`,
+        reason: 'Invalid',
+        details: { name, kind, causes: [{ reason: 'FieldValueTooLong', message: `Too long: may not be more than ${MiB} bytes`, field }] },
+        code: 422,
+      });
+      const post = (path: string, body: Obj): ReturnType<typeof raw> => raw(backend().kubeConfig, 'POST', `/api/v1/namespaces/${NS}/${path}`, JSON.stringify(body));
+      const full = unique('full');
+      assert.equal((await post('configmaps', { metadata: meta(full), data: { a: 'x'.repeat(MiB) } })).status, 201);
+      const halves = unique('halves');
+      const both = await post('configmaps', { metadata: meta(halves), data: { a: 'x'.repeat(600_000) }, binaryData: { b: Buffer.alloc(600_000).toString('base64') } });
+      assert.deepEqual(both.body, tooLong('ConfigMap', halves, '[]'));
+      const grown = await raw(backend().kubeConfig, 'PATCH', `/api/v1/namespaces/${NS}/configmaps/${full}`, JSON.stringify({ data: { more: 'y' } }), 'application/merge-patch+json');
+      assert.deepEqual(grown.body, tooLong('ConfigMap', full, '[]'));
+      const secret = unique('secret');
+      const refusedSecret = await post('secrets', { metadata: meta(secret), data: { a: Buffer.alloc(MiB + 1).toString('base64') } });
+      assert.deepEqual(refusedSecret.body, tooLong('Secret', secret, 'data'));
+      assert.equal((await post('secrets', { metadata: meta(unique('secret')), stringData: { a: 'x'.repeat(MiB) } })).status, 201);
+    });
   });
 }

@@ -5,6 +5,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { goBase64Error } from '../go/go-base64.js';
 import type { Webhook } from './webhooks.js';
 
 /** The call failed (transport, timeout, bad answer); the failure policy decides what happens. */
@@ -34,21 +35,6 @@ interface CallTarget {
   readonly url: URL;
   readonly shown: string;
   readonly servername?: string;
-}
-
-/**
- * Where Go's standard base64 decoding (padding required) fails on `text`: the index of the first byte that is not
- * base64, or of the quantum a missing padding leaves incomplete; undefined when it decodes.
- */
-function base64Error(text: string): number | undefined {
-  const quantum = /^[A-Za-z0-9+/]{4}$|^[A-Za-z0-9+/]{2}==$|^[A-Za-z0-9+/]{3}=$/;
-  for (let at = 0; at < text.length; at += 4) {
-    const chunk = text.slice(at, at + 4);
-    if (quantum.test(chunk) && (chunk.endsWith('=') ? at + 4 === text.length : true)) continue;
-    const bad = [...chunk].findIndex((c) => !/[A-Za-z0-9+/=]/.test(c));
-    return bad >= 0 ? at + bad : at;
-  }
-  return undefined;
 }
 
 /**
@@ -150,8 +136,8 @@ export function callWebhook(webhook: WebhookEndpoint, review: Record<string, unk
           return;
         }
         // The client decodes `patch` as Go decodes a []byte: strict base64, or the call failed.
-        const badByte = typeof response.patch === 'string' ? base64Error(response.patch) : undefined;
-        if (badByte !== undefined) {
+        const badByte = typeof response.patch === 'string' ? goBase64Error(response.patch) : -1;
+        if (badByte >= 0) {
           reject(new WebhookCallError(`failed to call webhook: illegal base64 data at input byte ${badByte}`));
           return;
         }

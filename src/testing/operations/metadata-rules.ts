@@ -9,7 +9,7 @@
 import { labelProblems, qualifiedNameProblems } from '../kinds/builtin/field-rules.js';
 import { goJson, goQuote } from '../go/go-values.js';
 import type { ResourceView } from '../resources/resource-type.js';
-import { fieldInvalid, fieldRequired, type FieldProblem } from '../status-errors.js';
+import { fieldInvalid, fieldRequired, fieldTooLong, type FieldProblem } from '../status-errors.js';
 import { metadataOf, type KubeObject } from '../store/record.js';
 
 const ANNOTATIONS_LIMIT = 256 * 1024;
@@ -35,7 +35,7 @@ function annotationProblems(annotations: Json): FieldProblem[] {
     for (const message of qualifiedNameProblems(key.toLowerCase())) problems.push(fieldInvalid('metadata.annotations', key, message));
     size += Buffer.byteLength(key) + Buffer.byteLength(text(value));
   }
-  if (size > ANNOTATIONS_LIMIT) problems.push({ field: 'metadata.annotations', reason: 'FieldValueTooLong', message: `Too long: may not be more than ${ANNOTATIONS_LIMIT} bytes` });
+  if (size > ANNOTATIONS_LIMIT) problems.push(fieldTooLong('metadata.annotations', ANNOTATIONS_LIMIT));
   return problems;
 }
 

@@ -5,7 +5,7 @@
  * binding's roleRef.
  */
 import { jsonEqual } from '../../patch/json-value.js';
-import { fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, type FieldProblem } from '../../status-errors.js';
+import { fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, fieldTooLong, type FieldProblem } from '../../status-errors.js';
 import { configKeyProblems, portNameProblems, portNumberProblems } from './field-rules.js';
 import { objectAt, objectsAt, textAt, type Json } from './fields.js';
 
@@ -19,6 +19,16 @@ function keyProblems(map: Json | undefined, field: string): FieldProblem[] {
   return problems;
 }
 
+/** What a ConfigMap or a Secret may hold in all: its values' bytes (corev1.MaxSecretSize, 1 MiB). */
+const MAX_DATA_BYTES = 1024 * 1024;
+
+/** The bytes of a map's values: text as UTF-8, or base64 as the bytes it decodes to (already checked to decode). */
+function valueBytes(map: Json, encoding: 'utf8' | 'base64'): number {
+  let total = 0;
+  for (const value of Object.values(map)) if (typeof value === 'string') total += encoding === 'utf8' ? Buffer.byteLength(value) : Buffer.from(value, 'base64').length;
+  return total;
+}
+
 export function configMapProblems(object: Json): FieldProblem[] {
   const data = objectAt(object, 'data') ?? {};
   const binary = objectAt(object, 'binaryData') ?? {};
@@ -27,7 +37,10 @@ export function configMapProblems(object: Json): FieldProblem[] {
     for (const message of configKeyProblems(key)) problems.push(fieldInvalid(`data[${key}]`, key, message));
     if (Object.hasOwn(binary, key)) problems.push(fieldInvalid(`data[${key}]`, key, 'duplicate of key present in binaryData'));
   }
-  return [...problems, ...keyProblems(binary, 'binaryData')];
+  problems.push(...keyProblems(binary, 'binaryData'));
+  // The whole object's problem: kube-apiserver names the empty path, which it prints as `[]`.
+  if (valueBytes(data, 'utf8') + valueBytes(binary, 'base64') > MAX_DATA_BYTES) problems.push(fieldTooLong('[]', MAX_DATA_BYTES));
+  return problems;
 }
 
 /** The keys each Secret type needs in `data`. */
@@ -53,7 +66,9 @@ function secretTypeProblems(object: Json): FieldProblem[] {
 }
 
 export function secretProblems(object: Json): FieldProblem[] {
-  return [...keyProblems(objectAt(object, 'data'), 'data'), ...secretTypeProblems(object)];
+  const data = objectAt(object, 'data') ?? {};
+  const tooLong = valueBytes(data, 'base64') > MAX_DATA_BYTES ? [fieldTooLong('data', MAX_DATA_BYTES)] : [];
+  return [...keyProblems(data, 'data'), ...tooLong, ...secretTypeProblems(object)];
 }
 
 /** An immutable ConfigMap's or Secret's data may not change, nor may it become mutable again. */
