@@ -304,6 +304,11 @@ export function admissionReviewSuite(backend: () => Backend): void {
         ['empty-type', { allowed: true, patchType: '', patch: base64('[]') }, 'failed calling webhook "mutating.reviews.example.com": received invalid webhook response: webhook returned invalid response.patchType of ""'],
         ['bad-base64', { allowed: true, patchType: 'JSONPatch', patch: '@@@@' }, 'failed calling webhook "mutating.reviews.example.com": failed to call webhook: illegal base64 data at input byte 0'],
         ['test-fails', patchAnswer([{ op: 'test', path: '/metadata/name', value: 'nope' }]), 'testing value /metadata/name failed: test failed'],
+        // Answers that are not an admission.k8s.io/v1 AdmissionReview with a response, as the client refuses them.
+        ['other-kind', { $review: { apiVersion: 'admission.k8s.io/v1', kind: 'Other' } }, 'failed calling webhook "mutating.reviews.example.com": failed to call webhook: no kind "Other" is registered for version "admission.k8s.io/v1" in scheme "pkg/runtime/scheme.go:111"'],
+        ['empty', { $review: {} }, 'failed calling webhook "mutating.reviews.example.com": received invalid webhook response: webhook response was absent'],
+        ['v1beta1', { $review: { apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', response: { allowed: true } } }, 'failed calling webhook "mutating.reviews.example.com": failed to call webhook: converting (v1beta1.AdmissionReview) to (v1.AdmissionReview): unknown conversion'],
+        ['no-response', { $review: { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' } }, 'failed calling webhook "mutating.reviews.example.com": received invalid webhook response: webhook response was absent'],
         [
           'array-root',
           patchAnswer([{ op: 'replace', path: '', value: [1] }]),
@@ -316,6 +321,10 @@ export function admissionReviewSuite(backend: () => Backend): void {
         assert.equal(refused.status, 500, name);
         assert.equal(refused.body['message'], `Internal error occurred: ${why}`, name);
       }
+      // A response without a kind: decoded as the review asked for, refused once its uid is found right.
+      answers = (asked, path, review) => (asked === 'no-kind' && path === '/mutating' ? { $review: { response: { uid: review['uid'], allowed: true } } } : undefined);
+      const noKind = await request('POST', configMaps, { metadata: { name: 'no-kind' } });
+      assert.equal(noKind.body['message'], 'Internal error occurred: failed calling webhook "mutating.reviews.example.com": received invalid webhook response: expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got /, Kind=');
       // An empty patch changes nothing; a validating webhook may not patch.
       answers = (asked, path) => (asked === 'empty' ? (path === '/mutating' ? patchAnswer([]) : patchAnswer([{ op: 'add', path: '/data', value: {} }])) : undefined);
       const validatingPatch = await request('POST', configMaps, { metadata: { name: 'empty' } });

@@ -4,7 +4,10 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
-/** The answer to `request`, which came to `path` (`/mutating` or `/validating` for {@link configuration}'s). */
+/**
+ * The answer to `request`, which came to `path` (`/mutating` or `/validating` for {@link configuration}'s): the
+ * review's `response`, or `{ $review: document }` to answer with that whole document instead.
+ */
 export type Answer = (request: Record<string, unknown>, path: string) => Record<string, unknown> | 'hang';
 
 export interface FakeWebhook {
@@ -49,7 +52,8 @@ export async function webhookServer(tls: { key: string; cert: string }): Promise
       res.setHeader('content-type', 'application/json');
       // A review is answered in its own kind: an AdmissionReview, or a CRD's ConversionReview.
       const apiVersion = review.kind === 'ConversionReview' ? 'apiextensions.k8s.io/v1' : 'admission.k8s.io/v1';
-      res.end(JSON.stringify({ apiVersion, kind: review.kind ?? 'AdmissionReview', response: { uid: review.request.uid, ...answer } }));
+      const document = '$review' in answer ? answer['$review'] : { apiVersion, kind: review.kind ?? 'AdmissionReview', response: { uid: review.request.uid, ...answer } };
+      res.end(JSON.stringify(document));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -6,6 +6,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { goBase64Error } from '../go/go-base64.js';
+import { notAnObject } from '../go/go-json.js';
 import type { Webhook } from './webhooks.js';
 
 /** The call failed (transport, timeout, bad answer); the failure policy decides what happens. */
@@ -35,6 +36,33 @@ interface CallTarget {
   readonly url: URL;
   readonly shown: string;
   readonly servername?: string;
+}
+
+/**
+ * Why kube-apiserver's webhook client refuses an answer that is not an `admission.k8s.io/v1` AdmissionReview with a
+ * response, in its words: its decoder's for a document of another kind (the admission scheme knows the v1beta1
+ * AdmissionReview and `v1` Status, which it cannot convert; nothing else), VerifyAdmissionResponse's for one without
+ * a kind or a response. Undefined for a good one.
+ */
+function admissionReviewRefusal(parsed: unknown, uid: string): string | undefined {
+  if (!isMap(parsed)) return `failed to call webhook: ${notAnObject(parsed)}`;
+  const apiVersion = typeof parsed.apiVersion === 'string' ? parsed.apiVersion : '';
+  const kind = typeof parsed.kind === 'string' ? parsed.kind : '';
+  if (apiVersion === '' && kind === '') {
+    // Decoded as the AdmissionReview asked for; then checked: a response, its uid, and only then the kind.
+    const response = parsed.response;
+    if (!isMap(response)) return 'received invalid webhook response: webhook response was absent';
+    if (response.uid !== uid) return `received invalid webhook response: expected response.uid="${uid}", got "${String(response.uid)}"`;
+    return 'received invalid webhook response: expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got /, Kind=';
+  }
+  if (apiVersion !== 'admission.k8s.io/v1' || kind !== 'AdmissionReview') {
+    const known = (apiVersion === 'admission.k8s.io/v1beta1' && kind === 'AdmissionReview') || (apiVersion === 'v1' && kind === 'Status');
+    const version = apiVersion.split('/').pop() ?? '';
+    return known
+      ? `failed to call webhook: converting (${version}.${kind}) to (v1.AdmissionReview): unknown conversion`
+      : `failed to call webhook: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/runtime/scheme.go:111"`;
+  }
+  return isMap(parsed.response) ? undefined : 'received invalid webhook response: webhook response was absent';
 }
 
 /**
@@ -123,6 +151,11 @@ export function callWebhook(webhook: WebhookEndpoint, review: Record<string, unk
           parsed = JSON.parse(text);
         } catch {
           reject(new WebhookCallError('received invalid webhook response: the body is not JSON'));
+          return;
+        }
+        const refusal = kind === 'AdmissionReview' ? admissionReviewRefusal(parsed, uid) : undefined;
+        if (refusal !== undefined) {
+          reject(new WebhookCallError(refusal));
           return;
         }
         const response = isMap(parsed) ? parsed.response : undefined;
