@@ -85,6 +85,11 @@ export function conversionWebhookSuite(backend: () => Backend): void {
         [(review) => ({ ...base(review), convertedObjects: review['objects'] }), `returned invalid object at index 0: invalid groupVersion (expected ${GROUP}/v2, received ${GROUP}/v1)`],
         [(review, converted) => ({ ...base(review), convertedObjects: converted.map((o) => ({ ...o, kind: 'Other' })) }), 'returned invalid object at index 0: invalid kind (expected Thing, received Other)'],
         [(review, converted) => ({ ...base(review), convertedObjects: converted.map((o) => ({ ...o, metadata: { ...o.metadata, labels: { a: 1 } } })) }), 'returned invalid metadata: metadata.labels[a] must be a string, but is int64 in converted object'],
+        // Documents that are not a v1 ConversionReview with a response, as the client and the converter refuse them.
+        [() => ({ $review: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'Other' } }), 'failed: no kind "Other" is registered for version "apiextensions.k8s.io/v1" in scheme "pkg/runtime/scheme.go:111"'],
+        [() => ({ $review: { apiVersion: 'apiextensions.k8s.io/v1beta1', kind: 'ConversionReview' } }), 'failed: converting (v1beta1.ConversionReview) to (v1.ConversionReview): unknown conversion'],
+        [() => ({ $review: {} }), 'failed: expected webhook response of apiextensions.k8s.io/v1, Kind=ConversionReview, got /, Kind='],
+        [() => ({ $review: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview' } }), 'failed: no response provided'],
       ];
       for (const [answerWith, why] of cases) {
         answer = answerWith;

@@ -38,31 +38,55 @@ interface CallTarget {
   readonly servername?: string;
 }
 
+type ReviewKind = 'AdmissionReview' | 'ConversionReview';
+
+/** The apiVersion of the review kube-apiserver sends and decodes the answer into. */
+const REVIEW_VERSION: Readonly<Record<ReviewKind, string>> = { AdmissionReview: 'admission.k8s.io/v1', ConversionReview: 'apiextensions.k8s.io/v1' };
+
+/** What else the client's scheme knows (it decodes them, and cannot convert them into the review). */
+const KNOWN_KINDS: Readonly<Record<ReviewKind, ReadonlySet<string>>> = {
+  AdmissionReview: new Set(['admission.k8s.io/v1beta1 AdmissionReview', 'v1 Status']),
+  ConversionReview: new Set([
+    'apiextensions.k8s.io/v1beta1 ConversionReview',
+    'apiextensions.k8s.io/v1 CustomResourceDefinition',
+    'apiextensions.k8s.io/v1 CustomResourceDefinitionList',
+    'v1 Status',
+  ]),
+};
+
 /**
- * Why kube-apiserver's webhook client refuses an answer that is not an `admission.k8s.io/v1` AdmissionReview with a
- * response, in its words: its decoder's for a document of another kind (the admission scheme knows the v1beta1
- * AdmissionReview and `v1` Status, which it cannot convert; nothing else), VerifyAdmissionResponse's for one without
- * a kind or a response. Undefined for a good one.
+ * Why kube-apiserver refuses an answer that is not a v1 review of `kind` with the response to `uid`, in its words and
+ * order: the client decoder's for a document of another kind (`no kind "Other" is registered ...`, or `converting
+ * (v1beta1.AdmissionReview) to (v1.AdmissionReview): unknown conversion` for one its scheme knows), then the review's
+ * own checks, which an AdmissionReview (VerifyAdmissionResponse) and a ConversionReview (the webhook converter) make
+ * in different orders and words. Undefined for a good answer.
  */
-function admissionReviewRefusal(parsed: unknown, uid: string): string | undefined {
-  if (!isMap(parsed)) return `failed to call webhook: ${notAnObject(parsed)}`;
+function answerRefusal(parsed: unknown, uid: string, kind: ReviewKind): string | undefined {
+  const admission = kind === 'AdmissionReview';
+  // A decoding failure is a failed call of an admission webhook; a conversion webhook's error is the decoder's.
+  const decoding = (why: string): string => (admission ? `failed to call webhook: ${why}` : why);
+  if (!isMap(parsed)) return decoding(notAnObject(parsed));
   const apiVersion = typeof parsed.apiVersion === 'string' ? parsed.apiVersion : '';
-  const kind = typeof parsed.kind === 'string' ? parsed.kind : '';
-  if (apiVersion === '' && kind === '') {
-    // Decoded as the AdmissionReview asked for; then checked: a response, its uid, and only then the kind.
-    const response = parsed.response;
-    if (!isMap(response)) return 'received invalid webhook response: webhook response was absent';
-    if (response.uid !== uid) return `received invalid webhook response: expected response.uid="${uid}", got "${String(response.uid)}"`;
-    return 'received invalid webhook response: expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got /, Kind=';
-  }
-  if (apiVersion !== 'admission.k8s.io/v1' || kind !== 'AdmissionReview') {
-    const known = (apiVersion === 'admission.k8s.io/v1beta1' && kind === 'AdmissionReview') || (apiVersion === 'v1' && kind === 'Status');
+  const answered = typeof parsed.kind === 'string' ? parsed.kind : '';
+  const untyped = apiVersion === '' && answered === '';
+  if (!untyped && (apiVersion !== REVIEW_VERSION[kind] || answered !== kind)) {
     const version = apiVersion.split('/').pop() ?? '';
-    return known
-      ? `failed to call webhook: converting (${version}.${kind}) to (v1.AdmissionReview): unknown conversion`
-      : `failed to call webhook: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/runtime/scheme.go:111"`;
+    return decoding(
+      KNOWN_KINDS[kind].has(`${apiVersion} ${answered}`)
+        ? `converting (${version}.${answered}) to (v1.${kind}): unknown conversion`
+        : `no kind ${JSON.stringify(answered)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/runtime/scheme.go:111"`,
+    );
   }
-  return isMap(parsed.response) ? undefined : 'received invalid webhook response: webhook response was absent';
+  // An untyped document decodes into the review asked for, with an empty kind, which the checks then refuse.
+  const wrongKind = `expected webhook response of ${REVIEW_VERSION[kind]}, Kind=${kind}, got /, Kind=`;
+  const response = parsed.response;
+  const wrongUid = isMap(response) && response.uid !== uid ? `expected response.uid="${uid}", got "${String(response.uid)}"` : undefined;
+  if (admission) {
+    const why = !isMap(response) ? 'webhook response was absent' : (wrongUid ?? (untyped ? wrongKind : undefined));
+    return why === undefined ? undefined : `received invalid webhook response: ${why}`;
+  }
+  if (untyped) return wrongKind;
+  return !isMap(response) ? 'no response provided' : wrongUid;
 }
 
 /**
@@ -96,7 +120,7 @@ function targetOf(webhook: WebhookEndpoint): CallTarget {
  * Calls `webhook` with `review`; resolves with the answer's `response`, which must be in a `kind` document
  * (`AdmissionReview`, or `ConversionReview` for a CRD's conversion webhook) and carry `uid`.
  */
-export function callWebhook(webhook: WebhookEndpoint, review: Record<string, unknown>, uid: string, kind: 'AdmissionReview' | 'ConversionReview' = 'AdmissionReview'): Promise<WebhookAnswer> {
+export function callWebhook(webhook: WebhookEndpoint, review: Record<string, unknown>, uid: string, kind: ReviewKind = 'AdmissionReview'): Promise<WebhookAnswer> {
   let target: CallTarget;
   try {
     target = targetOf(webhook);
@@ -153,21 +177,12 @@ export function callWebhook(webhook: WebhookEndpoint, review: Record<string, unk
           reject(new WebhookCallError('received invalid webhook response: the body is not JSON'));
           return;
         }
-        const refusal = kind === 'AdmissionReview' ? admissionReviewRefusal(parsed, uid) : undefined;
+        const refusal = answerRefusal(parsed, uid, kind);
         if (refusal !== undefined) {
           reject(new WebhookCallError(refusal));
           return;
         }
-        const response = isMap(parsed) ? parsed.response : undefined;
-        if (!isMap(parsed) || parsed.kind !== kind || !isMap(response)) {
-          reject(new WebhookCallError(`received invalid webhook response: expected ${kind === 'AdmissionReview' ? 'an admission.k8s.io/v1' : 'an apiextensions.k8s.io/v1'} ${kind} with a response`));
-          return;
-        }
-        if (response.uid !== uid) {
-          const why = `expected response.uid="${uid}", got "${String(response.uid)}"`;
-          reject(new WebhookCallError(kind === 'AdmissionReview' ? `received invalid webhook response: ${why}` : why));
-          return;
-        }
+        const response = (parsed as Record<string, unknown>).response as Record<string, unknown>;
         // The client decodes `patch` as Go decodes a []byte: strict base64, or the call failed.
         const badByte = typeof response.patch === 'string' ? goBase64Error(response.patch) : -1;
         if (badByte >= 0) {
