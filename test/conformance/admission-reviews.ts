@@ -8,20 +8,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { selfSignedCertificate } from '../../src/testing/tls.js';
 import { webhookServer, type FakeWebhook } from '../support/fake-webhook.js';
-import { unique, type Backend, type Json } from './backend.js';
+import { masked, unique, type Backend, type Json } from './backend.js';
 import { raw } from './raw-http.js';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 const GROUP = 'reviews.conformance.katalog.dev';
-
-/** A review's text with what differs between servers and runs (uids, times, the user) as `~`. */
-function masked(text: string): string {
-  return text
-    .replace(/"uid":"[0-9a-f-]{36}"/g, '"uid":"~"')
-    .replace(/"(creationTimestamp|time)":"[0-9TZ:-]+"/g, '"$1":"~"')
-    .replace(/"resourceVersion":"\d+"/g, '"resourceVersion":"~"')
-    .replace(/"userInfo":\{[^}]*\}/, '"userInfo":"~"');
-}
 
 /** The JSON patch answer of a mutating webhook. */
 function patchAnswer(operations: unknown): Record<string, unknown> {

@@ -102,6 +102,15 @@ async function compactEtcd(etcdUrl: string): Promise<void> {
 
 let counter = 0;
 /** A name no other test of this run uses (the real server is shared by every test and never reset). */
+/** A review's or object's JSON text with what differs between servers and runs (uids, times, the user) as `~`. */
+export function masked(text: string): string {
+  return text
+    .replace(/"uid":"[0-9a-f-]{36}"/g, '"uid":"~"')
+    .replace(/"(creationTimestamp|time)":"[0-9TZ:-]+"/g, '"$1":"~"')
+    .replace(/"resourceVersion":"\d+"/g, '"resourceVersion":"~"')
+    .replace(/"userInfo":\{[^}]*\}/, '"userInfo":"~"');
+}
+
 export function unique(prefix: string): string {
   counter += 1;
   return `${prefix}-${counter}-${process.pid}`;

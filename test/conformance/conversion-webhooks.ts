@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { selfSignedCertificate } from '../../src/testing/tls.js';
 import { webhookServer, type FakeWebhook } from '../support/fake-webhook.js';
-import { unique, type Backend, type Json } from './backend.js';
+import { masked, unique, type Backend, type Json } from './backend.js';
 import { raw } from './raw-http.js';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
@@ -61,7 +61,7 @@ export function conversionWebhookSuite(backend: () => Backend): void {
       webhook.calls.length = 0;
       const read = await raw(backend().kubeConfig, 'GET', `${THINGS_V2}/${name}`);
       assert.equal(read.status, 200);
-      const text = (webhook.calls[0]?.text ?? '').replace(/"uid":"[0-9a-f-]{36}"/g, '"uid":"~"').replace(/"(creationTimestamp|time)":"[0-9TZ:-]+"/g, '"$1":"~"');
+      const text = masked(webhook.calls[0]?.text ?? '');
       assert.equal(
         text,
         `{"kind":"ConversionReview","apiVersion":"apiextensions.k8s.io/v1","request":{"uid":"~","desiredAPIVersion":"${GROUP}/v2","objects":[{"apiVersion":"${GROUP}/v1","kind":"Thing","metadata":{"creationTimestamp":"~","generation":1,"labels":{"a":"2","b":"1"},"managedFields":[{"apiVersion":"${GROUP}/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{".":{},"f:a":{},"f:b":{}}},"f:spec":{".":{},"f:a":{},"f:z":{}}},"manager":"unknown","operation":"Update","time":"~"}],"name":"${name}","namespace":"default","uid":"~"},"spec":{"a":1,"z":"z"}}]},"response":{"uid":"","convertedObjects":null,"result":{"metadata":{}}}}\n`,

@@ -20,7 +20,7 @@ import type { KubeObject } from '../store/record.js';
 import type { AdmissionWrite } from './admit.js';
 
 /** The kind of the objects `request` admits: the resource's own, or the one it names (a Scale, an Eviction). */
-function kindOf(request: AdmissionWrite): { readonly group: string; readonly version: string; readonly kind: string } {
+export function kindOf(request: AdmissionWrite): { readonly group: string; readonly version: string; readonly kind: string } {
   const { type, version } = request.view;
   return request.kind ?? { group: type.group, version, kind: type.kind };
 }

@@ -7,6 +7,7 @@
  */
 import type { KubeObject } from '../store/record.js';
 import type { AdmissionWrite } from './admit.js';
+import { kindOf } from './review-object.js';
 
 /** The kind of options each operation carries: a PATCH is admitted as an UPDATE, with UpdateOptions. */
 const OPTIONS_KIND = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' } as const;
@@ -29,7 +30,7 @@ export function conditionRequest(request: AdmissionWrite): Record<string, unknow
 
 function admissionRequest(request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined, uid: string): Record<string, unknown> {
   const { type, version } = request.view;
-  const gvk = request.kind ?? { group: type.group, version, kind: type.kind };
+  const gvk = kindOf(request);
   const gvr = { group: type.group, version, resource: type.plural };
   const subresource = request.subresource === undefined ? {} : { subResource: request.subresource };
   const name = request.name !== '' ? request.name : nameOf(object);
