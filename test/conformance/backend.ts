@@ -101,7 +101,6 @@ async function compactEtcd(etcdUrl: string): Promise<void> {
 }
 
 let counter = 0;
-/** A name no other test of this run uses (the real server is shared by every test and never reset). */
 /** A review's or object's JSON text with what differs between servers and runs (uids, times, the user) as `~`. */
 export function masked(text: string): string {
   return text
@@ -111,6 +110,7 @@ export function masked(text: string): string {
     .replace(/"userInfo":\{[^}]*\}/, '"userInfo":"~"');
 }
 
+/** A name no other test of this run uses (the real server is shared by every test and never reset). */
 export function unique(prefix: string): string {
   counter += 1;
   return `${prefix}-${counter}-${process.pid}`;

@@ -3,6 +3,8 @@
 // (scripts/ci-conformance.sh builds them and runs this). One server is started for the whole file: the real
 // one takes seconds to start, and every test uses names of its own instead of a reset.
 import { after, before, describe } from 'node:test';
+import { admissionPolicySuite } from './admission-policies.js';
+import { admissionPolicyObjectSuite } from './admission-policy-objects.js';
 import { admissionReviewSuite } from './admission-reviews.js';
 import { applySuite } from './apply.js';
 import { startBackend, type Backend } from './backend.js';
@@ -81,5 +83,7 @@ describe(`conformance (${choice})`, () => {
   listSuite(backend);
   runtimeSuite(backend);
   admissionReviewSuite(backend);
+  admissionPolicyObjectSuite(backend);
   conversionWebhookSuite(backend);
+  admissionPolicySuite(backend);
 });

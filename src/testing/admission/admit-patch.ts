@@ -15,8 +15,7 @@ import type { PatchOptions, PatchResult } from '../operations/patch.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { conflict } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
-import { admitWrite, type AdmittedWrite } from './admit.js';
-import { hasWebhooks } from './webhooks.js';
+import { admitWrite, hasAdmission, type AdmittedWrite } from './admit.js';
 
 const ATTEMPTS = 5;
 
@@ -46,7 +45,7 @@ export async function admitPatch(
   request: PatchAdmission,
   run: (options: Pick<PatchOptions, 'dryRun' | 'replace' | 'managedFields'>) => PatchResult,
 ): Promise<AdmittedWrite & { readonly created: boolean }> {
-  if (!hasWebhooks(cluster)) {
+  if (!hasAdmission(cluster)) {
     const result = run({ dryRun: request.dryRun });
     return { record: result.record, warnings: [], created: result.created };
   }

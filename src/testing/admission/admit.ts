@@ -1,8 +1,8 @@
 /**
  * Admission in the test API server, in kube-apiserver's order around a write: mutating webhooks one after the
  * other (each JSONPatch applied before the next is called; review-object.ts, mutation.ts), then the write's own
- * checks (schema, names, conflicts: run as a dry run), then the validating webhooks (all called; the first refusal
- * in registration order wins), then the write itself. A refusal is answered as kube-apiserver words it; a webhook
+ * checks (schema, names, conflicts: run as a dry run), then the ValidatingAdmissionPolicies (validate-policies.ts),
+ * then the validating webhooks (all called; the first refusal in registration order wins), then the write itself. A refusal is answered as kube-apiserver words it; a webhook
  * that cannot be called (refused connection, TLS failure, `timeoutSeconds` passed, a bad answer) fails the request
  * under `failurePolicy: Fail` and is skipped under `Ignore`. Warnings of the webhooks become `Warning: 299` headers.
  *
@@ -13,16 +13,24 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Cluster } from '../cluster.js';
 import type { ManagedFieldsEntry } from '../patch/index.js';
-import { MUTATING_WEBHOOKS_KEY, VALIDATING_WEBHOOKS_KEY } from '../resources/builtin-resources.js';
+import { ADMISSION_POLICIES_KEY, MUTATING_WEBHOOKS_KEY, POLICY_BINDINGS_KEY, VALIDATING_WEBHOOKS_KEY } from '../resources/builtin-resources.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { forbidden, StatusError, type KubeStatus } from '../status-errors.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { callWebhook, WebhookCallError, type WebhookAnswer } from './call-webhook.js';
 import { checkMutatingAnswer, mutatedObject } from './mutation.js';
-import { matchConditionVerdict } from './match-conditions.js';
+import { matchConditionVerdict, verdictMessage } from './match-conditions.js';
+import { hasPolicyBindings } from './admission-policies.js';
 import { admissionReview, conditionRequest } from './review.js';
 import { reviewForm } from './review-object.js';
-import { hasWebhooks, registeredWebhooks, webhookMatches, type AdmissionAttributes, type Webhook } from './webhooks.js';
+import { validatePolicies } from './validate-policies.js';
+import { hasWebhooks, registeredWebhooks, requestAttributes, webhookMatches, type Webhook } from './webhooks.js';
+
+/**
+ * The admission configuration kinds no webhook and no policy admits (rules.IsExemptAdmissionConfigurationResource),
+ * so that a broken one cannot lock itself in.
+ */
+const EXEMPT = new Set([VALIDATING_WEBHOOKS_KEY, MUTATING_WEBHOOKS_KEY, ADMISSION_POLICIES_KEY, POLICY_BINDINGS_KEY]);
 
 /** A write to admit. `object` is the request body (owned by the admission: it may be replaced by a patched copy). */
 export interface AdmissionWrite {
@@ -57,21 +65,27 @@ export interface AdmittedWrite {
  */
 export type AdmittedOperation = (object: KubeObject | undefined, dryRun: boolean, managedFields?: ManagedFieldsEntry[]) => StoredRecord;
 
+/** Whether any webhook or policy binding is configured: without one, writes skip admission (the fast path). */
+export function hasAdmission(cluster: Cluster): boolean {
+  return hasWebhooks(cluster) || hasPolicyBindings(cluster);
+}
+
 /** Performs `write` under admission. */
 export async function admitWrite(cluster: Cluster, request: AdmissionWrite, write: AdmittedOperation): Promise<AdmittedWrite> {
-  const key = request.view.type.key;
-  if (!hasWebhooks(cluster) || key === VALIDATING_WEBHOOKS_KEY || key === MUTATING_WEBHOOKS_KEY) return { record: write(request.object, request.dryRun), warnings: [] };
+  const policies = hasPolicyBindings(cluster);
+  if (!hasAdmission(cluster) || EXEMPT.has(request.view.type.key)) return { record: write(request.object, request.dryRun), warnings: [] };
   const warnings: string[] = [];
   const oldObject = request.oldObject === undefined ? undefined : reviewForm(request, request.oldObject);
   // The first mutating webhook called matches the request's own object; none matching it, none is called.
   const registered = registeredWebhooks(cluster, 'mutating');
-  const attributes = attributesOf(request, request.object);
+  const attributes = requestAttributes(request, request.object);
   const mutating = registered.some((webhook) => webhookMatches(cluster, webhook, attributes)) ? registered : [];
   const mutation = mutating.length === 0 ? { object: request.object, managedFields: undefined } : await mutate(cluster, request, write, mutating, oldObject, warnings);
   const { object, managedFields } = mutation;
-  // Without a validating webhook to call, the checks run once, in the write itself.
-  const candidates = registeredWebhooks(cluster, 'validating').filter((webhook) => webhookMatches(cluster, webhook, attributesOf(request, object)));
-  if (candidates.length === 0) return { record: write(object, request.dryRun, managedFields), warnings };
+  // Without a validating webhook to call or a policy binding to evaluate, the checks run once, in the write itself.
+  // (With a binding, every write is checked first: whether a policy covers it depends on its checked object.)
+  const candidates = registeredWebhooks(cluster, 'validating').filter((webhook) => webhookMatches(cluster, webhook, requestAttributes(request, object)));
+  if (candidates.length === 0 && !policies) return { record: write(object, request.dryRun, managedFields), warnings };
   let checked: KubeObject | undefined = object;
   let dryRecord: StoredRecord | undefined;
   if (request.operation !== 'DELETE') {
@@ -79,6 +93,7 @@ export async function admitWrite(cluster: Cluster, request: AdmissionWrite, writ
     checked = request.shown === undefined ? dryRecord.object : request.shown(dryRecord);
   }
   const checkedForm = checked === undefined ? undefined : reviewForm(request, checked);
+  if (policies) validatePolicies(cluster, request, checkedForm, oldObject, warnings);
   const validating = candidates.filter((webhook) => shouldCall(cluster, webhook, request, checkedForm, oldObject));
   const answers = await Promise.all(validating.map((webhook) => underPolicy(webhook, () => call(webhook, request, checkedForm, oldObject, warnings, checkValidatingAnswer))));
   answers.forEach((answer, index) => {
@@ -158,33 +173,17 @@ function heldObject(request: AdmissionWrite, object: KubeObject, managedFields: 
   return { ...object, metadata };
 }
 
-function attributesOf(request: AdmissionWrite, object: KubeObject | undefined): AdmissionAttributes {
-  const { type, version } = request.view;
-  return {
-    operation: request.operation,
-    group: type.group,
-    version,
-    resource: type.plural,
-    subresource: request.subresource,
-    namespaced: type.namespaced,
-    namespace: request.namespace,
-    object,
-    oldObject: request.oldObject,
-  };
-}
-
 /**
  * Whether `webhook` is called for `request`, whose objects are `object` and `oldObject` (in their review form): its
  * rules and selectors, then its matchConditions, whose error is a 403 under `failurePolicy: Fail`.
  */
 function shouldCall(cluster: Cluster, webhook: Webhook, request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined): boolean {
-  if (!webhookMatches(cluster, webhook, attributesOf(request, object))) return false;
+  if (!webhookMatches(cluster, webhook, requestAttributes(request, object))) return false;
   if (webhook.matchConditions.length === 0) return true;
   const verdict = matchConditionVerdict(webhook.matchConditions, object, oldObject, conditionRequest(request));
   if ('call' in verdict) return verdict.call;
   if (webhook.failurePolicy === 'Ignore') return false;
-  const errors = verdict.errors.length === 1 ? (verdict.errors[0] ?? '') : `[${verdict.errors.join(', ')}]`;
-  throw forbidden({ group: request.view.type.group, plural: request.view.type.plural }, request.name, errors);
+  throw forbidden({ group: request.view.type.group, plural: request.view.type.plural }, request.name, verdictMessage(verdict.errors));
 }
 
 

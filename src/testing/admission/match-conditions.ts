@@ -23,7 +23,7 @@ export type MatchVerdict = { readonly call: boolean } | { readonly errors: reado
 const parsed = new Map<string, Expr | string>();
 
 /** The parsed expression, or the compilation error kube-apiserver would have refused the configuration with. */
-function compiled(expression: string): Expr | string {
+export function compiled(expression: string): Expr | string {
   let result = parsed.get(expression);
   if (result === undefined) {
     try {
@@ -45,6 +45,11 @@ export function matchConditionVerdict(conditions: readonly MatchCondition[], obj
     ['oldObject', fromJson(oldObject ?? null, undefined)],
     ['request', fromJson(request, undefined)],
   ]);
+  return conditionsVerdict(conditions, variables);
+}
+
+/** The verdict of `conditions` with the CEL variables given (a policy's have `params` and `variables` too). */
+export function conditionsVerdict(conditions: readonly MatchCondition[], variables: ReadonlyMap<string, CelValue>): MatchVerdict {
   const errors: string[] = [];
   for (const condition of conditions) {
     const expr = compiled(condition.expression);
@@ -61,4 +66,9 @@ export function matchConditionVerdict(conditions: readonly MatchCondition[], obj
     }
   }
   return errors.length === 0 ? { call: true } : { errors };
+}
+
+/** The errors of a verdict as one message, as Go's aggregate error writes several (`[a, b]`) and one (itself). */
+export function verdictMessage(errors: readonly string[]): string {
+  return errors.length === 1 ? (errors[0] ?? '') : `[${errors.join(', ')}]`;
 }

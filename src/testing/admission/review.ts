@@ -53,7 +53,8 @@ function admissionRequest(request: AdmissionWrite, object: KubeObject | undefine
   };
 }
 
-function nameOf(object: KubeObject | undefined): string {
+/** The name in an object's metadata, or "". */
+export function nameOf(object: KubeObject | undefined): string {
   const metadata = object?.['metadata'];
   const name = typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>)['name'] : undefined;
   return typeof name === 'string' ? name : '';

@@ -8,6 +8,8 @@ import type { Cluster } from '../cluster.js';
 import { MUTATING_WEBHOOKS_KEY, NAMESPACES_KEY, VALIDATING_WEBHOOKS_KEY } from '../resources/builtin-resources.js';
 import { selectorMatches } from '../kinds/builtin/field-rules.js';
 import type { KubeObject } from '../store/record.js';
+import type { AdmissionWrite } from './admit.js';
+import { nameOf } from './review.js';
 import type { MatchCondition } from './match-conditions.js';
 
 type Map = Record<string, unknown>;
@@ -43,12 +45,15 @@ export interface Webhook {
 
 /** What a request is, for matching. */
 export interface AdmissionAttributes {
+  /** The object's name (the generated one, once the write's checks ran), for a policy's `resourceNames`. */
+  readonly name: string;
   readonly operation: 'CREATE' | 'UPDATE' | 'DELETE';
   readonly group: string;
   readonly version: string;
   readonly resource: string;
   readonly subresource: string | undefined;
   readonly namespaced: boolean;
+  /** The request's namespace; a Namespace's own name for a request on a Namespace, as kube-apiserver has it. */
   readonly namespace: string;
   readonly object: KubeObject | undefined;
   readonly oldObject: KubeObject | undefined;
@@ -112,7 +117,8 @@ function matchesResource(patterns: readonly string[], resource: string, subresou
   });
 }
 
-function ruleMatches(rule: Map, attributes: AdmissionAttributes): boolean {
+/** Whether one rule (operations, API groups and versions, resources, scope) covers the request. */
+export function ruleMatches(rule: Map, attributes: AdmissionAttributes): boolean {
   const operations = strings(rule.operations);
   if (!operations.includes('*') && !operations.includes(attributes.operation)) return false;
   if (!matchesName(strings(rule.apiGroups), attributes.group)) return false;
@@ -137,14 +143,46 @@ function webhookSelects(selector: Map | undefined, labels: Readonly<Record<strin
 /** Whether `webhook` is called for the request (kube-apiserver's rules, namespace and object selectors). */
 export function webhookMatches(cluster: Cluster, webhook: Webhook, attributes: AdmissionAttributes): boolean {
   if (!webhook.rules.some((rule) => ruleMatches(rule, attributes))) return false;
-  if (webhook.objectSelector !== undefined) {
+  return selectorsMatch(cluster, webhook.namespaceSelector, webhook.objectSelector, attributes);
+}
+
+/**
+ * Whether a webhook's or a policy's selectors select the request: the object selector the object's labels or the
+ * old object's, the namespace selector the labels of the request's namespace (not asked of a cluster-scoped one).
+ */
+export function selectorsMatch(cluster: Cluster, namespaceSelector: Map | undefined, objectSelector: Map | undefined, attributes: AdmissionAttributes): boolean {
+  if (objectSelector !== undefined) {
     const objects = [attributes.object, attributes.oldObject].filter((object): object is KubeObject => object !== undefined);
-    const either = objects.some((object) => webhookSelects(webhook.objectSelector, labelsOf(object)));
+    const either = objects.some((object) => webhookSelects(objectSelector, labelsOf(object)));
     if (!either) return false;
   }
-  if (webhook.namespaceSelector !== undefined && attributes.namespaced) {
-    const namespace = cluster.store.get(NAMESPACES_KEY, '', attributes.namespace);
-    if (!webhookSelects(webhook.namespaceSelector, namespace?.labels ?? {})) return false;
+  if (namespaceSelector !== undefined && (attributes.namespaced || isNamespace(attributes))) {
+    // A Namespace written is selected by its own new labels (namespace/matcher.go GetNamespaceLabels).
+    const written = isNamespace(attributes) && attributes.subresource === undefined && attributes.operation !== 'DELETE';
+    const labels = written ? labelsOf(attributes.object) : (cluster.store.get(NAMESPACES_KEY, '', attributes.namespace)?.labels ?? {});
+    if (!webhookSelects(namespaceSelector, labels)) return false;
   }
   return true;
+}
+
+function isNamespace(attributes: { readonly group: string; readonly resource: string }): boolean {
+  return attributes.group === '' && attributes.resource === 'namespaces';
+}
+
+/** What `request` is, for matching, when its object (after the mutating webhooks, or checked) is `object`. */
+export function requestAttributes(request: AdmissionWrite, object: KubeObject | undefined): AdmissionAttributes {
+  const { type, version } = request.view;
+  const name = request.name !== '' ? request.name : nameOf(object);
+  return {
+    name,
+    operation: request.operation,
+    group: type.group,
+    version,
+    resource: type.plural,
+    subresource: request.subresource,
+    namespaced: type.namespaced,
+    namespace: isNamespace({ group: type.group, resource: type.plural }) ? name : request.namespace,
+    object,
+    oldObject: request.oldObject,
+  };
 }

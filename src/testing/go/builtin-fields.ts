@@ -16,6 +16,8 @@
 /** The struct of each built-in kind (`<group>/<version>/<Kind>`, core kinds `v1/<Kind>`), and of a workload's Scale. */
 export const BUILTIN_ROOTS: Readonly<Record<string, string>> = {
   'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': 'admissionregistration.v1.MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': 'admissionregistration.v1.ValidatingAdmissionPolicy',
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': 'admissionregistration.v1.ValidatingAdmissionPolicyBinding',
   'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': 'admissionregistration.v1.ValidatingWebhookConfiguration',
   'apiextensions.k8s.io/v1/CustomResourceDefinition': 'apiextensions.v1.CustomResourceDefinition',
   'apps/v1/DaemonSet': 'apps.v1.DaemonSet',
@@ -53,13 +55,27 @@ export const BUILTIN_ROOTS: Readonly<Record<string, string>> = {
 };
 /** Each struct's fields: `[json name, type, merge strategy?, encoding?]`. */
 export const BUILTIN_STRUCTS: Readonly<Record<string, readonly (readonly [string, string, string?, string?])[]>> = {
+  'admissionregistration.v1.AuditAnnotation': [['key', 's', '', '!""'], ['valueExpression', 's', '', '!""']],
+  'admissionregistration.v1.ExpressionWarning': [['fieldRef', 's', '', '!""'], ['warning', 's', '', '!""']],
   'admissionregistration.v1.MatchCondition': [['name', 's', '', '!""'], ['expression', 's', '', '!""']],
+  'admissionregistration.v1.MatchResources': [['namespaceSelector', 'meta.v1.LabelSelector', '', '*'], ['objectSelector', 'meta.v1.LabelSelector', '', '*'], ['resourceRules', '[]admissionregistration.v1.NamedRuleWithOperations'], ['excludeResourceRules', '[]admissionregistration.v1.NamedRuleWithOperations'], ['matchPolicy', 's:v1.MatchPolicyType', '', '*']],
   'admissionregistration.v1.MutatingWebhook': [['name', 's', '', '!""'], ['clientConfig', 'admissionregistration.v1.WebhookClientConfig', '', '!{}'], ['rules', '[]admissionregistration.v1.RuleWithOperations'], ['failurePolicy', 's:v1.FailurePolicyType', '', '*'], ['matchPolicy', 's:v1.MatchPolicyType', '', '*'], ['namespaceSelector', 'meta.v1.LabelSelector', '', '*'], ['objectSelector', 'meta.v1.LabelSelector', '', '*'], ['sideEffects', 's:v1.SideEffectClass', '', '!null'], ['timeoutSeconds', 'i:int32', '', '*'], ['admissionReviewVersions', '[]s', '', '!null'], ['reinvocationPolicy', 's:v1.ReinvocationPolicyType', '', '*'], ['matchConditions', '[]admissionregistration.v1.MatchCondition', 'merge(name) map(name="")']],
   'admissionregistration.v1.MutatingWebhookConfiguration': [['kind', 's'], ['apiVersion', 's'], ['metadata', 'meta.v1.ObjectMeta', '', '!{}'], ['webhooks', '[]admissionregistration.v1.MutatingWebhook', 'merge(name) map(name="")']],
+  'admissionregistration.v1.NamedRuleWithOperations': [['resourceNames', '[]s'], ['operations', '[]s:v1.OperationType'], ['apiGroups', '[]s'], ['apiVersions', '[]s'], ['resources', '[]s'], ['scope', 's:v1.ScopeType', '', '*']],
+  'admissionregistration.v1.ParamKind': [['apiVersion', 's'], ['kind', 's']],
+  'admissionregistration.v1.ParamRef': [['name', 's'], ['namespace', 's'], ['selector', 'meta.v1.LabelSelector', '', '*'], ['parameterNotFoundAction', 's:v1.ParameterNotFoundActionType', '', '*']],
   'admissionregistration.v1.RuleWithOperations': [['operations', '[]s:v1.OperationType'], ['apiGroups', '[]s'], ['apiVersions', '[]s'], ['resources', '[]s'], ['scope', 's:v1.ScopeType', '', '*']],
   'admissionregistration.v1.ServiceReference': [['namespace', 's', '', '!""'], ['name', 's', '', '!""'], ['path', 's', '', '*'], ['port', 'i:int32', '', '*']],
+  'admissionregistration.v1.TypeChecking': [['expressionWarnings', '[]admissionregistration.v1.ExpressionWarning']],
+  'admissionregistration.v1.ValidatingAdmissionPolicy': [['kind', 's'], ['apiVersion', 's'], ['metadata', 'meta.v1.ObjectMeta', '', '!{}'], ['spec', 'admissionregistration.v1.ValidatingAdmissionPolicySpec', '', '!{}'], ['status', 'admissionregistration.v1.ValidatingAdmissionPolicyStatus', '', '!{}']],
+  'admissionregistration.v1.ValidatingAdmissionPolicyBinding': [['kind', 's'], ['apiVersion', 's'], ['metadata', 'meta.v1.ObjectMeta', '', '!{}'], ['spec', 'admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec', '', '!{}']],
+  'admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec': [['policyName', 's'], ['paramRef', 'admissionregistration.v1.ParamRef', '', '*'], ['matchResources', 'admissionregistration.v1.MatchResources', '', '*'], ['validationActions', '[]s:v1.ValidationAction', 'set']],
+  'admissionregistration.v1.ValidatingAdmissionPolicySpec': [['paramKind', 'admissionregistration.v1.ParamKind', '', '*'], ['matchConstraints', 'admissionregistration.v1.MatchResources', '', '*'], ['validations', '[]admissionregistration.v1.Validation'], ['failurePolicy', 's:v1.FailurePolicyType', '', '*'], ['auditAnnotations', '[]admissionregistration.v1.AuditAnnotation'], ['matchConditions', '[]admissionregistration.v1.MatchCondition', 'merge(name) map(name="")'], ['variables', '[]admissionregistration.v1.Variable', 'merge(name) map(name="")']],
+  'admissionregistration.v1.ValidatingAdmissionPolicyStatus': [['observedGeneration', 'i:int64'], ['typeChecking', 'admissionregistration.v1.TypeChecking', '', '*'], ['conditions', '[]meta.v1.Condition', 'map(type="")']],
   'admissionregistration.v1.ValidatingWebhook': [['name', 's', '', '!""'], ['clientConfig', 'admissionregistration.v1.WebhookClientConfig', '', '!{}'], ['rules', '[]admissionregistration.v1.RuleWithOperations'], ['failurePolicy', 's:v1.FailurePolicyType', '', '*'], ['matchPolicy', 's:v1.MatchPolicyType', '', '*'], ['namespaceSelector', 'meta.v1.LabelSelector', '', '*'], ['objectSelector', 'meta.v1.LabelSelector', '', '*'], ['sideEffects', 's:v1.SideEffectClass', '', '!null'], ['timeoutSeconds', 'i:int32', '', '*'], ['admissionReviewVersions', '[]s', '', '!null'], ['matchConditions', '[]admissionregistration.v1.MatchCondition', 'merge(name) map(name="")']],
   'admissionregistration.v1.ValidatingWebhookConfiguration': [['kind', 's'], ['apiVersion', 's'], ['metadata', 'meta.v1.ObjectMeta', '', '!{}'], ['webhooks', '[]admissionregistration.v1.ValidatingWebhook', 'merge(name) map(name="")']],
+  'admissionregistration.v1.Validation': [['expression', 's', '', '!""'], ['message', 's'], ['reason', 's:v1.StatusReason', '', '*'], ['messageExpression', 's']],
+  'admissionregistration.v1.Variable': [['name', 's', '', '!""'], ['expression', 's', '', '!""']],
   'admissionregistration.v1.WebhookClientConfig': [['url', 's', '', '*'], ['service', 'admissionregistration.v1.ServiceReference', '', '*'], ['caBundle', 's:[]uint8']],
   'apiextensions.v1.CustomResourceColumnDefinition': [['name', 's', '', '!""'], ['type', 's', '', '!""'], ['format', 's'], ['description', 's'], ['priority', 'i:int32'], ['jsonPath', 's', '', '!""']],
   'apiextensions.v1.CustomResourceConversion': [['strategy', 's:v1.ConversionStrategyType', '', '!""'], ['webhook', 'apiextensions.v1.WebhookConversion', '', '*']],
@@ -409,6 +425,11 @@ export const BUILTIN_STRUCTS: Readonly<Record<string, readonly (readonly [string
 };
 /** The structs server-side apply replaces whole (`+structType=atomic`: label selectors, object references...). */
 export const BUILTIN_ATOMIC_STRUCTS: ReadonlySet<string> = new Set([
+  'admissionregistration.v1.MatchResources',
+  'admissionregistration.v1.NamedRuleWithOperations',
+  'admissionregistration.v1.ParamKind',
+  'admissionregistration.v1.ParamRef',
+  'admissionregistration.v1.Variable',
   'core.v1.ConfigMapKeySelector',
   'core.v1.EvictionResponder',
   'core.v1.FileKeySelector',

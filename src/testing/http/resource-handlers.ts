@@ -26,9 +26,8 @@ import { sendJson, withWarnings } from './respond.js';
 import { negotiate } from '../printing/accept.js';
 import { contentTypeOf, render } from '../printing/render.js';
 import { startWatch } from './watch-handler.js';
-import { admitWrite } from '../admission/admit.js';
+import { admitWrite, hasAdmission } from '../admission/admit.js';
 import { admitPatch } from '../admission/admit-patch.js';
-import { hasWebhooks } from '../admission/webhooks.js';
 import type { KubeObject as Body } from '../store/record.js';
 import { conversionFor, recordText, recordTexts, writeTarget } from '../conversion/converted-views.js';
 import { goEncodedUnstructured } from '../go/go-encoding.js';
@@ -193,7 +192,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         sendJson(res, admitted.created ? 201 : 200, await recordText(cluster, view, admitted.record), withWarnings(warnings(), admitted.warnings));
         return;
       }
-      const reruns = hasWebhooks(cluster);
+      const reruns = hasAdmission(cluster);
       const admitted = await warnedOnFailure(res, warnings, () => admitPatch(
         cluster,
         {
@@ -208,7 +207,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
             return current === undefined ? undefined : (JSON.parse(objectText(view, current)) as Body);
           },
         },
-        // With webhooks the admission runs the patch several times and each run patches a copy (the engines keep
+        // Under admission the patch runs the patch several times and each run patches a copy (the engines keep
         // their inputs); without them it runs once, on the patch itself.
         (run) => patchObject(cluster, view, patchType, reruns ? structuredClone(patch) : patch, target, { manager, force: flag(query, 'force'), checkFields: fields.check, decodeJsonPatch, warn: rules.warn, ...run }),
       ));

@@ -93,6 +93,8 @@ const SPECS: readonly BuiltinSpec[] = [
   { group: 'autoscaling', version: 'v2', plural: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true, shortNames: ['hpa'], categories: ALL, status: true, generation: true },
   { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'], generation: true },
   { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'], generation: true },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false, categories: ['api-extensions'], status: true, generation: true },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false, categories: ['api-extensions'], generation: true },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', kind: 'Role', namespaced: true, nameRule: 'path' },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path' },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path' },
@@ -147,3 +149,6 @@ export const CRDS_KEY = 'apiextensions.k8s.io/customresourcedefinitions';
 /** The resource keys of the admission webhook configurations (src/testing/admission/). */
 export const VALIDATING_WEBHOOKS_KEY = 'admissionregistration.k8s.io/validatingwebhookconfigurations';
 export const MUTATING_WEBHOOKS_KEY = 'admissionregistration.k8s.io/mutatingwebhookconfigurations';
+/** The resource keys of ValidatingAdmissionPolicies and their bindings (src/testing/admission/). */
+export const ADMISSION_POLICIES_KEY = 'admissionregistration.k8s.io/validatingadmissionpolicies';
+export const POLICY_BINDINGS_KEY = 'admissionregistration.k8s.io/validatingadmissionpolicybindings';

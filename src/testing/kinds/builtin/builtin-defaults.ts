@@ -2,9 +2,10 @@
  * Which defaulter each built-in resource has (kube-apiserver's decoder runs it on every object it reads from a
  * request or from storage), and the call that applies it to a copy.
  */
-import { MUTATING_WEBHOOKS_KEY, NAMESPACES_KEY, VALIDATING_WEBHOOKS_KEY } from '../../resources/builtin-resources.js';
+import { ADMISSION_POLICIES_KEY, MUTATING_WEBHOOKS_KEY, NAMESPACES_KEY, POLICY_BINDINGS_KEY, VALIDATING_WEBHOOKS_KEY } from '../../resources/builtin-resources.js';
 import type { KubeObject } from '../../store/record.js';
 import {
+  admissionPolicyDefaults,
   endpointSliceDefaults,
   horizontalPodAutoscalerDefaults,
   limitRangeDefaults,
@@ -12,6 +13,7 @@ import {
   networkPolicyDefaults,
   persistentVolumeClaimDefaults,
   persistentVolumeDefaults,
+  policyBindingDefaults,
   priorityClassDefaults,
   resourceQuotaDefaults,
   roleBindingDefaults,
@@ -51,6 +53,8 @@ const DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulter>([
   ['discovery.k8s.io/endpointslices', endpointSliceDefaults],
   [VALIDATING_WEBHOOKS_KEY, (object) => webhookConfigurationDefaults(object, false)],
   [MUTATING_WEBHOOKS_KEY, (object) => webhookConfigurationDefaults(object, true)],
+  [ADMISSION_POLICIES_KEY, admissionPolicyDefaults],
+  [POLICY_BINDINGS_KEY, policyBindingDefaults],
 ]);
 
 /**

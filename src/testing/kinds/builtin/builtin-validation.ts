@@ -2,8 +2,10 @@
  * Which validation each built-in resource has, on create and on update (kube-apiserver's registry strategies'
  * Validate and ValidateUpdate), and the call that gives a write's problems in kube-apiserver's order.
  */
+import { ADMISSION_POLICIES_KEY, POLICY_BINDINGS_KEY } from '../../resources/builtin-resources.js';
 import type { FieldProblem } from '../../status-errors.js';
 import type { KubeObject } from '../../store/record.js';
+import { admissionPolicyProblems, admissionPolicyUpdateProblems, policyBindingProblems, policyBindingUpdateProblems } from './admission-policy-validation.js';
 import { containerWarnings } from './container-validation.js';
 import { objectAt, type Json } from './fields.js';
 import {
@@ -59,6 +61,8 @@ const VALIDATIONS: ReadonlyMap<string, Validation> = new Map<string, Validation>
   ['rbac.authorization.k8s.io/clusterroles', { create: roleProblems }],
   ['rbac.authorization.k8s.io/rolebindings', { create: (o) => roleBindingProblems(o, true), update: (o, old) => roleBindingUpdateProblems(o, old, true) }],
   ['rbac.authorization.k8s.io/clusterrolebindings', { create: (o) => roleBindingProblems(o, false), update: (o, old) => roleBindingUpdateProblems(o, old, false) }],
+  [ADMISSION_POLICIES_KEY, { create: admissionPolicyProblems, update: admissionPolicyUpdateProblems }],
+  [POLICY_BINDINGS_KEY, { create: policyBindingProblems, update: policyBindingUpdateProblems }],
 ]);
 
 /** Where each kind holds a pod spec, for the warnings kube-apiserver gives about it. */

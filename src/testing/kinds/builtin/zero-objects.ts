@@ -6,6 +6,8 @@
  */
 export const ZERO_OBJECTS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': {"metadata":{}},
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': {"metadata":{},"spec":{},"status":{}},
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': {"metadata":{},"spec":{}},
   'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': {"metadata":{}},
   'apiextensions.k8s.io/v1/CustomResourceDefinition': {"metadata":{},"spec":{"group":"","names":{"plural":"","kind":""},"scope":"","versions":null},"status":{"conditions":null,"acceptedNames":{"plural":"","kind":""},"storedVersions":null}},
   'apps/v1/DaemonSet': {"metadata":{},"spec":{"selector":null,"template":{"metadata":{},"spec":{"containers":null}},"updateStrategy":{}},"status":{"currentNumberScheduled":0,"numberMisscheduled":0,"desiredNumberScheduled":0,"numberReady":0}},
