@@ -314,5 +314,31 @@ export function builtinUpdatesSuite(backend: () => Backend): void {
         assert.deepEqual([at(data.before, 'data'), at(data.answer.body, 'data')], [{ a: 'MQ==' }, { a: 'Mg==' }]);
       });
     });
+
+    test('a PUT without a resourceVersion replaces a ConfigMap; a Lease, PodDisruptionBudget or webhook configuration must name the version it replaces', async () => {
+      const kubeConfig = backend().kubeConfig;
+      const namespace = unique('unconditional');
+      assert.equal((await raw(kubeConfig, 'POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: namespace } }))).status, 201);
+      const kinds: [string, string, string, Record<string, unknown>][] = [
+        ['', 'configmaps', `/api/v1/namespaces/${namespace}/configmaps`, { data: { a: '1' } }],
+        ['coordination.k8s.io', 'leases', `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`, { spec: { holderIdentity: 'a' } }],
+        ['policy', 'poddisruptionbudgets', `/apis/policy/v1/namespaces/${namespace}/poddisruptionbudgets`, { spec: { minAvailable: 1, selector: { matchLabels: { app: 'a' } } } }],
+        ['admissionregistration.k8s.io', 'validatingwebhookconfigurations', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', { webhooks: [] }],
+        ['admissionregistration.k8s.io', 'mutatingwebhookconfigurations', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', { webhooks: [] }],
+      ];
+      const answers: [string, number, unknown][] = [];
+      for (const [group, resource, path, fields] of kinds) {
+        const name = unique(resource.slice(0, 10));
+        const body = JSON.stringify({ metadata: { name }, ...fields });
+        assert.equal((await raw(kubeConfig, 'POST', path, body)).status, 201);
+        const put = await raw(kubeConfig, 'PUT', `${path}/${name}`, body);
+        answers.push([resource, put.status, put.status === 200 ? undefined : put.body]);
+        if (group === '') continue;
+        const cause = { reason: 'FieldValueInvalid', message: 'Invalid value: 0: must be specified for an update', field: 'metadata.resourceVersion' };
+        const expected = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `${resource}.${group} "${name}" is invalid: metadata.resourceVersion: ${cause.message}`, reason: 'Invalid', details: { name, group, kind: resource, causes: [cause] }, code: 422 };
+        assert.deepEqual(answers.at(-1), [resource, 422, expected]);
+      }
+      assert.deepEqual(answers[0], ['configmaps', 200, undefined]);
+    });
   });
 }

@@ -63,7 +63,7 @@ describe('CRDs and custom resources', () => {
     assert.equal(replaced['metadata']['generation'], 2);
     const noRv = widget('w1', { size: 3 });
     const status = await expectStatus(() => custom.replaceNamespacedCustomObject({ ...W, name: 'w1', body: noRv }), 422);
-    assert.match(status.message ?? '', /metadata.resourceVersion: Invalid value: 0x0: must be specified for an update/);
+    assert.match(status.message ?? '', /^widgets.example.com "w1" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update$/);
   });
 
   test('a CR body must carry apiVersion and kind', async () => {

@@ -142,6 +142,7 @@ export function typeFromCrd(crd: KubeObject): ResourceType {
     versions: served,
     storageVersion: str(storage['name']),
     builtin: false,
+    unconditionalUpdate: false,
     generation: true,
     nameRule: 'subdomain',
     listKeys: schemaListKeys(schema),

@@ -49,8 +49,9 @@ export function updateObject(cluster: Cluster, view: ResourceView, body: KubeObj
   checkIdentity(view, body, target);
   const prev = existing(cluster, view, target);
   const rv = metadataOf(body)['resourceVersion'];
-  if ((rv === undefined || rv === '') && !view.type.builtin) {
-    throw invalid(view.type, target.name, [{ field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }]);
+  if ((rv === undefined || rv === '') && !view.type.unconditionalUpdate) {
+    // The generic store names the resource, not the kind: `leases.coordination.k8s.io "l" is invalid: ...`.
+    throw invalid({ group: view.type.group, kind: view.type.plural }, target.name, [{ field: 'metadata.resourceVersion', message: 'Invalid value: 0: must be specified for an update' }]);
   }
   return finishUpdate(cluster, view, prev, body, target.subresource, options);
 }

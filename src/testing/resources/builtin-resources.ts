@@ -25,6 +25,8 @@ interface BuiltinSpec {
   readonly scale?: true;
   /** Whether a DELETE answers the deleted object (kube-apiserver's `ReturnDeletedObject`). */
   readonly returnsDeleted?: true;
+  /** Whether a PUT must carry a resourceVersion (the strategy's AllowUnconditionalUpdate is false). */
+  readonly conditionalUpdate?: true;
 }
 
 /** The `/scale` subresource of Deployments, ReplicaSets and StatefulSets, as kube-apiserver's registries build it. */
@@ -88,18 +90,18 @@ const SPECS: readonly BuiltinSpec[] = [
   { group: 'batch', version: 'v1', plural: 'cronjobs', kind: 'CronJob', namespaced: true, shortNames: ['cj'], categories: ALL, status: true, generation: true },
   { group: 'networking.k8s.io', version: 'v1', plural: 'ingresses', kind: 'Ingress', namespaced: true, shortNames: ['ing'], status: true, generation: true },
   { group: 'networking.k8s.io', version: 'v1', plural: 'networkpolicies', kind: 'NetworkPolicy', namespaced: true, shortNames: ['netpol'], generation: true },
-  { group: 'policy', version: 'v1', plural: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true, shortNames: ['pdb'], status: true, generation: true },
+  { group: 'policy', version: 'v1', plural: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true, shortNames: ['pdb'], status: true, generation: true, conditionalUpdate: true },
   { group: 'scheduling.k8s.io', version: 'v1', plural: 'priorityclasses', kind: 'PriorityClass', namespaced: false, shortNames: ['pc'] },
   { group: 'autoscaling', version: 'v2', plural: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true, shortNames: ['hpa'], categories: ALL, status: true, generation: true },
-  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'], generation: true },
-  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'], generation: true },
-  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false, categories: ['api-extensions'], status: true, generation: true },
-  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false, categories: ['api-extensions'], generation: true },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'], generation: true, conditionalUpdate: true },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'], generation: true, conditionalUpdate: true },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false, categories: ['api-extensions'], status: true, generation: true, conditionalUpdate: true },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false, categories: ['api-extensions'], generation: true, conditionalUpdate: true },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', kind: 'Role', namespaced: true, nameRule: 'path' },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path' },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path' },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, nameRule: 'path' },
-  { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true },
+  { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true, conditionalUpdate: true },
   {
     group: 'apiextensions.k8s.io',
     version: 'v1',
@@ -110,6 +112,7 @@ const SPECS: readonly BuiltinSpec[] = [
     categories: ['api-extensions'],
     status: true,
     generation: true,
+    conditionalUpdate: true,
   },
 ];
 
@@ -135,6 +138,7 @@ export function builtinResourceTypes(): ResourceType[] {
     ],
     storageVersion: spec.version,
     builtin: true,
+    unconditionalUpdate: spec.conditionalUpdate !== true,
     generation: spec.generation === true,
     nameRule: spec.nameRule ?? 'subdomain',
     listKeys: listKeysFor(apiVersionOf(spec.group, spec.version), spec.kind),

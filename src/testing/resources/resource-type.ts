@@ -50,8 +50,14 @@ export interface ResourceType {
   readonly versions: readonly ServedVersion[];
   /** The version objects are written in. */
   readonly storageVersion: string;
-  /** True for built-in kinds: list items omit kind/apiVersion, PUT without resourceVersion is unconditional. */
+  /** True for built-in kinds: list items omit kind/apiVersion. */
   readonly builtin: boolean;
+  /**
+   * Whether a PUT without a resourceVersion replaces the object whatever it is now (the strategy's
+   * AllowUnconditionalUpdate): most built-in kinds; not custom resources, CRDs, Leases, PodDisruptionBudgets or the
+   * admission configuration kinds, whose PUT must name the version it replaces.
+   */
+  readonly unconditionalUpdate: boolean;
   /** Whether `metadata.generation` is kept and bumped on spec changes. */
   readonly generation: boolean;
   readonly nameRule: NameRule;
