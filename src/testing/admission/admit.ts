@@ -2,9 +2,10 @@
  * Admission in the test API server, in kube-apiserver's order around a write: mutating webhooks one after the
  * other (each JSONPatch applied before the next is called; review-object.ts, mutation.ts), then the write's own
  * checks (schema, names, conflicts: run as a dry run), then the ValidatingAdmissionPolicies (validate-policies.ts),
- * then the validating webhooks (all called; the first refusal in registration order wins), then the write itself. A refusal is answered as kube-apiserver words it; a webhook
- * that cannot be called (refused connection, TLS failure, `timeoutSeconds` passed, a bad answer) fails the request
- * under `failurePolicy: Fail` and is skipped under `Ignore`. Warnings of the webhooks become `Warning: 299` headers.
+ * then the validating webhooks (all called; the first refusal in registration order wins), then the write itself.
+ * A refusal is answered as kube-apiserver words it; a webhook that cannot be called (refused connection, TLS
+ * failure, `timeoutSeconds` passed, a bad answer) fails the request under `failurePolicy: Fail` and is skipped under
+ * `Ignore`. Warnings of the webhooks and of `Warn` policy bindings become `Warning: 299` headers.
  *
  * The field manager records a write before the mutating webhooks are called, as kube-apiserver's handlers do: the
  * webhooks are sent the object with its new managedFields, and what they add is owned by no manager.

@@ -23,15 +23,22 @@ export interface Denial {
 /** kube-apiserver's limit on a messageExpression's result (apis/cel/config.go). */
 const MAX_MESSAGE_BYTES = 5 * 1024;
 
+type Outcome = { readonly value: CelValue } | { readonly error: string };
+
 /** An expression's value, or the error kube-apiserver words (`expression '<e>' resulted in error: ...`). */
-function run(expression: string, variables: ReadonlyMap<string, CelValue>): { readonly value: CelValue } | { readonly error: string } {
+function run(expression: string, scope: ReadonlyMap<string, CelValue>): Outcome {
   const expr: Expr | string = compiled(expression);
   if (typeof expr === 'string') return { error: expr };
+  return outcome(expr, scope, (error) => `expression '${expression}' resulted in error: ${error}`);
+}
+
+/** `expr`'s value over `scope`, or its evaluation error in the words `describe` gives it. */
+function outcome(expr: Expr, scope: ReadonlyMap<string, CelValue>, describe: (error: string) => string): Outcome {
   try {
-    return { value: evaluate(expr, variables) };
+    return { value: evaluate(expr, scope) };
   } catch (error) {
     if (!(error instanceof CelEvalError || error instanceof CelUnsupported)) throw error;
-    return { error: `expression '${expression}' resulted in error: ${errorText(error)}` };
+    return { error: describe(errorText(error)) };
   }
 }
 
@@ -42,7 +49,7 @@ function errorText(error: Error): string {
 
 /** The policy's variables, each evaluated once, when first read (policy/cel/composition.go). */
 class LazyVariables extends Map<CelKey, CelValue> {
-  private readonly results = new Map<string, { readonly value: CelValue } | { readonly error: string }>();
+  private readonly results = new Map<string, Outcome>();
 
   constructor(
     private readonly declared: AdmissionPolicy['variables'],
@@ -61,20 +68,12 @@ class LazyVariables extends Map<CelKey, CelValue> {
     let result = this.results.get(variable.name);
     if (result === undefined) {
       const expr = compiled(variable.expression);
-      result = typeof expr === 'string' ? { error: `composited variable "${variable.name}" fails to compile: ${expr}` } : evaluated(variable.name, expr, this.scope);
+      const name = variable.name;
+      result = typeof expr === 'string' ? { error: `composited variable "${name}" fails to compile: ${expr}` } : outcome(expr, this.scope, (error) => `composited variable "${name}" fails to evaluate: ${error}`);
       this.results.set(variable.name, result);
     }
     if ('error' in result) throw new CelEvalError(result.error);
     return result.value;
-  }
-}
-
-function evaluated(name: string, expr: Expr, scope: ReadonlyMap<string, CelValue>): { readonly value: CelValue } | { readonly error: string } {
-  try {
-    return { value: evaluate(expr, scope) };
-  } catch (error) {
-    if (!(error instanceof CelEvalError || error instanceof CelUnsupported)) throw error;
-    return { error: `composited variable "${name}" fails to evaluate: ${errorText(error)}` };
   }
 }
 

@@ -12,6 +12,7 @@ import type { Cluster } from '../cluster.js';
 import { fromJson, type CelValue } from '../cel/values.js';
 import { selectorMatches } from '../kinds/builtin/field-rules.js';
 import { NAMESPACES_KEY } from '../resources/builtin-resources.js';
+import type { ResourceView } from '../resources/resource-type.js';
 import { forbidden, StatusError, type KubeStatus } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
 import { boundPolicies, resourcesMatch, type AdmissionPolicy, type PolicyBinding } from './admission-policies.js';
@@ -83,7 +84,7 @@ function gvkText(paramKind: { readonly apiVersion: string; readonly kind: string
  * param when the policy has no paramKind or the binding no paramRef; else the named object, or those its selector
  * selects, in the ref's namespace or the request's; none found is a denial under `parameterNotFoundAction: Deny`.
  */
-function paramsOf(cluster: Cluster, policy: AdmissionPolicy, binding: PolicyBinding, paramType: ReturnType<Cluster['registry']['byKind']>, attributes: AdmissionAttributes): (KubeObject | null)[] {
+function paramsOf(cluster: Cluster, policy: AdmissionPolicy, binding: PolicyBinding, paramType: ResourceView | undefined, attributes: AdmissionAttributes): (KubeObject | null)[] {
   const ref = binding.paramRef;
   if (policy.paramKind === undefined || ref === undefined || paramType === undefined) return [null];
   const { key, namespaced } = paramType.type;
