@@ -16,7 +16,7 @@ export function admissionPolicySuite(backend: () => Backend): void {
     const namespace = unique('vap');
     const other = unique('vap-other');
     const id = namespace.replace(/^vap-/, '');
-    const request = (method: string, path: string, body?: unknown, type?: string): Promise<RawAnswer> => raw(backend().kubeConfig, method, path, body === undefined ? undefined : JSON.stringify(body), type);
+    const request = (method: string, path: string, body?: unknown, type?: string, accept?: string): Promise<RawAnswer> => raw(backend().kubeConfig, method, path, body === undefined ? undefined : JSON.stringify(body), type, accept);
     const configMaps = (ns = namespace): string => `/api/v1/namespaces/${ns}/configmaps`;
     /** Each policy covers the ConfigMaps labelled with its case (`p: <case>`), unless its spec says otherwise. */
     const covering = (label: string, operations = ['CREATE', 'UPDATE', 'DELETE']): Json => ({
@@ -97,7 +97,7 @@ export function admissionPolicySuite(backend: () => Backend): void {
         ['widget-size', { paramKind: { apiVersion: `${GROUP}/v1`, kind: 'Limit' }, matchConstraints: widgets, validations: [{ expression: "!object.metadata.name.startsWith('sized') || object.spec.size <= params.max", messageExpression: "'size ' + string(object.spec.size) + ' over ' + string(params.max) + ' of ' + params.kind" }] }, { paramRef: { selector: { matchLabels: { tier: id } }, parameterNotFoundAction: 'Deny' } }],
         ['widget-update', { matchConstraints: { resourceRules: [{ apiGroups: [GROUP], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['widgets'] }] }, validations: [{ expression: 'object.spec.size >= oldObject.spec.size', messageExpression: "'shrinks from ' + string(oldObject.spec.size) + ': ' + request.kind.kind + ' ' + request.resource.resource" }] }],
         ['widget-time', { matchConstraints: widgets, validations: [{ expression: "!has(object.spec.when) || object.spec.when < timestamp('2030-01-01T00:00:00Z')" }] }],
-        ['own-kinds', { matchConstraints: { resourceRules: [{ apiGroups: ['admissionregistration.k8s.io'], apiVersions: ['*'], operations: ['*'], resources: ['*'] }] }, validations: [{ expression: 'false' }] }],
+        ['own-kinds', { matchConstraints: { resourceRules: [{ apiGroups: ['admissionregistration.k8s.io'], apiVersions: ['*'], operations: ['*'], resources: ['*'] }], objectSelector: { matchLabels: { p: `own-kinds-${id}` } } }, validations: [{ expression: 'false', message: 'judged' }] }],
         // Created last: once kube-apiserver enforces it, its informers have every policy and binding above.
         ['sentinel', { matchConstraints: covering('sentinel'), validations: [{ expression: 'false' }] }],
       ];
@@ -209,11 +209,48 @@ export function admissionPolicySuite(backend: () => Backend): void {
       assert.deepEqual(timed.body, denial('widgets', 'timed', 'widget-time', message, 'Invalid', 422, GROUP));
     });
 
-    test('policies and webhook configurations are not judged by policies', async () => {
+    test('kubectl get columns: validations and paramKind of a policy, policyName and paramRef of a binding, webhooks of a configuration', async () => {
+      const table = async (path: string): Promise<unknown> => {
+        const answer = await request('GET', path, undefined, undefined, 'application/json;as=Table;v=v1;g=meta.k8s.io');
+        const columns = (answer.body['columnDefinitions'] as Json[]).map((c) => [c['name'], c['type'], c['format'], c['priority'], c['description']]);
+        // The last cell is the age, which differs between servers.
+        const rows = (answer.body['rows'] as Json[]).map((row) => (row['cells'] as unknown[]).slice(0, -1));
+        return { columns, rows };
+      };
+      const webhooks = policyName('webhooks');
+      assert.equal((await request('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', { metadata: { name: webhooks }, webhooks: [] })).status, 201);
+      const tables = [
+        await table(`${POLICIES}/${policyName('params')}`),
+        await table(`${POLICIES}/${policyName('message')}`),
+        await table(`${BINDINGS}/${policyName('params')}-b`),
+        await table(`${BINDINGS}/${policyName('allow')}-b`),
+        await table(`${BINDINGS}/${policyName('widget-size')}-b`),
+        await table(`${BINDINGS}/${policyName('plain')}-b`),
+        await table(`/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${webhooks}`),
+      ];
+      const rows = tables.map((t) => (t as { rows: unknown[][] }).rows[0]);
+      assert.deepEqual(rows, [
+        [policyName('params'), 1, 'v1/ConfigMap'],
+        [policyName('message'), 3, '<unset>'],
+        [`${policyName('params')}-b`, policyName('params'), '*/limits'],
+        [`${policyName('allow')}-b`, policyName('allow'), `${namespace}/absent`],
+        [`${policyName('widget-size')}-b`, policyName('widget-size'), `&LabelSelector{MatchLabels:map[string]string{tier: ${id},},MatchExpressions:[]LabelSelectorRequirement{},}`],
+        [`${policyName('plain')}-b`, policyName('plain'), '<unset>'],
+        [webhooks, 0],
+      ]);
+      const columns = tables.map((t) => (t as { columns: unknown[][] }).columns.map((c) => c[0]));
+      assert.deepEqual(columns, [...Array<string[]>(2).fill(['Name', 'Validations', 'ParamKind', 'Age']), ...Array<string[]>(4).fill(['Name', 'PolicyName', 'ParamRef', 'Age']), ['Name', 'Webhooks', 'Age']]);
+      assert.deepEqual((tables[0] as { columns: unknown[][] }).columns[1], ['Validations', 'integer', '', 0, 'Validations indicates the number of validation rules defined in this configuration']);
+    });
+
+    test('policies and their bindings are not judged by policies; webhook configurations are', async () => {
+      const labels = { p: `own-kinds-${id}` };
       const name = policyName('unjudged');
-      const created = await request('POST', POLICIES, { metadata: { name }, spec: { matchConstraints: covering('unjudged'), validations: [{ expression: 'true' }] } });
+      const created = await request('POST', POLICIES, { metadata: { name, labels }, spec: { matchConstraints: covering('unjudged'), validations: [{ expression: 'true' }] } });
       assert.equal(created.status, 201);
-      assert.equal((await request('DELETE', `${POLICIES}/${name}`)).status, 200);
+      assert.equal((await request('POST', BINDINGS, { metadata: { name: `${name}-b`, labels }, spec: { policyName: name, validationActions: ['Deny'] } })).status, 201);
+      const judged = await request('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', { metadata: { name: `judged-${id}`, labels }, webhooks: [] });
+      assert.deepEqual(judged.body, denial('validatingwebhookconfigurations', `judged-${id}`, 'own-kinds', 'judged', 'Invalid', 422, 'admissionregistration.k8s.io'));
     });
   });
 }

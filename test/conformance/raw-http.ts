@@ -14,7 +14,7 @@ export interface RawAnswer {
 }
 
 /** A request to `path` with the backend's credentials; `respond` gets the response. */
-function send(kubeConfig: KubeConfig, method: string, path: string, contentType: string | undefined, respond: (res: IncomingMessage) => void, length?: number): ClientRequest {
+function send(kubeConfig: KubeConfig, method: string, path: string, contentType: string | undefined, respond: (res: IncomingMessage) => void, length?: number, accept = 'application/json'): ClientRequest {
   const cluster = kubeConfig.getCurrentCluster();
   const token = kubeConfig.getCurrentUser()?.token;
   if (cluster === null) throw new Error('the kubeconfig has no current cluster');
@@ -24,7 +24,7 @@ function send(kubeConfig: KubeConfig, method: string, path: string, contentType:
     method,
     ...(ca === undefined ? {} : { ca }),
     headers: {
-      accept: 'application/json',
+      accept,
       ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
       ...(contentType === undefined ? {} : { 'content-type': contentType }),
       // Node sends a DELETE's body neither chunked nor with a length unless told its length: a server then reads
@@ -35,7 +35,8 @@ function send(kubeConfig: KubeConfig, method: string, path: string, contentType:
   return url.protocol === 'https:' ? httpsRequest(url, options, respond) : httpRequest(url, options, respond);
 }
 
-export function raw(kubeConfig: KubeConfig, method: string, path: string, body?: string, contentType = 'application/json'): Promise<RawAnswer> {
+/** `accept` asks for another form of the answer (a Table: `application/json;as=Table;v=v1;g=meta.k8s.io`). */
+export function raw(kubeConfig: KubeConfig, method: string, path: string, body?: string, contentType = 'application/json', accept?: string): Promise<RawAnswer> {
   return new Promise<RawAnswer>((resolve, reject) => {
     const req = send(
       kubeConfig,
@@ -55,6 +56,7 @@ export function raw(kubeConfig: KubeConfig, method: string, path: string, body?:
         res.on('error', reject);
       },
       body === undefined ? undefined : Buffer.byteLength(body),
+      accept,
     );
     req.on('error', reject);
     req.end(body);

@@ -28,10 +28,12 @@ import { validatePolicies } from './validate-policies.js';
 import { hasWebhooks, registeredWebhooks, requestAttributes, webhookMatches, type Webhook } from './webhooks.js';
 
 /**
- * The admission configuration kinds no webhook and no policy admits (rules.IsExemptAdmissionConfigurationResource),
- * so that a broken one cannot lock itself in.
+ * The admission configuration kinds no webhook is called for (rules.IsExemptAdmissionConfigurationResource), and the
+ * ones no policy judges (policy/generic/plugin.go admissionResources): a broken one cannot lock itself in. A policy
+ * does judge webhook configurations.
  */
-const EXEMPT = new Set([VALIDATING_WEBHOOKS_KEY, MUTATING_WEBHOOKS_KEY, ADMISSION_POLICIES_KEY, POLICY_BINDINGS_KEY]);
+const WEBHOOK_EXEMPT = new Set([VALIDATING_WEBHOOKS_KEY, MUTATING_WEBHOOKS_KEY, ADMISSION_POLICIES_KEY, POLICY_BINDINGS_KEY]);
+const POLICY_EXEMPT = new Set([ADMISSION_POLICIES_KEY, POLICY_BINDINGS_KEY]);
 
 /** A write to admit. `object` is the request body (owned by the admission: it may be replaced by a patched copy). */
 export interface AdmissionWrite {
@@ -73,19 +75,21 @@ export function hasAdmission(cluster: Cluster): boolean {
 
 /** Performs `write` under admission. */
 export async function admitWrite(cluster: Cluster, request: AdmissionWrite, write: AdmittedOperation): Promise<AdmittedWrite> {
-  const policies = hasPolicyBindings(cluster);
-  if (!hasAdmission(cluster) || EXEMPT.has(request.view.type.key)) return { record: write(request.object, request.dryRun), warnings: [] };
+  const key = request.view.type.key;
+  const webhooks = hasWebhooks(cluster) && !WEBHOOK_EXEMPT.has(key);
+  const policies = hasPolicyBindings(cluster) && !POLICY_EXEMPT.has(key);
+  if (!webhooks && !policies) return { record: write(request.object, request.dryRun), warnings: [] };
   const warnings: string[] = [];
   const oldObject = request.oldObject === undefined ? undefined : reviewForm(request, request.oldObject);
   // The first mutating webhook called matches the request's own object; none matching it, none is called.
-  const registered = registeredWebhooks(cluster, 'mutating');
+  const registered = webhooks ? registeredWebhooks(cluster, 'mutating') : [];
   const attributes = requestAttributes(request, request.object);
   const mutating = registered.some((webhook) => webhookMatches(cluster, webhook, attributes)) ? registered : [];
   const mutation = mutating.length === 0 ? { object: request.object, managedFields: undefined } : await mutate(cluster, request, write, mutating, oldObject, warnings);
   const { object, managedFields } = mutation;
   // Without a validating webhook to call or a policy binding to evaluate, the checks run once, in the write itself.
   // (With a binding, every write is checked first: whether a policy covers it depends on its checked object.)
-  const candidates = registeredWebhooks(cluster, 'validating').filter((webhook) => webhookMatches(cluster, webhook, requestAttributes(request, object)));
+  const candidates = (webhooks ? registeredWebhooks(cluster, 'validating') : []).filter((webhook) => webhookMatches(cluster, webhook, requestAttributes(request, object)));
   if (candidates.length === 0 && !policies) return { record: write(object, request.dryRun, managedFields), warnings };
   let checked: KubeObject | undefined = object;
   let dryRecord: StoredRecord | undefined;

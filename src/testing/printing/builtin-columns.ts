@@ -256,6 +256,49 @@ const event = {
   },
 } satisfies ColumnSet;
 
+const webhookConfiguration = set([column('Webhooks', 'integer', 'Webhooks indicates the number of webhooks registered in this configuration'), AGE], (o, now) => [list(o['webhooks']).length, age(o, now)]);
+
+const admissionPolicy = set(
+  [
+    column('Validations', 'integer', 'Validations indicates the number of validation rules defined in this configuration'),
+    column('ParamKind', 'string', 'ParamKind specifies the kind of resources used to parameterize this policy'),
+    AGE,
+  ],
+  (o, now) => {
+    const paramKind = rec(spec(o)['paramKind']);
+    return [list(spec(o)['validations']).length, spec(o)['paramKind'] === undefined ? '<unset>' : `${str(paramKind['apiVersion'], '')}/${str(paramKind['kind'], '')}`, age(o, now)];
+  },
+);
+
+/** A label selector as its Go String() writes it (the generated protobuf text kube-apiserver's printer shows). */
+function selectorText(selector: Record<string, unknown>): string {
+  const labels = rec(selector['matchLabels']);
+  const matchLabels = Object.keys(labels)
+    .sort()
+    .map((key) => `${key}: ${String(labels[key])},`)
+    .join('');
+  const expressions = list(selector['matchExpressions'])
+    .map(rec)
+    .map((e) => `LabelSelectorRequirement{Key:${str(e['key'], '')},Operator:${str(e['operator'], '')},Values:[${list(e['values']).map(String).join(' ')}],},`)
+    .join('');
+  return `&LabelSelector{MatchLabels:map[string]string{${matchLabels}},MatchExpressions:[]LabelSelectorRequirement{${expressions}},}`;
+}
+
+const policyBinding = set(
+  [
+    column('PolicyName', 'string', 'PolicyName indicates the policy definition which the policy binding binded to'),
+    column('ParamRef', 'string', 'ParamRef indicates the param resource which sets the configuration param'),
+    AGE,
+  ],
+  (o, now) => {
+    const ref = spec(o)['paramRef'] === undefined ? undefined : rec(spec(o)['paramRef']);
+    const name = ref === undefined ? '' : str(ref['name'], '');
+    // A name without a namespace is shown in `*/`: the printer cannot tell whether the param is cluster-scoped.
+    const param = ref === undefined ? '<unset>' : name !== '' ? `${str(ref['namespace'], '*')}/${name}` : ref['selector'] !== undefined ? selectorText(rec(ref['selector'])) : '<unset>';
+    return [str(spec(o)['policyName'], ''), param, age(o, now)];
+  },
+);
+
 /** Default of the API server for kinds without a printer: Name and Created At. */
 export const DEFAULT_COLUMNS: ColumnSet = role;
 
@@ -281,6 +324,10 @@ const BY_KEY: Readonly<Record<string, ColumnSet>> = {
   'rbac.authorization.k8s.io/clusterroles': role,
   'rbac.authorization.k8s.io/rolebindings': binding,
   'rbac.authorization.k8s.io/clusterrolebindings': binding,
+  'admissionregistration.k8s.io/validatingwebhookconfigurations': webhookConfiguration,
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations': webhookConfiguration,
+  'admissionregistration.k8s.io/validatingadmissionpolicies': admissionPolicy,
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings': policyBinding,
 };
 
 /** The columns of a built-in resource (by key), or the default ones. */
