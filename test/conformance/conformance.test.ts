@@ -6,6 +6,7 @@ import { after, before, describe } from 'node:test';
 import { admissionPolicySuite } from './admission-policies.js';
 import { admissionPolicyObjectSuite } from './admission-policy-objects.js';
 import { admissionReviewSuite } from './admission-reviews.js';
+import { admissionVersionSuite } from './admission-versions.js';
 import { applySuite } from './apply.js';
 import { startBackend, type Backend } from './backend.js';
 import { bindingSuite } from './binding.js';
@@ -86,4 +87,5 @@ describe(`conformance (${choice})`, () => {
   admissionPolicyObjectSuite(backend);
   conversionWebhookSuite(backend);
   admissionPolicySuite(backend);
+  admissionVersionSuite(backend);
 });

@@ -9,7 +9,8 @@ import type { Cluster } from '../cluster.js';
 import { ADMISSION_POLICIES_KEY, POLICY_BINDINGS_KEY } from '../resources/builtin-resources.js';
 import type { StoredRecord } from '../store/record.js';
 import type { MatchCondition } from './match-conditions.js';
-import { ruleMatches, selectorsMatch, type AdmissionAttributes } from './webhooks.js';
+import type { AdmissionWrite } from './admit.js';
+import { matchingVersion, ruleMatches, selectorsMatch, type AdmissionAttributes } from './webhooks.js';
 
 type Map = Record<string, unknown>;
 
@@ -132,12 +133,16 @@ function namedRuleMatches(rule: Map, attributes: AdmissionAttributes): boolean {
   return names.length === 0 || names.includes(attributes.name);
 }
 
-/** Whether `criteria` (a policy's matchConstraints or a binding's matchResources) covers the request. */
-export function resourcesMatch(cluster: Cluster, criteria: Map, attributes: AdmissionAttributes): boolean {
+/**
+ * The version in which `criteria` (a policy's matchConstraints or a binding's matchResources) covers the request,
+ * under its matchPolicy (its rules, or the request's when it has none), or undefined when it does not.
+ */
+export function coveringVersion(cluster: Cluster, criteria: Map, request: AdmissionWrite, attributes: AdmissionAttributes): string | undefined {
   const namespaceSelector = isMap(criteria['namespaceSelector']) ? criteria['namespaceSelector'] : undefined;
   const objectSelector = isMap(criteria['objectSelector']) ? criteria['objectSelector'] : undefined;
-  if (!selectorsMatch(cluster, namespaceSelector, objectSelector, attributes)) return false;
-  if (maps(criteria['excludeResourceRules']).some((rule) => namedRuleMatches(rule, attributes))) return false;
+  if (!selectorsMatch(cluster, namespaceSelector, objectSelector, attributes)) return undefined;
+  const policy = criteria['matchPolicy'];
+  if (matchingVersion(maps(criteria['excludeResourceRules']), policy, request, attributes, namedRuleMatches) !== undefined) return undefined;
   const rules = maps(criteria['resourceRules']);
-  return rules.length === 0 || rules.some((rule) => namedRuleMatches(rule, attributes));
+  return rules.length === 0 ? attributes.version : matchingVersion(rules, policy, request, attributes, namedRuleMatches);
 }

@@ -19,13 +19,14 @@ import type { ResourceView } from '../resources/resource-type.js';
 import { forbidden, StatusError, type KubeStatus } from '../status-errors.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { callWebhook, WebhookCallError, type WebhookAnswer } from './call-webhook.js';
-import { checkMutatingAnswer, mutatedObject } from './mutation.js';
+import { checkMutatingAnswer, patchedDocument } from './mutation.js';
 import { matchConditionVerdict, verdictMessage } from './match-conditions.js';
 import { hasPolicyBindings } from './admission-policies.js';
 import { admissionReview, conditionRequest } from './review.js';
-import { reviewForm } from './review-object.js';
+import { decodedMutation, reviewForm } from './review-object.js';
 import { validatePolicies } from './validate-policies.js';
-import { hasWebhooks, registeredWebhooks, requestAttributes, webhookMatches, type Webhook } from './webhooks.js';
+import { heldVersion, reviewedAt } from './versions.js';
+import { hasWebhooks, registeredWebhooks, requestAttributes, webhookVersion, type Webhook } from './webhooks.js';
 
 /**
  * The admission configuration kinds no webhook is called for (rules.IsExemptAdmissionConfigurationResource), and the
@@ -54,6 +55,11 @@ export interface AdmissionWrite {
   readonly kind?: { readonly group: string; readonly version: string; readonly kind: string };
   /** What the validating webhooks see of the checked write's record, when not the record's object (its Scale). */
   readonly shown?: (record: StoredRecord) => KubeObject;
+  /**
+   * The version the client wrote in, when the objects are held at another (`view`'s: a CRD converting through a
+   * webhook holds them at its storage version); admission presents them at the version each rule matched.
+   */
+  readonly requestVersion?: string;
 }
 
 export interface AdmittedWrite {
@@ -84,12 +90,12 @@ export async function admitWrite(cluster: Cluster, request: AdmissionWrite, writ
   // The first mutating webhook called matches the request's own object; none matching it, none is called.
   const registered = webhooks ? registeredWebhooks(cluster, 'mutating') : [];
   const attributes = requestAttributes(request, request.object);
-  const mutating = registered.some((webhook) => webhookMatches(cluster, webhook, attributes)) ? registered : [];
+  const mutating = registered.some((webhook) => webhookVersion(cluster, webhook, request, attributes) !== undefined) ? registered : [];
   const mutation = mutating.length === 0 ? { object: request.object, managedFields: undefined } : await mutate(cluster, request, write, mutating, oldObject, warnings);
   const { object, managedFields } = mutation;
   // Without a validating webhook to call or a policy binding to evaluate, the checks run once, in the write itself.
   // (With a binding, every write is checked first: whether a policy covers it depends on its checked object.)
-  const candidates = (webhooks ? registeredWebhooks(cluster, 'validating') : []).filter((webhook) => webhookMatches(cluster, webhook, requestAttributes(request, object)));
+  const candidates = (webhooks ? registeredWebhooks(cluster, 'validating') : []).filter((webhook) => webhookVersion(cluster, webhook, request, requestAttributes(request, object)) !== undefined);
   if (candidates.length === 0 && !policies) return { record: write(object, request.dryRun, managedFields), warnings };
   let checked: KubeObject | undefined = object;
   let dryRecord: StoredRecord | undefined;
@@ -98,11 +104,11 @@ export async function admitWrite(cluster: Cluster, request: AdmissionWrite, writ
     checked = request.shown === undefined ? dryRecord.object : request.shown(dryRecord);
   }
   const checkedForm = checked === undefined ? undefined : reviewForm(request, checked);
-  if (policies) validatePolicies(cluster, request, checkedForm, oldObject, warnings);
-  const validating = candidates.filter((webhook) => shouldCall(cluster, webhook, request, checkedForm, oldObject));
-  const answers = await Promise.all(validating.map((webhook) => underPolicy(webhook, () => call(webhook, request, checkedForm, oldObject, warnings, checkValidatingAnswer))));
+  if (policies) await validatePolicies(cluster, request, checkedForm, oldObject, warnings);
+  const validating = (await Promise.all(candidates.map((webhook) => callOf(cluster, webhook, request, checkedForm, oldObject)))).filter((sent) => sent !== undefined);
+  const answers = await Promise.all(validating.map((sent) => underPolicy(sent.webhook, () => call(request, sent, warnings, checkValidatingAnswer))));
   answers.forEach((answer, index) => {
-    const webhook = validating[index];
+    const webhook = validating[index]?.webhook;
     if (answer !== undefined && webhook !== undefined && !answer.allowed) throw denied(webhook, answer);
   });
   if (request.dryRun && dryRecord !== undefined) return { record: dryRecord, warnings };
@@ -133,11 +139,13 @@ async function mutate(
     for (const webhook of mutating) {
       if (round === 1 && !again.has(webhook)) continue;
       // Each webhook is matched against the object as the webhooks before it left it (its labels, for objectSelector).
-      if (!shouldCall(cluster, webhook, request, sent, oldObject)) continue;
-      const answer = await underPolicy(webhook, () => call(webhook, request, sent, oldObject, warnings, checkMutatingAnswer));
+      const target = await callOf(cluster, webhook, request, sent, oldObject);
+      if (target === undefined) continue;
+      const answer = await underPolicy(webhook, () => call(request, target, warnings, checkMutatingAnswer));
       if (answer !== undefined && !answer.allowed) throw denied(webhook, answer);
       const current = sent;
-      if (answer !== undefined) sent = underPolicy(webhook, () => mutatedObject(webhook, request, current, answer)) ?? current;
+      const patched = answer === undefined ? undefined : underPolicy(webhook, () => patchedDocument(webhook, target.object, answer));
+      if (patched !== undefined) sent = await mutationHeld(cluster, request, patched, target.version);
       if (sent !== current && !isDeepStrictEqual(sent, current)) {
         again = new Set([...again, ...called]);
         called = new Set();
@@ -178,17 +186,37 @@ function heldObject(request: AdmissionWrite, object: KubeObject, managedFields: 
   return { ...object, metadata };
 }
 
+/** A call of a webhook: the version its rules matched, and the objects at that version in their review form. */
+interface WebhookCall {
+  readonly webhook: Webhook;
+  readonly version: string;
+  readonly object: KubeObject | undefined;
+  readonly oldObject: KubeObject | undefined;
+}
+
 /**
- * Whether `webhook` is called for `request`, whose objects are `object` and `oldObject` (in their review form): its
- * rules and selectors, then its matchConditions, whose error is a 403 under `failurePolicy: Fail`.
+ * Whether `webhook` is called for `request`, whose objects are `object` and `oldObject` (held, in their review form),
+ * and with what: its rules (under its matchPolicy) and selectors, then its matchConditions over the objects at the
+ * version matched, whose error is a 403 under `failurePolicy: Fail`.
  */
-function shouldCall(cluster: Cluster, webhook: Webhook, request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined): boolean {
-  if (!webhookMatches(cluster, webhook, requestAttributes(request, object))) return false;
-  if (webhook.matchConditions.length === 0) return true;
-  const verdict = matchConditionVerdict(webhook.matchConditions, object, oldObject, conditionRequest(request));
-  if ('call' in verdict) return verdict.call;
-  if (webhook.failurePolicy === 'Ignore') return false;
+async function callOf(cluster: Cluster, webhook: Webhook, request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined): Promise<WebhookCall | undefined> {
+  const version = webhookVersion(cluster, webhook, request, requestAttributes(request, object));
+  if (version === undefined) return undefined;
+  const sent: WebhookCall = { webhook, version, object: await reviewedAt(cluster, request, object, version), oldObject: await reviewedAt(cluster, request, oldObject, version) };
+  if (webhook.matchConditions.length === 0) return sent;
+  const verdict = matchConditionVerdict(webhook.matchConditions, sent.object, sent.oldObject, conditionRequest(request, version));
+  if ('call' in verdict) return verdict.call ? sent : undefined;
+  if (webhook.failurePolicy === 'Ignore') return undefined;
   throw forbidden({ group: request.view.type.group, plural: request.view.type.plural }, request.name, verdictMessage(verdict.errors));
+}
+
+/**
+ * A mutating webhook's patched document (at the version it was sent) as the write holds it: converted back when it
+ * was sent at another version, then decoded and defaulted (decodedMutation; a document that is no object its 500).
+ */
+async function mutationHeld(cluster: Cluster, request: AdmissionWrite, patched: unknown, version: string): Promise<KubeObject> {
+  if (version === request.view.version || typeof patched !== 'object' || patched === null || Array.isArray(patched)) return decodedMutation(request, patched);
+  return decodedMutation(request, await heldVersion(cluster, request, patched as KubeObject, version));
 }
 
 
@@ -198,17 +226,10 @@ function checkValidatingAnswer(answer: WebhookAnswer): void {
   if (answer.patchType !== undefined && answer.patchType !== null) throw new WebhookCallError('received invalid webhook response: validating webhook may not return response.patchType');
 }
 
-/** Calls one webhook with the review of `object`; its warnings are collected once its answer is found valid. */
-async function call(
-  webhook: Webhook,
-  request: AdmissionWrite,
-  object: KubeObject | undefined,
-  oldObject: KubeObject | undefined,
-  warnings: string[],
-  check: (answer: WebhookAnswer) => void,
-): Promise<WebhookAnswer> {
+/** Makes one call of a webhook; its warnings are collected once its answer is found valid. */
+async function call(request: AdmissionWrite, sent: WebhookCall, warnings: string[], check: (answer: WebhookAnswer) => void): Promise<WebhookAnswer> {
   const uid = randomUUID();
-  const answer = await callWebhook(webhook, admissionReview(request, object, oldObject, uid), uid);
+  const answer = await callWebhook(sent.webhook, admissionReview(request, sent.object, sent.oldObject, uid, sent.version), uid);
   check(answer);
   for (const warning of answer.warnings ?? []) if (typeof warning === 'string') warnings.push(warning);
   return answer;

@@ -9,9 +9,7 @@
 import { applyDecodedJsonPatch, decodeJsonPatch, PatchError, type JsonPatch } from '../patch/index.js';
 import { internalError } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
-import type { AdmissionWrite } from './admit.js';
 import { WebhookCallError, type WebhookAnswer } from './call-webhook.js';
-import { decodedMutation } from './review-object.js';
 
 /** The answer's `patch`, base64-decoded ('' when there is none). */
 function patchText(answer: WebhookAnswer): string {
@@ -29,12 +27,12 @@ export function checkMutatingAnswer(answer: WebhookAnswer): void {
 }
 
 /**
- * The object after an allowing webhook's patch (`sent`: what the webhook was sent; undefined for a DELETE), in the
- * form the next webhook is sent it; `sent` itself when the answer changes nothing.
+ * The document an allowing webhook's patch makes of `sent` (what the webhook was sent; undefined for a DELETE), not
+ * yet decoded (review-object.ts decodedMutation); undefined when the answer changes nothing.
  */
-export function mutatedObject(webhook: { readonly name: string }, request: AdmissionWrite, sent: KubeObject | undefined, answer: WebhookAnswer): KubeObject | undefined {
+export function patchedDocument(webhook: { readonly name: string }, sent: KubeObject | undefined, answer: WebhookAnswer): unknown {
   const text = patchText(answer);
-  if (text === '') return sent;
+  if (text === '') return undefined;
   let operations: JsonPatch;
   try {
     // With its text: a `test` compares a scalar by the text the webhook sent.
@@ -43,17 +41,15 @@ export function mutatedObject(webhook: { readonly name: string }, request: Admis
     if (error instanceof PatchError) throw new WebhookCallError(`received undecodable patch in webhook response: ${error.reason}`);
     throw error;
   }
-  if (operations.length === 0) return sent;
+  if (operations.length === 0) return undefined;
   if (sent === undefined) throw internalError(`admission webhook "${webhook.name}" attempted to modify the object, which is not supported for this operation`);
   if (answer.patchType !== 'JSONPatch') throw new WebhookCallError(`unsupported patch type "${String(answer.patchType)}"`);
-  let patched: unknown;
   try {
-    patched = applyDecodedJsonPatch(sent, operations);
+    return applyDecodedJsonPatch(sent, operations);
   } catch (error) {
     if (error instanceof PatchError) throw internalError(error.reason);
     throw error;
   }
-  return decodedMutation(request, patched);
 }
 
 /** The patch's JSON; text that is not JSON is a patch that does not decode. */

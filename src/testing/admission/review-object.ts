@@ -19,9 +19,12 @@ import { internalError } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
 import type { AdmissionWrite } from './admit.js';
 
-/** The kind of the objects `request` admits: the resource's own, or the one it names (a Scale, an Eviction). */
-export function kindOf(request: AdmissionWrite): { readonly group: string; readonly version: string; readonly kind: string } {
-  const { type, version } = request.view;
+/**
+ * The kind of the objects `request` admits: the resource's own at `version` (by default the one the write holds them
+ * in), or the one it names (a Scale, an Eviction).
+ */
+export function kindOf(request: AdmissionWrite, version = request.view.version): { readonly group: string; readonly version: string; readonly kind: string } {
+  const { type } = request.view;
   return request.kind ?? { group: type.group, version, kind: type.kind };
 }
 
@@ -32,9 +35,9 @@ function structOf(request: AdmissionWrite): string | undefined {
   return builtInRootStruct({ group, kind }, version);
 }
 
-/** `object` as a webhook is sent it. */
-export function reviewForm(request: AdmissionWrite, object: KubeObject): KubeObject {
-  const { group, version, kind } = kindOf(request);
+/** `object` (at `version`, by default the one the write holds it in) as a webhook is sent it. */
+export function reviewForm(request: AdmissionWrite, object: KubeObject, at = request.view.version): KubeObject {
+  const { group, version, kind } = kindOf(request, at);
   const apiVersion = apiVersionOf(group, version);
   if (request.kind === undefined && !request.view.type.builtin) return goEncodedUnstructured({ ...object, apiVersion, kind }) as KubeObject;
   const struct = structOf(request);

@@ -8,30 +8,35 @@
 import type { KubeObject } from '../store/record.js';
 import type { AdmissionWrite } from './admit.js';
 import { kindOf } from './review-object.js';
+import { requestVersionOf } from './versions.js';
 
 /** The kind of options each operation carries: a PATCH is admitted as an UPDATE, with UpdateOptions. */
 const OPTIONS_KIND = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' } as const;
 
 /**
- * The review of `request` whose object (after the mutating webhooks before this one) is `object`; both objects are
- * already in the form they are sent in (review-object.ts).
+ * The review of `request` for a webhook whose rules matched it in `version`; both objects are already in the form
+ * they are sent in (review-object.ts), at that version.
  */
-export function admissionReview(request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined, uid: string): Record<string, unknown> {
-  return { kind: 'AdmissionReview', apiVersion: 'admission.k8s.io/v1', request: admissionRequest(request, object, oldObject, uid) };
+export function admissionReview(request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined, uid: string, version: string): Record<string, unknown> {
+  return { kind: 'AdmissionReview', apiVersion: 'admission.k8s.io/v1', request: admissionRequest(request, object, oldObject, uid, version) };
 }
 
 /**
- * The `request` variable of a webhook's matchConditions: the AdmissionRequest kube-apiserver makes for CEL
- * (cel/condition.go CreateAdmissionRequest), without a uid, objects or options.
+ * The `request` variable of a webhook's or policy's CEL: the AdmissionRequest kube-apiserver makes for CEL
+ * (cel/condition.go CreateAdmissionRequest) for a match in `version`, without a uid, objects or options.
  */
-export function conditionRequest(request: AdmissionWrite): Record<string, unknown> {
-  return { ...admissionRequest(request, undefined, undefined, ''), object: null, oldObject: null, options: null };
+export function conditionRequest(request: AdmissionWrite, version: string): Record<string, unknown> {
+  return { ...admissionRequest(request, undefined, undefined, '', version), object: null, oldObject: null, options: null };
 }
 
-function admissionRequest(request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined, uid: string): Record<string, unknown> {
-  const { type, version } = request.view;
-  const gvk = kindOf(request);
-  const gvr = { group: type.group, version, resource: type.plural };
+/** `kind` and `resource` are the matched version's, `requestKind` and `requestResource` the client's. */
+function admissionRequest(request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined, uid: string, version: string): Record<string, unknown> {
+  const { type } = request.view;
+  const requested = requestVersionOf(request);
+  const gvk = kindOf(request, version);
+  const gvr = { group: type.group, version: request.kind === undefined ? version : request.view.version, resource: type.plural };
+  const requestGvk = kindOf(request, requested);
+  const requestGvr = { ...gvr, version: request.kind === undefined ? requested : request.view.version };
   const subresource = request.subresource === undefined ? {} : { subResource: request.subresource };
   const name = request.name !== '' ? request.name : nameOf(object);
   return {
@@ -39,8 +44,8 @@ function admissionRequest(request: AdmissionWrite, object: KubeObject | undefine
       kind: gvk,
       resource: gvr,
       ...subresource,
-      requestKind: gvk,
-      requestResource: gvr,
+      requestKind: requestGvk,
+      requestResource: requestGvr,
       ...(request.subresource === undefined ? {} : { requestSubResource: request.subresource }),
       ...(name === '' ? {} : { name }),
       ...(type.namespaced && request.namespace !== '' ? { namespace: request.namespace } : {}),

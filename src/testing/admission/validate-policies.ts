@@ -15,11 +15,12 @@ import { NAMESPACES_KEY } from '../resources/builtin-resources.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { forbidden, StatusError, type KubeStatus } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
-import { boundPolicies, resourcesMatch, type AdmissionPolicy, type PolicyBinding } from './admission-policies.js';
+import { boundPolicies, coveringVersion, type AdmissionPolicy, type PolicyBinding } from './admission-policies.js';
 import type { AdmissionWrite } from './admit.js';
 import { policyDenials, type Denial, type PolicyInput } from './policy-evaluation.js';
 import { requestAttributes, type AdmissionAttributes } from './webhooks.js';
 import { conditionRequest } from './review.js';
+import { reviewedAt } from './versions.js';
 
 /** A denial with the policy and binding it came from (no binding: the policy could not be configured). */
 interface Denied extends Denial {
@@ -34,12 +35,14 @@ class ConfigurationError extends Error {}
  * Evaluates the policies bound for `request`, whose objects (in the form the webhooks are sent them) are given;
  * throws the first denial, and adds the warnings of `Warn` bindings to `warnings`.
  */
-export function validatePolicies(cluster: Cluster, request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined, warnings: string[]): void {
+export async function validatePolicies(cluster: Cluster, request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined, warnings: string[]): Promise<void> {
   const attributes = requestAttributes(request, object);
   const denied: Denied[] = [];
-  let input: Omit<PolicyInput, 'params'> | undefined;
+  // The inputs at each version a policy matched in (the objects converted once per version).
+  const inputs = new Map<string, Omit<PolicyInput, 'params'>>();
   for (const policy of boundPolicies(cluster)) {
-    if (policy.matchConstraints === undefined || !resourcesMatch(cluster, policy.matchConstraints, attributes)) continue;
+    const version = policy.matchConstraints === undefined ? undefined : coveringVersion(cluster, policy.matchConstraints, request, attributes);
+    if (version === undefined) continue;
     const configurationFailed = (message: string, binding: PolicyBinding | undefined): void => {
       if (policy.failurePolicy === 'Fail') denied.push({ policy: policy.name, binding: binding?.name, message, reason: 'Invalid' });
     };
@@ -49,7 +52,7 @@ export function validatePolicies(cluster: Cluster, request: AdmissionWrite, obje
       continue;
     }
     for (const binding of policy.bindings) {
-      if (binding.matchResources !== undefined && !resourcesMatch(cluster, binding.matchResources, attributes)) continue;
+      if (binding.matchResources !== undefined && coveringVersion(cluster, binding.matchResources, request, attributes) === undefined) continue;
       let params: (KubeObject | null)[];
       try {
         params = paramsOf(cluster, policy, binding, paramType, attributes);
@@ -58,7 +61,11 @@ export function validatePolicies(cluster: Cluster, request: AdmissionWrite, obje
         configurationFailed(`failed to configure binding: ${error.message}`, binding);
         continue;
       }
-      input ??= inputOf(cluster, request, object, oldObject);
+      let input = inputs.get(version);
+      if (input === undefined) {
+        input = await inputOf(cluster, request, object, oldObject, version);
+        inputs.set(version, input);
+      }
       for (const param of params) {
         for (const denial of policyDenials(policy, { ...input, params: fromJson(param, undefined) })) {
           for (const action of binding.validationActions) {
@@ -110,13 +117,16 @@ function paramsOf(cluster: Cluster, policy: AdmissionPolicy, binding: PolicyBind
   return found;
 }
 
-/** The CEL inputs but the params: the objects, the AdmissionRequest and the request's Namespace as kube-apiserver trims it. */
-function inputOf(cluster: Cluster, request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined): Omit<PolicyInput, 'params'> {
+/**
+ * The CEL inputs but the params, for a policy that matched in `version`: the objects at that version, the
+ * AdmissionRequest and the request's Namespace as kube-apiserver trims it.
+ */
+async function inputOf(cluster: Cluster, request: AdmissionWrite, object: KubeObject | undefined, oldObject: KubeObject | undefined, version: string): Promise<Omit<PolicyInput, 'params'>> {
   // The objects are unstructured there, custom resources too: a `date-time` string is a string, not a timestamp.
   return {
-    object: fromJson(object ?? null, undefined),
-    oldObject: fromJson(oldObject ?? null, undefined),
-    request: fromJson(conditionRequest(request), undefined),
+    object: fromJson((await reviewedAt(cluster, request, object, version)) ?? null, undefined),
+    oldObject: fromJson((await reviewedAt(cluster, request, oldObject, version)) ?? null, undefined),
+    request: fromJson(conditionRequest(request, version), undefined),
     namespaceObject: namespaceObjectOf(cluster, request),
   };
 }

@@ -10,6 +10,7 @@ import { selectorMatches } from '../kinds/builtin/field-rules.js';
 import type { KubeObject } from '../store/record.js';
 import type { AdmissionWrite } from './admit.js';
 import { nameOf } from './review.js';
+import { candidateVersions, requestVersionOf } from './versions.js';
 import type { MatchCondition } from './match-conditions.js';
 
 type Map = Record<string, unknown>;
@@ -33,6 +34,8 @@ export interface Webhook {
   /** Where the test said the webhook of `service` listens (the `webhookServices` option). */
   readonly serviceAddress: URL | undefined;
   readonly failurePolicy: 'Fail' | 'Ignore';
+  /** `Equivalent` (the default): a rule naming another served version of the resource matches too (versions.ts). */
+  readonly matchPolicy: 'Exact' | 'Equivalent';
   /** A mutating webhook's: `IfNeeded` is called again once when a webhook after it changed the object. */
   readonly reinvocationPolicy: 'Never' | 'IfNeeded';
   readonly timeoutSeconds: number;
@@ -79,6 +82,7 @@ function webhookOf(cluster: Cluster, configuration: string, item: Map): Webhook 
     caBundle,
     serviceAddress: service === undefined ? undefined : cluster.webhookServices.get(`${String(service.namespace ?? '')}/${String(service.name ?? '')}`),
     failurePolicy: item.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail',
+    matchPolicy: item.matchPolicy === 'Exact' ? 'Exact' : 'Equivalent',
     reinvocationPolicy: item.reinvocationPolicy === 'IfNeeded' ? 'IfNeeded' : 'Never',
     timeoutSeconds: typeof item.timeoutSeconds === 'number' ? item.timeoutSeconds : 10,
     rules: Array.isArray(item.rules) ? item.rules.filter(isMap) : [],
@@ -140,10 +144,19 @@ function webhookSelects(selector: Map | undefined, labels: Readonly<Record<strin
   return selector === undefined || selectorMatches(selector, labels);
 }
 
-/** Whether `webhook` is called for the request (kube-apiserver's rules, namespace and object selectors). */
-export function webhookMatches(cluster: Cluster, webhook: Webhook, attributes: AdmissionAttributes): boolean {
-  if (!webhook.rules.some((rule) => ruleMatches(rule, attributes))) return false;
-  return selectorsMatch(cluster, webhook.namespaceSelector, webhook.objectSelector, attributes);
+/**
+ * The version `webhook` is called in for `request` (kube-apiserver's rules, under its matchPolicy, then its namespace
+ * and object selectors), or undefined when it is not called.
+ */
+export function webhookVersion(cluster: Cluster, webhook: Webhook, request: AdmissionWrite, attributes: AdmissionAttributes): string | undefined {
+  const version = matchingVersion(webhook.rules, webhook.matchPolicy, request, attributes);
+  if (version === undefined) return undefined;
+  return selectorsMatch(cluster, webhook.namespaceSelector, webhook.objectSelector, attributes) ? version : undefined;
+}
+
+/** The first version (the request's, then under Equivalent the other served ones) in which a rule `matches`. */
+export function matchingVersion(rules: readonly Map[], matchPolicy: unknown, request: AdmissionWrite, attributes: AdmissionAttributes, matches = ruleMatches): string | undefined {
+  return candidateVersions(request, matchPolicy).find((version) => rules.some((rule) => matches(rule, { ...attributes, version })));
 }
 
 /**
@@ -171,13 +184,13 @@ function isNamespace(attributes: { readonly group: string; readonly resource: st
 
 /** What `request` is, for matching, when its object (after the mutating webhooks, or checked) is `object`. */
 export function requestAttributes(request: AdmissionWrite, object: KubeObject | undefined): AdmissionAttributes {
-  const { type, version } = request.view;
+  const { type } = request.view;
   const name = request.name !== '' ? request.name : nameOf(object);
   return {
     name,
     operation: request.operation,
     group: type.group,
-    version,
+    version: requestVersionOf(request),
     resource: type.plural,
     subresource: request.subresource,
     namespaced: type.namespaced,

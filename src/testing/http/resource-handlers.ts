@@ -143,7 +143,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         const write = await writeTarget(cluster, view, body);
         return admitWrite(
           cluster,
-          { operation: 'CREATE', view: write.view, namespace, name, subresource: undefined, object: write.body, oldObject: undefined, dryRun: dryRun(query, 'CreateOptions'), options: writeOptionsOf(query) },
+          { operation: 'CREATE', view: write.view, namespace, name, subresource: undefined, object: write.body, oldObject: undefined, dryRun: dryRun(query, 'CreateOptions'), options: writeOptionsOf(query), requestVersion: view.version },
           (object, dry, managedFields) => createObject(cluster, write.view, object ?? {}, r.namespace, { manager, dryRun: dry, warn: rules.warn, ...(managedFields === undefined ? {} : { managedFields }) }),
         );
       });
@@ -163,7 +163,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         const oldObject = current === undefined ? undefined : (JSON.parse(objectText(write.view, current)) as Body);
         return admitWrite(
           cluster,
-          { operation: 'UPDATE', view: write.view, namespace, name: target.name, subresource: r.subresource, object: write.body, oldObject, dryRun: dryRun(query, 'UpdateOptions'), options: writeOptionsOf(query) },
+          { operation: 'UPDATE', view: write.view, namespace, name: target.name, subresource: r.subresource, object: write.body, oldObject, dryRun: dryRun(query, 'UpdateOptions'), options: writeOptionsOf(query), requestVersion: view.version },
           (object, dry, managedFields) => updateObject(cluster, write.view, object ?? {}, target, { manager, dryRun: dry, warn: rules.warn, ...(managedFields === undefined ? {} : { managedFields }) }),
         );
       });
@@ -227,7 +227,8 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
           name: target.name,
           subresource: undefined,
           object: undefined,
-          oldObject: current === undefined ? undefined : (JSON.parse(objectText(view, current)) as Body),
+          // At the request's version (converted through the CRD's webhook when it has one), for admission only.
+          oldObject: current === undefined || !hasAdmission(cluster) ? undefined : (JSON.parse(await recordText(cluster, view, current)) as Body),
           dryRun: options.dryRun === true,
           options: deleteOptionsForAdmission(options),
         },

@@ -73,6 +73,7 @@ export async function patchConverted(
           object,
           oldObject: prev === undefined ? undefined : (JSON.parse(objectJson(prev, storage.apiVersion, view.type.kind)) as KubeObject),
           dryRun: options.dryRun,
+          requestVersion: view.version,
           ...(options.admissionOptions === undefined ? {} : { options: options.admissionOptions }),
         },
         (candidate, dryRun, managedFields) => {
