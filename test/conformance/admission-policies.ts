@@ -94,6 +94,7 @@ export function admissionPolicySuite(backend: () => Backend): void {
         ['scoped', { matchConstraints: covering('scoped'), validations: [{ expression: 'false', message: 'prod only' }] }, { matchResources: { namespaceSelector: { matchLabels: { env: 'prod' } } } }],
         ['named', { matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'], resourceNames: [`one-${id}`, `two-${id}`] }], excludeResourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'], resourceNames: [`two-${id}`] }] }, validations: [{ expression: 'false', message: 'named' }] }],
         ['namespaces', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['namespaces'] }], namespaceSelector: { matchLabels: { p: `namespaces-${id}` } } }, validations: [{ expression: 'namespaceObject == null', message: 'no namespace object' }] }, { paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' } }],
+        ['namespace-request', { matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['namespaces'] }], objectSelector: { matchLabels: { p: `namespace-request-${id}` } } }, validations: [{ expression: 'false', messageExpression: "'request.namespace is ' + request.namespace" }] }],
         ['widget-size', { paramKind: { apiVersion: `${GROUP}/v1`, kind: 'Limit' }, matchConstraints: widgets, validations: [{ expression: "!object.metadata.name.startsWith('sized') || object.spec.size <= params.max", messageExpression: "'size ' + string(object.spec.size) + ' over ' + string(params.max) + ' of ' + params.kind" }] }, { paramRef: { selector: { matchLabels: { tier: id } }, parameterNotFoundAction: 'Deny' } }],
         ['widget-update', { matchConstraints: { resourceRules: [{ apiGroups: [GROUP], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['widgets'] }] }, validations: [{ expression: 'object.spec.size >= oldObject.spec.size', messageExpression: "'shrinks from ' + string(oldObject.spec.size) + ': ' + request.kind.kind + ' ' + request.resource.resource" }] }],
         ['widget-time', { matchConstraints: widgets, validations: [{ expression: "!has(object.spec.when) || object.spec.when < timestamp('2030-01-01T00:00:00Z')" }] }],
@@ -191,6 +192,9 @@ export function admissionPolicySuite(backend: () => Backend): void {
       // A Namespace's request has the Namespace's own name as its namespace: the params are looked for there.
       const created = await request('POST', '/api/v1/namespaces', { metadata: { name: `ns-${id}`, labels: { p: `namespaces-${id}` } } });
       assert.deepEqual(created.body, denial('namespaces', `ns-${id}`, 'namespaces', 'failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction'));
+      // A request on a Namespace has the Namespace's own name as its namespace, in `request` too.
+      const own = await request('POST', '/api/v1/namespaces', { metadata: { name: `nsreq-${id}`, labels: { p: `namespace-request-${id}` } } });
+      assert.deepEqual(own.body, denial('namespaces', `nsreq-${id}`, 'namespace-request', `request.namespace is nsreq-${id}`));
       // The namespaceSelector is asked of the Namespace's own labels: one without them is not covered.
       assert.equal((await request('POST', '/api/v1/namespaces', { metadata: { name: `ns-free-${id}` } })).status, 201);
     });

@@ -39,6 +39,8 @@ function admissionRequest(request: AdmissionWrite, object: KubeObject | undefine
   const requestGvr = { ...gvr, version: request.kind === undefined ? requested : request.view.version };
   const subresource = request.subresource === undefined ? {} : { subResource: request.subresource };
   const name = request.name !== '' ? request.name : nameOf(object);
+  // A request on a Namespace has the Namespace's own name as its namespace, as kube-apiserver's request info gives it.
+  const namespace = type.group === '' && type.plural === 'namespaces' ? name : type.namespaced ? request.namespace : '';
   return {
       uid,
       kind: gvk,
@@ -48,7 +50,7 @@ function admissionRequest(request: AdmissionWrite, object: KubeObject | undefine
       requestResource: requestGvr,
       ...(request.subresource === undefined ? {} : { requestSubResource: request.subresource }),
       ...(name === '' ? {} : { name }),
-      ...(type.namespaced && request.namespace !== '' ? { namespace: request.namespace } : {}),
+      ...(namespace === '' ? {} : { namespace }),
       operation: request.operation,
       userInfo: { username: 'katalog-testing', groups: ['system:masters', 'system:authenticated'] },
       object: object ?? null,
