@@ -4,6 +4,7 @@
  * group, version, plural and operations), `sideEffects: None`, `admissionReviewVersions: [v1]`.
  */
 import type { AdmissionOperation, CrdDefinition, Definition } from '../definition/index.js';
+import { subdomainProblem } from '../definition/name-checks.js';
 import { KatalogError } from '../errors.js';
 
 export interface WebhookClient {
@@ -71,12 +72,39 @@ function clientConfig(options: WebhookConfigurationOptions, route: '/validate' |
 }
 
 /**
+ * The names kube-apiserver would refuse, refused here first with what and where: the configurations' name (a DNS-1123
+ * subdomain), each webhook's (a subdomain of at least three dot-separated segments, IsFullyQualifiedName), and the
+ * Service's port (1–65535).
+ */
+function checkNames(options: WebhookConfigurationOptions): void {
+  const refuse = (what: string, value: unknown, why: string): never => {
+    throw new KatalogError('E_CONFIG', `webhook configuration: ${what} ${why} (the API server refuses it), got ${JSON.stringify(value)}`);
+  };
+  if (options.name !== undefined) {
+    const problem = subdomainProblem(options.name);
+    if (problem !== undefined) refuse('name', options.name, problem);
+  }
+  for (const [what, name] of [
+    ['validatingWebhookName', options.validatingWebhookName],
+    ['mutatingWebhookName', options.mutatingWebhookName],
+  ] as const) {
+    if (name === undefined) continue;
+    const problem = subdomainProblem(name);
+    if (problem !== undefined) refuse(what, name, problem);
+    if (name.split('.').length < 3) refuse(what, name, 'should be a domain with at least three segments separated by dots');
+  }
+  const port = options.service?.port;
+  if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) refuse('service.port', port, 'must be an integer from 1 to 65535');
+}
+
+/**
  * Builds both configurations for `definition`. Throws a KatalogError when neither or both of `url` and `service`
- * are given, when the URL is not https (the API server calls webhooks over https only), or when timeoutSeconds
- * is outside 1–30.
+ * are given, when the URL is not https (the API server calls webhooks over https only), when timeoutSeconds is
+ * outside 1–30, or when a name or port is one the API server would refuse.
  */
 export function webhookConfigurations(definition: Definition, options: WebhookConfigurationOptions): WebhookConfigurations {
   if ((options.url === undefined) === (options.service === undefined)) throw new KatalogError('E_CONFIG', 'webhook configuration: give exactly one of url and service');
+  checkNames(options);
   if (options.url !== undefined && !options.url.startsWith('https://')) {
     throw new KatalogError('E_CONFIG', `webhook configuration: url must start with https:// (the API server calls webhooks over TLS only), got "${options.url}"`);
   }

@@ -125,6 +125,13 @@ test('webhook configurations: a rule per CRD with its operations, https only, ca
   const mutating = configs.mutating as { webhooks: Array<{ rules: unknown }> };
   assert.deepEqual(mutating.webhooks[0]?.rules, [{ operations: ['CREATE'], apiGroups: ['shop.example.io'], apiVersions: ['v1'], resources: ['stores'], scope: 'Namespaced' }]);
   assert.throws(() => webhookConfigurations(definition, { url: 'http://insecure' }), /must start with https:\/\//);
+  // Names and ports kube-apiserver would refuse are refused here first, saying which option and why.
+  const url = 'https://hooks.example.com/admission';
+  assert.throws(() => webhookConfigurations(definition, { url, validatingWebhookName: 'validate' }), /validatingWebhookName should be a domain with at least three segments separated by dots \(the API server refuses it\), got "validate"/);
+  assert.throws(() => webhookConfigurations(definition, { url, mutatingWebhookName: 'Mutate.Example.Com' }), /mutatingWebhookName must consist of lower case alphanumeric characters/);
+  assert.throws(() => webhookConfigurations(definition, { url, name: 'Shop_Admission' }), /webhook configuration: name must consist of lower case/);
+  assert.throws(() => webhookConfigurations(definition, { service: { name: 'shop-webhook', namespace: 'shop', port: 70000 } }), /service.port must be an integer from 1 to 65535 \(the API server refuses it\), got 70000/);
+  assert.equal((webhookConfigurations(definition, { url, validatingWebhookName: 'check.shop.example.io' }).validating as { webhooks: Array<{ name: string }> }).webhooks[0]?.name, 'check.shop.example.io');
   const service = webhookConfigurations(definition, { service: { name: 'shop-webhook', namespace: 'shop', port: 8443, path: '/admission' } });
   assert.deepEqual((service.validating as { webhooks: Array<{ clientConfig: unknown }> }).webhooks[0]?.clientConfig, { service: { name: 'shop-webhook', namespace: 'shop', path: '/admission/validate', port: 8443 } });
 });
