@@ -72,9 +72,10 @@ function clientConfig(options: WebhookConfigurationOptions, route: '/validate' |
 }
 
 /**
- * The names kube-apiserver would refuse, refused here first with what and where: the configurations' name (a DNS-1123
- * subdomain), each webhook's (a subdomain of at least three dot-separated segments, IsFullyQualifiedName), and the
- * Service's port (1–65535).
+ * What kube-apiserver would refuse, refused here first with what and where: the configurations' name (a DNS-1123
+ * subdomain), each webhook's (a subdomain of at least three dot-separated segments, IsFullyQualifiedName), the
+ * Service's name, namespace, port (1–65535) and path ('/' and subdomain segments), a URL with user information, a
+ * query or a fragment.
  */
 function checkNames(options: WebhookConfigurationOptions): void {
   const refuse = (what: string, value: unknown, why: string): never => {
@@ -93,8 +94,27 @@ function checkNames(options: WebhookConfigurationOptions): void {
     if (problem !== undefined) refuse(what, name, problem);
     if (name.split('.').length < 3) refuse(what, name, 'should be a domain with at least three segments separated by dots');
   }
-  const port = options.service?.port;
-  if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) refuse('service.port', port, 'must be an integer from 1 to 65535');
+  const service = options.service;
+  if (service !== undefined) {
+    if (service.name === '') refuse('service.name', service.name, 'must not be empty');
+    if (service.namespace === '') refuse('service.namespace', service.namespace, 'must not be empty');
+    const port = service.port;
+    if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) refuse('service.port', port, 'must be an integer from 1 to 65535');
+    // kube-apiserver's webhook path: '/' then DNS-1123 subdomain segments (the route is appended after it).
+    const path = (service.path ?? '').replace(/\/+$/, '');
+    if (path !== '' && !path.startsWith('/')) refuse('service.path', service.path, "must start with a '/'");
+    for (const segment of path.split('/').slice(1)) {
+      const problem = segment === '' ? 'must not have an empty segment' : subdomainProblem(segment);
+      if (problem !== undefined) refuse('service.path', service.path, `segment "${segment}" ${problem}`);
+    }
+  }
+  if (options.url !== undefined) {
+    // The route is appended to the path: a query or fragment would swallow it; user information is refused there.
+    const url = URL.canParse(options.url) ? new URL(options.url) : undefined;
+    if (url === undefined) refuse('url', options.url, 'must be an absolute URL');
+    else if (url.username !== '' || url.password !== '') refuse('url', options.url, 'must not carry user information');
+    else if (url.search !== '' || url.hash !== '' || options.url.includes('?') || options.url.includes('#')) refuse('url', options.url, 'must have no query or fragment');
+  }
 }
 
 /**

@@ -132,6 +132,13 @@ test('webhook configurations: a rule per CRD with its operations, https only, ca
   assert.throws(() => webhookConfigurations(definition, { url, name: 'Shop_Admission' }), /webhook configuration: name must consist of lower case/);
   assert.throws(() => webhookConfigurations(definition, { service: { name: 'shop-webhook', namespace: 'shop', port: 70000 } }), /service.port must be an integer from 1 to 65535 \(the API server refuses it\), got 70000/);
   assert.equal((webhookConfigurations(definition, { url, validatingWebhookName: 'check.shop.example.io' }).validating as { webhooks: Array<{ name: string }> }).webhooks[0]?.name, 'check.shop.example.io');
+  const at = (path: string): { service: { name: string; namespace: string; path: string } } => ({ service: { name: 'shop-webhook', namespace: 'shop', path } });
+  assert.throws(() => webhookConfigurations(definition, at('admission')), /service.path must start with a '\/' \(the API server refuses it\), got "admission"/);
+  assert.throws(() => webhookConfigurations(definition, at('/my_hooks')), /service.path segment "my_hooks" must consist of lower case/);
+  assert.throws(() => webhookConfigurations(definition, { service: { name: '', namespace: 'shop' } }), /service.name must not be empty/);
+  assert.throws(() => webhookConfigurations(definition, { url: 'https://hooks.example.com/admission?x=1' }), /url must have no query or fragment/);
+  assert.throws(() => webhookConfigurations(definition, { url: 'https://me:secret@hooks.example.com/admission' }), /url must not carry user information/);
+  assert.doesNotThrow(() => webhookConfigurations(definition, at('/hooks/admission.v1/')));
   const service = webhookConfigurations(definition, { service: { name: 'shop-webhook', namespace: 'shop', port: 8443, path: '/admission' } });
   assert.deepEqual((service.validating as { webhooks: Array<{ clientConfig: unknown }> }).webhooks[0]?.clientConfig, { service: { name: 'shop-webhook', namespace: 'shop', path: '/admission/validate', port: 8443 } });
 });

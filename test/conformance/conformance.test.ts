@@ -38,6 +38,7 @@ import { statusAndFinalizerSuite } from './status-finalizers.js';
 import { typedApplySuite } from './typed-apply.js';
 import { watchListSuite } from './watch-list.js';
 import { watchSuite } from './watch.js';
+import { webhookConfigurationSuite } from './webhook-configurations.js';
 
 const choice = process.env['KATALOG_CONFORMANCE_BACKEND'] ?? 'in-process';
 
@@ -88,4 +89,5 @@ describe(`conformance (${choice})`, () => {
   conversionWebhookSuite(backend);
   admissionPolicySuite(backend);
   admissionVersionSuite(backend);
+  webhookConfigurationSuite(backend);
 });

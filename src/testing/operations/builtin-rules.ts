@@ -27,10 +27,11 @@ export function checkBuiltin(
   checkBase64Fields(view.type.key, view.type.kind, next);
   const status = subresource === 'status';
   const problems = [...metadata, ...(status ? builtinStatusProblems(view.type.key, next) : builtinProblems(view.type.key, next, prev))];
-  if (!status) for (const warning of builtinWarnings(view.type.key, next)) warn?.(warning);
   if (problems.length > 0) {
     const name = metadataOf(next)['name'];
     throw invalid(view.type, typeof name === 'string' ? name : '', problems);
   }
+  // The strategy's warnings come once the object passed its validation (rest.BeforeCreate, BeforeUpdate).
+  if (!status) for (const warning of builtinWarnings(view.type.key, next)) warn?.(warning);
   return next;
 }

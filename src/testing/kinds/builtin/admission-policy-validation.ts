@@ -33,12 +33,12 @@ const MAX_AUDIT_ANNOTATIONS = 20;
 const MAX_VALUE_EXPRESSION_BYTES = 5 * 1024;
 
 /** Go's field.NotSupported of a value of a named string type, which a field error prints as encoding/json does. */
-function notSupported(field: string, value: unknown, supported: readonly string[]): FieldProblem {
+export function notSupported(field: string, value: unknown, supported: readonly string[]): FieldProblem {
   return { field, reason: 'FieldValueNotSupported', message: `Unsupported value: ${goJson(value)}: supported values: ${supported.map(goQuote).join(', ')}` };
 }
 
 /** The strings of the list at `key` (none when there is no list). */
-function listAt(parent: Json, key: string): string[] {
+export function listAt(parent: Json, key: string): string[] {
   const value = parent[key];
   return Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item : String(item))) : [];
 }
@@ -163,8 +163,11 @@ function paramKindProblems(kind: Json, at: string): FieldProblem[] {
   return problems;
 }
 
-/** Go's validateMatchConditions: at most 64, each a compiled bool expression (no `variables`) and a unique qualified name. */
-function matchConditionProblems(conditions: readonly Json[], params: boolean, at: string): FieldProblem[] {
+/**
+ * Go's validateMatchConditions: at most 64, each a compiled bool expression (no `variables`) and a unique qualified
+ * name; a policy's (`params` with a paramKind) and a webhook's (never `params`) alike.
+ */
+export function matchConditionProblems(conditions: readonly Json[], params: boolean, at: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
   if (conditions.length > MAX_MATCH_CONDITIONS) problems.push({ field: at, reason: 'FieldValueTooMany', message: `Too many: ${conditions.length}: must have at most ${MAX_MATCH_CONDITIONS} items` });
   const names = new Set<string>();
@@ -263,8 +266,8 @@ function checksProblems(spec: Json, policy: string, scope: CelScope): FieldProbl
 
 const nameOf = (object: Json): string => textAt(objectAt(object, 'metadata') ?? {}, 'name');
 
-/** Go's ValidateStaticSuffix: names of this suffix are kept for configurations from manifests. */
-function staticSuffixProblems(object: Json): FieldProblem[] {
+/** Go's ValidateStaticSuffix: names of this suffix are kept for configurations from manifests (policies, bindings, webhook configurations). */
+export function staticSuffixProblems(object: Json): FieldProblem[] {
   const name = nameOf(object);
   const detail = `names ending with ${goQuote(STATIC_SUFFIX)} are reserved for static manifest-based configurations and cannot be managed via the API`;
   return name.endsWith(STATIC_SUFFIX) ? [fieldInvalid('metadata.name', name, detail)] : [];

@@ -2,7 +2,7 @@
  * Which validation each built-in resource has, on create and on update (kube-apiserver's registry strategies'
  * Validate and ValidateUpdate), and the call that gives a write's problems in kube-apiserver's order.
  */
-import { ADMISSION_POLICIES_KEY, POLICY_BINDINGS_KEY } from '../../resources/builtin-resources.js';
+import { ADMISSION_POLICIES_KEY, MUTATING_WEBHOOKS_KEY, POLICY_BINDINGS_KEY, VALIDATING_WEBHOOKS_KEY } from '../../resources/builtin-resources.js';
 import type { FieldProblem } from '../../status-errors.js';
 import type { KubeObject } from '../../store/record.js';
 import { admissionPolicyProblems, admissionPolicyUpdateProblems, policyBindingProblems, policyBindingUpdateProblems } from './admission-policy-validation.js';
@@ -31,6 +31,7 @@ import { budgetStatusProblems } from './disruption-budgets.js';
 import { podProblems, podUpdateProblems } from './pod-validation.js';
 import { horizontalPodAutoscalerProblems, limitRangeProblems, networkPolicyProblems, podDisruptionBudgetProblems, resourceQuotaProblems } from './policy-validation.js';
 import { serviceProblems } from './service-validation.js';
+import { webhookConfigurationProblems, webhookConfigurationUpdateProblems, webhookRuleWarnings } from './webhook-configuration-validation.js';
 import { cronJobProblems, daemonSetProblems, deploymentProblems, jobProblems, replicaSetProblems, statefulSetProblems } from './workload-validation.js';
 
 interface Validation {
@@ -63,6 +64,8 @@ const VALIDATIONS: ReadonlyMap<string, Validation> = new Map<string, Validation>
   ['rbac.authorization.k8s.io/clusterrolebindings', { create: (o) => roleBindingProblems(o, false), update: (o, old) => roleBindingUpdateProblems(o, old, false) }],
   [ADMISSION_POLICIES_KEY, { create: admissionPolicyProblems, update: admissionPolicyUpdateProblems }],
   [POLICY_BINDINGS_KEY, { create: policyBindingProblems, update: policyBindingUpdateProblems }],
+  [VALIDATING_WEBHOOKS_KEY, { create: (o) => webhookConfigurationProblems(o, false), update: (o, old) => webhookConfigurationUpdateProblems(o, old, false) }],
+  [MUTATING_WEBHOOKS_KEY, { create: (o) => webhookConfigurationProblems(o, true), update: (o, old) => webhookConfigurationUpdateProblems(o, old, true) }],
 ]);
 
 /** Where each kind holds a pod spec, for the warnings kube-apiserver gives about it. */
@@ -76,8 +79,9 @@ const POD_SPEC_PATHS: ReadonlyMap<string, string> = new Map([
   ['batch/cronjobs', 'spec.jobTemplate.spec.template.spec'],
 ]);
 
-/** The warnings kube-apiserver answers a write of `object` with (about its pod spec). */
+/** The warnings kube-apiserver answers a write of `object` with (about its pod spec, or a webhook's rules). */
 export function builtinWarnings(key: string, object: KubeObject): string[] {
+  if (key === VALIDATING_WEBHOOKS_KEY || key === MUTATING_WEBHOOKS_KEY) return webhookRuleWarnings(object);
   const path = POD_SPEC_PATHS.get(key);
   if (path === undefined) return [];
   let spec: Json | undefined = object;

@@ -1,0 +1,223 @@
+/**
+ * kube-apiserver 1.37's validation of ValidatingWebhookConfigurations and MutatingWebhookConfigurations
+ * (admissionregistration's Validate(Validating|Mutating)WebhookConfiguration and their updates, run on the defaulted
+ * object after ObjectMeta's), in its order: for each webhook its name (a domain of three segments or more), rules,
+ * failurePolicy, matchPolicy, sideEffects, timeoutSeconds, selectors, a mutating one's reinvocationPolicy, its client
+ * (exactly one of an https `url` and a `service`), its matchConditions (compiled as a policy's, without `params`),
+ * then its admissionReviewVersions and its name's uniqueness; a name ending in `.static.k8s.io` last, on create only.
+ * An update is judged with the options kube-apiserver derives from the stored object: what the stored object already
+ * broke (sideEffects other than None/NoneOnDryRun, no known review version, duplicate names, a selector's bad label
+ * value) is allowed again, and unchanged matchConditions are not compiled again.
+ * The warnings kube-apiserver gives for a rule naming a resource admission webhooks never see are here too.
+ * Left out: the checks of the test server's own CEL compiler (admission-policy-expressions.ts) and of an IPv6 host
+ * (go/go-url.ts).
+ */
+import { jsonEqual } from '../../patch/json-value.js';
+import { parseGoUrl } from '../../go/go-url.js';
+import { dns1035LabelProblems, dns1123SubdomainProblems } from '../../resources/dns-names.js';
+import { fieldDuplicate, fieldInvalid, fieldRequired, type FieldProblem } from '../../status-errors.js';
+import { listAt, matchConditionProblems, notSupported, ruleProblems, staticSuffixProblems } from './admission-policy-validation.js';
+import { labelSelectorProblems, portNumberProblems } from './field-rules.js';
+import { objectAt, objectsAt, textAt, type Json } from './fields.js';
+
+const FAILURE_POLICIES = ['Fail', 'Ignore'];
+const MATCH_POLICIES = ['Equivalent', 'Exact'];
+const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
+const NO_SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
+const SIDE_EFFECTS = ['None', 'NoneOnDryRun', 'Some', 'Unknown'];
+/** The AdmissionReview versions the server before this one understands (AcceptedAdmissionReviewVersions). */
+const REVIEW_VERSIONS = ['v1', 'v1beta1'];
+const URL_FORM = '; desired format: https://host[/path]';
+/** The resources admission webhooks never see (kubeapiserver/admission/exclusion), as `resource.group`. */
+const EXCLUDED = new Set([
+  'selfsubjectreviews.authentication.k8s.io',
+  'tokenreviews.authentication.k8s.io',
+  'localsubjectaccessreviews.authorization.k8s.io',
+  'selfsubjectaccessreviews.authorization.k8s.io',
+  'selfsubjectrulesreviews.authorization.k8s.io',
+  'subjectaccessreviews.authorization.k8s.io',
+]);
+
+/** Go's validationOptions: what a create requires, relaxed on update where the stored object broke it already. */
+interface Options {
+  readonly compileMatchConditions: boolean;
+  readonly requireNoSideEffects: boolean;
+  readonly requireKnownReviewVersion: boolean;
+  readonly requireUniqueNames: boolean;
+  readonly allowInvalidLabelValues: boolean;
+}
+
+const ON_CREATE: Options = { compileMatchConditions: true, requireNoSideEffects: true, requireKnownReviewVersion: true, requireUniqueNames: true, allowInvalidLabelValues: false };
+
+const isSet = (parent: Json, key: string): boolean => parent[key] !== undefined && parent[key] !== null;
+
+/** apimachinery's IsFullyQualifiedName: a DNS subdomain of at least three segments. */
+function webhookNameProblems(name: string, at: string): FieldProblem[] {
+  if (name === '') return [fieldRequired(at)];
+  const problems = dns1123SubdomainProblems(name);
+  if (problems.length > 0) return [fieldInvalid(at, name, problems.join(','))];
+  return name.split('.').length < 3 ? [fieldInvalid(at, name, 'should be a domain with at least three segments separated by dots')] : [];
+}
+
+/** A value of one of `supported`, when set (a policy kube-apiserver's defaulting always sets). */
+function choiceProblems(hook: Json, key: string, supported: readonly string[], at: string): FieldProblem[] {
+  return isSet(hook, key) && !supported.includes(textAt(hook, key)) ? [notSupported(`${at}.${key}`, hook[key], supported)] : [];
+}
+
+/** Go's ValidateLabelSelector, a requirement's values left unchecked when the option allows bad ones. */
+function selectorProblems(selector: Json, at: string, options: Options): FieldProblem[] {
+  const problems = labelSelectorProblems(selector, at);
+  if (!options.allowInvalidLabelValues) return problems;
+  return problems.filter((problem) => !/\.matchExpressions\[\d+\]\.values\[\d+\]$/.test(problem.field));
+}
+
+/** apiserver's ValidateWebhookURL (https forced): the URL Go parses, its scheme, host, and no user, fragment or query. */
+function urlProblems(text: string, at: string): FieldProblem[] {
+  const url = parseGoUrl(text);
+  if (typeof url === 'string') return [fieldRequired(at, `url must be a valid URL: ${url}${URL_FORM}`)];
+  const problems: FieldProblem[] = [];
+  if (url.scheme !== 'https') problems.push(fieldInvalid(at, url.scheme, `'https' is the only allowed URL scheme${URL_FORM}`));
+  if (url.host === '') problems.push(fieldInvalid(at, url.host, `host must be specified${URL_FORM}`));
+  if (url.user !== undefined) problems.push(fieldInvalid(at, url.user, 'user information is not permitted in the URL'));
+  if (url.fragment !== '') problems.push(fieldInvalid(at, url.fragment, 'fragments are not permitted in the URL'));
+  if (url.rawQuery !== '') problems.push(fieldInvalid(at, url.rawQuery, 'query parameters are not permitted in the URL'));
+  return problems;
+}
+
+/**
+ * apiserver's ValidateWebhookService. Its caller passes the Service's name where it takes the namespace and the
+ * other way round: a missing namespace is reported at `.name` and a missing name at `.namespace`, as there.
+ */
+function serviceProblems(service: Json, at: string): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (textAt(service, 'namespace') === '') problems.push(fieldRequired(`${at}.name`));
+  if (textAt(service, 'name') === '') problems.push(fieldRequired(`${at}.namespace`));
+  const port = typeof service['port'] === 'number' ? service['port'] : 0;
+  const portProblems = portNumberProblems(port);
+  if (portProblems.length > 0) problems.push(fieldInvalid(`${at}.port`, port, `port is not valid: ${portProblems.join(', ')}`));
+  if (!isSet(service, 'path')) return problems;
+  const path = textAt(service, 'path');
+  if (path === '/' || path === '') return problems;
+  if (path === '//') return [...problems, fieldInvalid(`${at}.path`, path, 'segment[0] may not be empty')];
+  if (!path.startsWith('/')) problems.push(fieldInvalid(`${at}.path`, path, "must start with a '/'"));
+  // Go drops the first character whatever it is, then one trailing slash.
+  const checked = path.slice(1).replace(/\/$/, '');
+  checked.split('/').forEach((segment, i) => {
+    if (segment === '') problems.push(fieldInvalid(`${at}.path`, path, `segment[${i}] may not be empty`));
+    else for (const message of dns1123SubdomainProblems(segment)) problems.push(fieldInvalid(`${at}.path`, path, `segment[${i}]: ${message}`));
+  });
+  return problems;
+}
+
+function clientConfigProblems(config: Json, at: string): FieldProblem[] {
+  const url = isSet(config, 'url') ? textAt(config, 'url') : undefined;
+  const service = objectAt(config, 'service');
+  if ((url === undefined) === (service === undefined)) return [fieldRequired(at, 'exactly one of url or service is required')];
+  return url !== undefined ? urlProblems(url, `${at}.url`) : serviceProblems(service ?? {}, `${at}.service`);
+}
+
+/** Go's validateValidatingWebhook and validateMutatingWebhook (the same but for reinvocationPolicy). */
+function webhookProblems(hook: Json, mutating: boolean, options: Options, at: string): FieldProblem[] {
+  const problems = webhookNameProblems(textAt(hook, 'name'), `${at}.name`);
+  objectsAt(hook, 'rules').forEach((rule, i) => problems.push(...ruleProblems(rule, `${at}.rules[${i}]`)));
+  problems.push(...choiceProblems(hook, 'failurePolicy', FAILURE_POLICIES, at), ...choiceProblems(hook, 'matchPolicy', MATCH_POLICIES, at));
+  const sideEffects = options.requireNoSideEffects ? NO_SIDE_EFFECTS : SIDE_EFFECTS;
+  if (!isSet(hook, 'sideEffects')) problems.push(fieldRequired(`${at}.sideEffects`, `must specify one of ${sideEffects.join(', ')}`));
+  problems.push(...choiceProblems(hook, 'sideEffects', sideEffects, at));
+  const timeout = hook['timeoutSeconds'];
+  if (typeof timeout === 'number' && (timeout > 30 || timeout < 1)) problems.push(fieldInvalid(`${at}.timeoutSeconds`, timeout, 'the timeout value must be between 1 and 30 seconds'));
+  for (const key of ['namespaceSelector', 'objectSelector']) {
+    const selector = objectAt(hook, key);
+    if (selector !== undefined) problems.push(...selectorProblems(selector, `${at}.${key}`, options));
+  }
+  if (mutating) problems.push(...choiceProblems(hook, 'reinvocationPolicy', REINVOCATION_POLICIES, at));
+  problems.push(...clientConfigProblems(objectAt(hook, 'clientConfig') ?? {}, `${at}.clientConfig`));
+  if (options.compileMatchConditions) problems.push(...matchConditionProblems(objectsAt(hook, 'matchConditions'), false, `${at}.matchConditions`));
+  return problems;
+}
+
+/** Go's validateAdmissionReviewVersions: at least one, each a DNS-1035 label once, one the server speaks. */
+function reviewVersionProblems(versions: readonly string[], requireKnown: boolean, at: string): FieldProblem[] {
+  if (versions.length === 0) return [fieldRequired(at, `must specify one of ${REVIEW_VERSIONS.join(', ')}`)];
+  const problems: FieldProblem[] = [];
+  const seen = new Set<string>();
+  versions.forEach((version, i) => {
+    if (seen.has(version)) {
+      problems.push(fieldInvalid(`${at}[${i}]`, version, 'duplicate version'));
+      return;
+    }
+    seen.add(version);
+    for (const message of dns1035LabelProblems(version)) problems.push(fieldInvalid(`${at}[${i}]`, version, message));
+  });
+  if (requireKnown && !versions.some((version) => REVIEW_VERSIONS.includes(version))) {
+    problems.push(fieldInvalid(at, versions, `must include at least one of ${REVIEW_VERSIONS.join(', ')}`));
+  }
+  return problems;
+}
+
+/** Go's validate(Validating|Mutating)WebhookConfiguration after ObjectMeta: each webhook, its versions, its name once. */
+function configurationProblems(object: Json, mutating: boolean, options: Options): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const names = new Set<string>();
+  objectsAt(object, 'webhooks').forEach((hook, i) => {
+    const at = `webhooks[${i}]`;
+    problems.push(...webhookProblems(hook, mutating, options, at));
+    problems.push(...reviewVersionProblems(listAt(hook, 'admissionReviewVersions'), options.requireKnownReviewVersion, `${at}.admissionReviewVersions`));
+    const name = textAt(hook, 'name');
+    if (options.requireUniqueNames && name !== '') {
+      if (names.has(name)) problems.push(fieldDuplicate(`${at}.name`, name));
+      names.add(name);
+    }
+  });
+  return problems;
+}
+
+export function webhookConfigurationProblems(object: Json, mutating: boolean): FieldProblem[] {
+  return [...configurationProblems(object, mutating, ON_CREATE), ...staticSuffixProblems(object)];
+}
+
+/** Absent, null and an empty list are the same here: an empty list has nothing to compile. */
+const normal = (value: unknown): unknown => (value === undefined || value === null || (Array.isArray(value) && value.length === 0) ? null : value);
+
+/** The options of Validate(Validating|Mutating)WebhookConfigurationUpdate, from the stored webhooks. */
+function updateOptions(hooks: readonly Json[], oldHooks: readonly Json[]): Options {
+  const unchangedConditions = hooks.length === oldHooks.length && hooks.every((hook, i) => jsonEqual(normal(hook['matchConditions']), normal(oldHooks[i]?.['matchConditions'])));
+  const names = oldHooks.map((hook) => textAt(hook, 'name'));
+  const badSelector = oldHooks.some((hook) =>
+    ['namespaceSelector', 'objectSelector'].some((key) => {
+      const selector = objectAt(hook, key);
+      return selector !== undefined && labelSelectorProblems(selector, key).length > 0;
+    }),
+  );
+  return {
+    compileMatchConditions: !unchangedConditions,
+    requireNoSideEffects: oldHooks.every((hook) => NO_SIDE_EFFECTS.includes(textAt(hook, 'sideEffects'))),
+    requireKnownReviewVersion: oldHooks.every((hook) => {
+      const versions = listAt(hook, 'admissionReviewVersions');
+      return versions.length === 0 || versions.some((version) => REVIEW_VERSIONS.includes(version));
+    }),
+    requireUniqueNames: new Set(names).size === names.length,
+    allowInvalidLabelValues: badSelector,
+  };
+}
+
+export function webhookConfigurationUpdateProblems(object: Json, old: Json, mutating: boolean): FieldProblem[] {
+  return configurationProblems(object, mutating, updateOptions(objectsAt(object, 'webhooks'), objectsAt(old, 'webhooks')));
+}
+
+/**
+ * kube-apiserver's warnings (ExcludeAdmissionWebhookVirtualResources, on in 1.37) for each rule naming a resource
+ * admission webhooks never see: once per resource a rule names, none for a rule with a `*` group or resource.
+ */
+export function webhookRuleWarnings(object: Json): string[] {
+  const warnings: string[] = [];
+  objectsAt(object, 'webhooks').forEach((hook, i) =>
+    objectsAt(hook, 'rules').forEach((rule, j) => {
+      const [groups, resources] = [listAt(rule, 'apiGroups'), listAt(rule, 'resources')];
+      if (groups.includes('*') || resources.includes('*')) return;
+      const named = new Set(groups.flatMap((group) => resources.map((resource) => (group === '' ? resource : `${resource}.${group}`))));
+      for (const resource of named) if (EXCLUDED.has(resource)) warnings.push(`webhooks[${i}].rules[${j}]: ${resource} is excluded from admission webhooks; this rule will have no effect`);
+    }),
+  );
+  return warnings;
+}
