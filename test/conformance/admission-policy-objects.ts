@@ -13,19 +13,13 @@ import assert from 'node:assert/strict';
 import { unique, type Backend, type Json } from './backend.js';
 import { answered, invalidAnswer, type Cause } from './invalid-answer.js';
 import { raw, type RawAnswer } from './raw-http.js';
+import { DNS1035, DNS1123, LABEL_VALUE, QUALIFIED, STATIC } from './kube-messages.js';
 
 const GROUP = 'admissionregistration.k8s.io';
 const P = `/apis/${GROUP}/v1/validatingadmissionpolicies`;
 const B = `/apis/${GROUP}/v1/validatingadmissionpolicybindings`;
 const RULE = { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] };
-const QUALIFIED = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-const LABEL_VALUE =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-const DNS1035 = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-const DNS1123 =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const AT_LEAST_ONE = 'validations or auditAnnotations must contain at least one item';
-const STATIC = 'names ending with ".static.k8s.io" are reserved for static manifest-based configurations and cannot be managed via the API';
 const EXCLUSIVE = 'Forbidden: name and selector are mutually exclusive';
 const DENY_AND_WARN = 'must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)';
 

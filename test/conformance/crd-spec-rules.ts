@@ -18,11 +18,10 @@ import assert from 'node:assert/strict';
 import { unique, waitFor, type Backend } from './backend.js';
 import { answered, invalidAnswer, type Cause } from './invalid-answer.js';
 import { raw, type RawAnswer } from './raw-http.js';
+import { DNS1035, DNS1123 } from './kube-messages.js';
 
 const GROUP = 'specrules.conformance.katalog.dev';
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
-const DNS1035 = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-const DNS1123 = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const MIXED = `may have mixed case, but should otherwise match: ${DNS1035}`;
 const APPROVAL = 'protected groups must have approval annotation "api-approved.kubernetes.io"';
 const KEP = 'see https://github.com/kubernetes/enhancements/pull/1111';

@@ -6,11 +6,10 @@
  * not `webhook.clientConfig`).
  */
 import { asSchema } from '../resources/schema-keywords.js';
-import { dns1035LabelProblems } from '../resources/dns-names.js';
+import { reviewVersionProblems } from './review-versions.js';
 import { fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, type FieldProblem } from '../status-errors.js';
 
 const PATH = 'spec.conversion';
-const SPOKEN = ['v1', 'v1beta1'];
 const FORM = '; desired format: https://host[/path]';
 
 export function conversionProblems(conversion: unknown): FieldProblem[] {
@@ -30,7 +29,7 @@ export function conversionProblems(conversion: unknown): FieldProblem[] {
   }
   if (clientConfig === undefined) problems.push(fieldRequired(`${PATH}.webhookClientConfig`, 'required when strategy is set to Webhook'));
   else problems.push(...clientConfigProblems(clientConfig));
-  problems.push(...reviewVersionProblems(reviewVersions));
+  problems.push(...reviewVersionProblems(reviewVersions, `${PATH}.conversionReviewVersions`, { requireKnown: true }));
   return problems;
 }
 
@@ -67,19 +66,3 @@ function urlProblems(text: string, at: string): FieldProblem[] {
   return problems;
 }
 
-function reviewVersionProblems(versions: readonly string[]): FieldProblem[] {
-  const at = `${PATH}.conversionReviewVersions`;
-  if (versions.length === 0) return [fieldRequired(at)];
-  const problems: FieldProblem[] = [];
-  const seen = new Set<string>();
-  versions.forEach((version, i) => {
-    if (seen.has(version)) {
-      problems.push(fieldInvalid(`${at}[${i}]`, version, 'duplicate version'));
-      return;
-    }
-    seen.add(version);
-    for (const problem of dns1035LabelProblems(version)) problems.push(fieldInvalid(`${at}[${i}]`, version, problem));
-  });
-  if (!versions.some((version) => SPOKEN.includes(version))) problems.push(fieldInvalid(at, versions, `must include at least one of ${SPOKEN.join(', ')}`));
-  return problems;
-}

@@ -14,7 +14,8 @@
  */
 import { jsonEqual } from '../../patch/json-value.js';
 import { parseGoUrl } from '../../go/go-url.js';
-import { dns1035LabelProblems, dns1123SubdomainProblems } from '../../resources/dns-names.js';
+import { dns1123SubdomainProblems } from '../../resources/dns-names.js';
+import { REVIEW_VERSIONS, reviewVersionProblems } from '../review-versions.js';
 import { fieldDuplicate, fieldInvalid, fieldRequired, type FieldProblem } from '../../status-errors.js';
 import { listAt, matchConditionProblems, notSupported, ruleProblems, staticSuffixProblems } from './admission-policy-validation.js';
 import { labelSelectorProblems, portNumberProblems } from './field-rules.js';
@@ -25,8 +26,6 @@ const MATCH_POLICIES = ['Equivalent', 'Exact'];
 const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 const NO_SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
 const SIDE_EFFECTS = ['None', 'NoneOnDryRun', 'Some', 'Unknown'];
-/** The AdmissionReview versions the server before this one understands (AcceptedAdmissionReviewVersions). */
-const REVIEW_VERSIONS = ['v1', 'v1beta1'];
 const URL_FORM = '; desired format: https://host[/path]';
 /** The resources admission webhooks never see (kubeapiserver/admission/exclusion), as `resource.group`. */
 const EXCLUDED = new Set([
@@ -136,25 +135,6 @@ function webhookProblems(hook: Json, mutating: boolean, options: Options, at: st
   return problems;
 }
 
-/** Go's validateAdmissionReviewVersions: at least one, each a DNS-1035 label once, one the server speaks. */
-function reviewVersionProblems(versions: readonly string[], requireKnown: boolean, at: string): FieldProblem[] {
-  if (versions.length === 0) return [fieldRequired(at, `must specify one of ${REVIEW_VERSIONS.join(', ')}`)];
-  const problems: FieldProblem[] = [];
-  const seen = new Set<string>();
-  versions.forEach((version, i) => {
-    if (seen.has(version)) {
-      problems.push(fieldInvalid(`${at}[${i}]`, version, 'duplicate version'));
-      return;
-    }
-    seen.add(version);
-    for (const message of dns1035LabelProblems(version)) problems.push(fieldInvalid(`${at}[${i}]`, version, message));
-  });
-  if (requireKnown && !versions.some((version) => REVIEW_VERSIONS.includes(version))) {
-    problems.push(fieldInvalid(at, versions, `must include at least one of ${REVIEW_VERSIONS.join(', ')}`));
-  }
-  return problems;
-}
-
 /** Go's validate(Validating|Mutating)WebhookConfiguration after ObjectMeta: each webhook, its versions, its name once. */
 function configurationProblems(object: Json, mutating: boolean, options: Options): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -162,7 +142,7 @@ function configurationProblems(object: Json, mutating: boolean, options: Options
   objectsAt(object, 'webhooks').forEach((hook, i) => {
     const at = `webhooks[${i}]`;
     problems.push(...webhookProblems(hook, mutating, options, at));
-    problems.push(...reviewVersionProblems(listAt(hook, 'admissionReviewVersions'), options.requireKnownReviewVersion, `${at}.admissionReviewVersions`));
+    problems.push(...reviewVersionProblems(listAt(hook, 'admissionReviewVersions'), `${at}.admissionReviewVersions`, { requireKnown: options.requireKnownReviewVersion, requiredDetail: `must specify one of ${REVIEW_VERSIONS.join(', ')}` }));
     const name = textAt(hook, 'name');
     if (options.requireUniqueNames && name !== '') {
       if (names.has(name)) problems.push(fieldDuplicate(`${at}.name`, name));
