@@ -8,29 +8,16 @@
 import type { Cluster } from '../cluster.js';
 import { ADMISSION_POLICIES_KEY, POLICY_BINDINGS_KEY } from '../resources/builtin-resources.js';
 import type { StoredRecord } from '../store/record.js';
+import { objectAt, objectsAt, textAt, type Json } from '../kinds/builtin/fields.js';
 import type { MatchCondition } from './match-conditions.js';
 import type { AdmissionWrite } from './admit.js';
 import { matchingVersion, ruleMatches, selectorsMatch, type AdmissionAttributes } from './webhooks.js';
-
-type Map = Record<string, unknown>;
-
-function isMap(value: unknown): value is Map {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-function maps(value: unknown): Map[] {
-  return Array.isArray(value) ? value.filter(isMap) : [];
-}
 
 /** A binding's reference to the params its policy is evaluated with. */
 export interface ParamRef {
   readonly name: string;
   readonly namespace: string;
-  readonly selector: Map | undefined;
+  readonly selector: Json | undefined;
   readonly parameterNotFoundAction: 'Allow' | 'Deny';
 }
 
@@ -38,7 +25,7 @@ export interface PolicyBinding {
   readonly name: string;
   readonly validationActions: readonly string[];
   readonly paramRef: ParamRef | undefined;
-  readonly matchResources: Map | undefined;
+  readonly matchResources: Json | undefined;
 }
 
 export interface Validation {
@@ -53,7 +40,7 @@ export interface AdmissionPolicy {
   readonly name: string;
   readonly failurePolicy: 'Fail' | 'Ignore';
   readonly paramKind: { readonly apiVersion: string; readonly kind: string } | undefined;
-  readonly matchConstraints: Map | undefined;
+  readonly matchConstraints: Json | undefined;
   readonly matchConditions: readonly MatchCondition[];
   readonly variables: readonly { readonly name: string; readonly expression: string }[];
   readonly validations: readonly Validation[];
@@ -71,51 +58,46 @@ function byName(a: StoredRecord, b: StoredRecord): number {
 }
 
 function bindingOf(record: StoredRecord): PolicyBinding {
-  const spec = isMap(record.object['spec']) ? record.object['spec'] : {};
-  const ref = isMap(spec['paramRef']) ? spec['paramRef'] : undefined;
+  const spec = objectAt(record.object, 'spec') ?? {};
+  const ref = objectAt(spec, 'paramRef');
+  const actions = spec['validationActions'];
   return {
     name: record.name,
-    validationActions: Array.isArray(spec['validationActions']) ? spec['validationActions'].filter((action): action is string => typeof action === 'string') : [],
+    validationActions: Array.isArray(actions) ? actions.filter((action): action is string => typeof action === 'string') : [],
     paramRef:
       ref === undefined
         ? undefined
-        : {
-            name: text(ref['name']),
-            namespace: text(ref['namespace']),
-            selector: isMap(ref['selector']) ? ref['selector'] : undefined,
-            parameterNotFoundAction: ref['parameterNotFoundAction'] === 'Deny' ? 'Deny' : 'Allow',
-          },
-    matchResources: isMap(spec['matchResources']) ? spec['matchResources'] : undefined,
+        : { name: textAt(ref, 'name'), namespace: textAt(ref, 'namespace'), selector: objectAt(ref, 'selector'), parameterNotFoundAction: ref['parameterNotFoundAction'] === 'Deny' ? 'Deny' : 'Allow' },
+    matchResources: objectAt(spec, 'matchResources'),
   };
 }
 
 function policyOf(record: StoredRecord, bindings: readonly PolicyBinding[]): AdmissionPolicy {
-  const spec = isMap(record.object['spec']) ? record.object['spec'] : {};
-  const paramKind = isMap(spec['paramKind']) ? spec['paramKind'] : undefined;
+  const spec = objectAt(record.object, 'spec') ?? {};
+  const paramKind = objectAt(spec, 'paramKind');
   return {
     name: record.name,
     failurePolicy: spec['failurePolicy'] === 'Ignore' ? 'Ignore' : 'Fail',
-    paramKind: paramKind === undefined ? undefined : { apiVersion: text(paramKind['apiVersion']), kind: text(paramKind['kind']) },
-    matchConstraints: isMap(spec['matchConstraints']) ? spec['matchConstraints'] : undefined,
-    matchConditions: maps(spec['matchConditions']).map((condition) => ({ name: text(condition['name']), expression: text(condition['expression']) })),
-    variables: maps(spec['variables']).map((variable) => ({ name: text(variable['name']), expression: text(variable['expression']) })),
-    validations: maps(spec['validations']).map((validation) => ({
-      expression: text(validation['expression']),
-      message: text(validation['message']),
-      messageExpression: text(validation['messageExpression']),
-      reason: text(validation['reason']) || 'Invalid',
+    paramKind: paramKind === undefined ? undefined : { apiVersion: textAt(paramKind, 'apiVersion'), kind: textAt(paramKind, 'kind') },
+    matchConstraints: objectAt(spec, 'matchConstraints'),
+    matchConditions: objectsAt(spec, 'matchConditions').map((condition) => ({ name: textAt(condition, 'name'), expression: textAt(condition, 'expression') })),
+    variables: objectsAt(spec, 'variables').map((variable) => ({ name: textAt(variable, 'name'), expression: textAt(variable, 'expression') })),
+    validations: objectsAt(spec, 'validations').map((validation) => ({
+      expression: textAt(validation, 'expression'),
+      message: textAt(validation, 'message'),
+      messageExpression: textAt(validation, 'messageExpression'),
+      reason: textAt(validation, 'reason') || 'Invalid',
     })),
-    auditAnnotations: maps(spec['auditAnnotations']).map((annotation) => ({ key: text(annotation['key']), valueExpression: text(annotation['valueExpression']) })),
+    auditAnnotations: objectsAt(spec, 'auditAnnotations').map((annotation) => ({ key: textAt(annotation, 'key'), valueExpression: textAt(annotation, 'valueExpression') })),
     bindings,
   };
 }
 
 /** The policies that have bindings, by name, each with its bindings by name (a binding to no policy does nothing). */
 export function boundPolicies(cluster: Cluster): AdmissionPolicy[] {
-  const bindings = new globalThis.Map<string, PolicyBinding[]>();
+  const bindings = new Map<string, PolicyBinding[]>();
   for (const record of cluster.store.list(POLICY_BINDINGS_KEY).sort(byName)) {
-    const spec = isMap(record.object['spec']) ? record.object['spec'] : {};
-    const policyName = text(spec['policyName']);
+    const policyName = textAt(objectAt(record.object, 'spec') ?? {}, 'policyName');
     bindings.set(policyName, [...(bindings.get(policyName) ?? []), bindingOf(record)]);
   }
   return cluster.store
@@ -127,7 +109,7 @@ export function boundPolicies(cluster: Cluster): AdmissionPolicy[] {
     });
 }
 
-function namedRuleMatches(rule: Map, attributes: AdmissionAttributes): boolean {
+function namedRuleMatches(rule: Json, attributes: AdmissionAttributes): boolean {
   if (!ruleMatches(rule, attributes)) return false;
   const names = Array.isArray(rule['resourceNames']) ? rule['resourceNames'] : [];
   return names.length === 0 || names.includes(attributes.name);
@@ -137,12 +119,10 @@ function namedRuleMatches(rule: Map, attributes: AdmissionAttributes): boolean {
  * The version in which `criteria` (a policy's matchConstraints or a binding's matchResources) covers the request,
  * under its matchPolicy (its rules, or the request's when it has none), or undefined when it does not.
  */
-export function coveringVersion(cluster: Cluster, criteria: Map, request: AdmissionWrite, attributes: AdmissionAttributes): string | undefined {
-  const namespaceSelector = isMap(criteria['namespaceSelector']) ? criteria['namespaceSelector'] : undefined;
-  const objectSelector = isMap(criteria['objectSelector']) ? criteria['objectSelector'] : undefined;
-  if (!selectorsMatch(cluster, namespaceSelector, objectSelector, attributes)) return undefined;
+export function coveringVersion(cluster: Cluster, criteria: Json, request: AdmissionWrite, attributes: AdmissionAttributes): string | undefined {
+  if (!selectorsMatch(cluster, objectAt(criteria, 'namespaceSelector'), objectAt(criteria, 'objectSelector'), attributes)) return undefined;
   const policy = criteria['matchPolicy'];
-  if (matchingVersion(maps(criteria['excludeResourceRules']), policy, request, attributes, namedRuleMatches) !== undefined) return undefined;
-  const rules = maps(criteria['resourceRules']);
+  if (matchingVersion(objectsAt(criteria, 'excludeResourceRules'), policy, request, attributes, namedRuleMatches) !== undefined) return undefined;
+  const rules = objectsAt(criteria, 'resourceRules');
   return rules.length === 0 ? attributes.version : matchingVersion(rules, policy, request, attributes, namedRuleMatches);
 }

@@ -28,6 +28,25 @@ export function kindOf(request: AdmissionWrite, version = request.view.version):
   return request.kind ?? { group: type.group, version, kind: type.kind };
 }
 
+/** Whether a group and resource are the core Namespaces (a request on one has the Namespace as its namespace). */
+export function isNamespaceResource(group: string, resource: string): boolean {
+  return group === '' && resource === 'namespaces';
+}
+
+/**
+ * The name and namespace of `request` as kube-apiserver's admission attributes have them: the object's (generated,
+ * once checked) name when the URL has none; a Namespace's own name as the namespace of a request on a Namespace, none
+ * for another cluster-scoped kind.
+ */
+export function requestIdentity(request: AdmissionWrite, object: KubeObject | undefined): { readonly name: string; readonly namespace: string } {
+  const { type } = request.view;
+  const metadata = object?.['metadata'];
+  const given = typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>)['name'] : undefined;
+  const name = request.name !== '' ? request.name : typeof given === 'string' ? given : '';
+  const namespace = isNamespaceResource(type.group, type.plural) ? name : type.namespaced ? request.namespace : '';
+  return { name, namespace };
+}
+
 /** The Go struct of `request`'s objects; undefined for a custom resource or a kind the generated types lack. */
 function structOf(request: AdmissionWrite): string | undefined {
   if (request.kind === undefined && !request.view.type.builtin) return undefined;

@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from '../store/record.js';
 import type { AdmissionWrite } from './admit.js';
-import { kindOf } from './review-object.js';
+import { kindOf, requestIdentity } from './review-object.js';
 import { requestVersionOf } from './versions.js';
 
 /** The kind of options each operation carries: a PATCH is admitted as an UPDATE, with UpdateOptions. */
@@ -38,9 +38,7 @@ function admissionRequest(request: AdmissionWrite, object: KubeObject | undefine
   const requestGvk = kindOf(request, requested);
   const requestGvr = { ...gvr, version: request.kind === undefined ? requested : request.view.version };
   const subresource = request.subresource === undefined ? {} : { subResource: request.subresource };
-  const name = request.name !== '' ? request.name : nameOf(object);
-  // A request on a Namespace has the Namespace's own name as its namespace, as kube-apiserver's request info gives it.
-  const namespace = type.group === '' && type.plural === 'namespaces' ? name : type.namespaced ? request.namespace : '';
+  const { name, namespace } = requestIdentity(request, object);
   return {
       uid,
       kind: gvk,
@@ -58,11 +56,4 @@ function admissionRequest(request: AdmissionWrite, object: KubeObject | undefine
       dryRun: request.dryRun,
       options: { kind: OPTIONS_KIND[request.operation], apiVersion: 'meta.k8s.io/v1', ...request.options },
   };
-}
-
-/** The name in an object's metadata, or "". */
-export function nameOf(object: KubeObject | undefined): string {
-  const metadata = object?.['metadata'];
-  const name = typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>)['name'] : undefined;
-  return typeof name === 'string' ? name : '';
 }

@@ -9,7 +9,7 @@ import { MUTATING_WEBHOOKS_KEY, NAMESPACES_KEY, VALIDATING_WEBHOOKS_KEY } from '
 import { selectorMatches } from '../kinds/builtin/field-rules.js';
 import type { KubeObject } from '../store/record.js';
 import type { AdmissionWrite } from './admit.js';
-import { nameOf } from './review.js';
+import { isNamespaceResource, requestIdentity } from './review-object.js';
 import { candidateVersions, requestVersionOf } from './versions.js';
 import type { MatchCondition } from './match-conditions.js';
 
@@ -169,23 +169,19 @@ export function selectorsMatch(cluster: Cluster, namespaceSelector: Map | undefi
     const either = objects.some((object) => webhookSelects(objectSelector, labelsOf(object)));
     if (!either) return false;
   }
-  if (namespaceSelector !== undefined && (attributes.namespaced || isNamespace(attributes))) {
+  if (namespaceSelector !== undefined && (attributes.namespaced || isNamespaceResource(attributes.group, attributes.resource))) {
     // A Namespace written is selected by its own new labels (namespace/matcher.go GetNamespaceLabels).
-    const written = isNamespace(attributes) && attributes.subresource === undefined && attributes.operation !== 'DELETE';
+    const written = isNamespaceResource(attributes.group, attributes.resource) && attributes.subresource === undefined && attributes.operation !== 'DELETE';
     const labels = written ? labelsOf(attributes.object) : (cluster.store.get(NAMESPACES_KEY, '', attributes.namespace)?.labels ?? {});
     if (!webhookSelects(namespaceSelector, labels)) return false;
   }
   return true;
 }
 
-function isNamespace(attributes: { readonly group: string; readonly resource: string }): boolean {
-  return attributes.group === '' && attributes.resource === 'namespaces';
-}
-
 /** What `request` is, for matching, when its object (after the mutating webhooks, or checked) is `object`. */
 export function requestAttributes(request: AdmissionWrite, object: KubeObject | undefined): AdmissionAttributes {
   const { type } = request.view;
-  const name = request.name !== '' ? request.name : nameOf(object);
+  const { name, namespace } = requestIdentity(request, object);
   return {
     name,
     operation: request.operation,
@@ -194,7 +190,7 @@ export function requestAttributes(request: AdmissionWrite, object: KubeObject | 
     resource: type.plural,
     subresource: request.subresource,
     namespaced: type.namespaced,
-    namespace: isNamespace({ group: type.group, resource: type.plural }) ? name : request.namespace,
+    namespace,
     object,
     oldObject: request.oldObject,
   };
