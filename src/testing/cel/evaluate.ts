@@ -7,7 +7,8 @@
  */
 import { callFunction } from './functions.js';
 import { CelUnsupported, type Expr } from './parser.js';
-import { CelEvalError, CelType, CelUint, TYPE_NAMES, isList, isMap, mapGet, mapKey, noOverload, type CelKey, type CelValue } from './values.js';
+import { constructed, objectField } from './patch-types.js';
+import { CelEvalError, CelObject, CelType, CelUint, TYPE_NAMES, isList, isMap, mapGet, mapKey, noOverload, type CelKey, type CelValue } from './values.js';
 
 export type Variables = ReadonlyMap<string, CelValue>;
 
@@ -38,6 +39,8 @@ export function evaluate(expr: Expr, vars: Variables): CelValue {
       }
       return map;
     }
+    case 'construct':
+      return constructed(expr.type, new Map(expr.fields.map((field) => [field.name, evaluate(field.value, vars)])));
     case 'conditional': {
       const condition = evaluate(expr.condition, vars);
       if (typeof condition !== 'boolean') throw noOverload('_?_:_', [condition]);
@@ -83,6 +86,7 @@ function logical(kind: 'and' | 'or', left: Expr, right: Expr, vars: Variables): 
 }
 
 function select(operand: CelValue, field: string, test: boolean): CelValue {
+  if (operand instanceof CelObject) return objectField(operand, field, test);
   if (!isMap(operand)) {
     if (operand === null) throw new CelEvalError(`no such key: ${field}`);
     throw noOverload(test ? 'has' : '_._', [operand]);

@@ -11,6 +11,7 @@ import { listFunction } from './functions-lists.js';
 import { regexp, stringFunction } from './functions-strings.js';
 import { arithmetic, asString, compare, contains, size } from './operators.js';
 import { CelUnsupported } from './parser.js';
+import { escapeKey } from './patch-types.js';
 import {
   CelDuration,
   CelEvalError,
@@ -240,6 +241,8 @@ function globalFunction(name: string, args: readonly CelValue[]): CelValue {
       if (name === 'sets.equivalent') return containsAll(a, b) && containsAll(b, a);
       return b.some((item) => a.some((other) => celEqual(other, item)));
     }
+    case 'jsonpatch.escapeKey':
+      return escapeKey(asString(name, a, args));
     default: {
       const conversion = CONVERSIONS[name];
       if (conversion !== undefined && args.length === 1) return conversion(a);

@@ -2,8 +2,10 @@
  * CEL's grammar, parsed into a small tree: the conditional, `||`, `&&`, relations (`in` included), arithmetic,
  * unary `!` and `-`, member selection, indexing, calls (global and receiver-style), list and map literals. The
  * macros are expanded here, as CEL's parser does: `has(a.b)`, and `all`, `exists`, `exists_one`, `map` and `filter`
- * on a receiver (with one or two iteration variables). Message construction (`T{...}`) and optional syntax (`.?`,
- * `[?`) are not supported: such a rule throws {@link CelUnsupported}, so that it is not judged at all.
+ * on a receiver (with one or two iteration variables). Message construction (`T{field: value}`) is read only where
+ * kube-apiserver declares message types, in a MutatingAdmissionPolicy's mutations ({@link ParseOptions}), and only of
+ * those types (`Object`, `Object.<field path>`, `JSONPatch`); elsewhere, and optional syntax (`.?`, `[?`) always, it
+ * throws {@link CelUnsupported}, so that the rule is not judged at all.
  */
 import { CelSyntaxError, tokenize, type Token } from './lexer.js';
 
@@ -20,6 +22,14 @@ export type Expr =
   | { readonly k: 'call'; readonly name: string; readonly target: Expr | undefined; readonly args: readonly Expr[] }
   | { readonly k: 'list'; readonly items: readonly Expr[] }
   | { readonly k: 'map'; readonly entries: readonly { readonly key: Expr; readonly value: Expr }[] }
+  | {
+      readonly k: 'construct';
+      readonly type: string;
+      /** The fields, each with the offset of its `:` (where cel-go places a field's type error). */
+      readonly fields: readonly { readonly name: string; readonly value: Expr; readonly at: number }[];
+      /** Offset of its `{`. */
+      readonly at: number;
+    }
   | { readonly k: 'conditional'; readonly condition: Expr; readonly then: Expr; readonly otherwise: Expr }
   | { readonly k: 'and' | 'or'; readonly left: Expr; readonly right: Expr }
   | {
@@ -36,10 +46,27 @@ export type Expr =
 const RELATIONS = new Set(['<', '<=', '>', '>=', '==', '!=', 'in']);
 const RESERVED = new Set(['as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
 
+/** What an expression's environment declares beyond CEL's own. */
+export interface ParseOptions {
+  /**
+   * The message types of a MutatingAdmissionPolicy's mutations (`Object`, `Object.spec...`, `JSONPatch`) and the
+   * `jsonpatch.escapeKey` function (admission/plugin/cel/compile.go hasPatchTypes).
+   */
+  readonly patchTypes?: boolean;
+}
+
+/** Whether `name` is one of the message types a mutation may construct (mutation/typeresolver.go). */
+export function isPatchType(name: string): boolean {
+  return name === 'JSONPatch' || name === 'Object' || name.startsWith('Object.');
+}
+
 class Parser {
   private i = 0;
 
-  constructor(private readonly tokens: readonly Token[]) {}
+  constructor(
+    private readonly tokens: readonly Token[],
+    private readonly options: ParseOptions,
+  ) {}
 
   private peek(): Token {
     return this.tokens[this.i] ?? { kind: 'end', at: 0 };
@@ -146,7 +173,11 @@ class Parser {
         this.expect(']');
         expr = { k: 'index', operand: expr, index };
       } else if (this.isOp('{')) {
-        throw new CelUnsupported('message construction');
+        const type = qualifiedName(expr);
+        // A type a mutation cannot construct is parsed all the same: its compilation refuses it (undeclared reference).
+        if (this.options.patchTypes !== true || type === undefined) throw new CelUnsupported('message construction');
+        this.i++;
+        expr = { k: 'construct', type, fields: this.fieldInits(), at };
       } else {
         return expr;
       }
@@ -220,6 +251,22 @@ class Parser {
     }
   }
 
+  /** A message's field initializers, after its `{`: `name: value`, separated by commas, up to the `}`. */
+  private fieldInits(): { name: string; value: Expr; at: number }[] {
+    const fields: { name: string; value: Expr; at: number }[] = [];
+    if (this.take('}')) return fields;
+    for (;;) {
+      if (this.isOp('?')) throw new CelUnsupported('optional field');
+      const name = this.ident();
+      const at = this.peek().at;
+      this.expect(':');
+      fields.push({ name, value: this.expr(), at });
+      if (this.take('}')) return fields;
+      this.expect(',');
+      if (this.take('}')) return fields;
+    }
+  }
+
   private globalCall(name: string, args: Expr[], open: number): Expr {
     if (name === 'has') {
       const [arg] = args;
@@ -234,7 +281,7 @@ class Parser {
     const kind = comprehensionKind(name, args.length);
     if (kind === undefined) {
       // `sets.contains(a, b)`: a namespaced global function, written as a call on the namespace's name.
-      if (target.k === 'ident' && NAMESPACES.has(target.name)) return { k: 'call', name: `${target.name}.${name}`, target: undefined, args };
+      if (target.k === 'ident' && (NAMESPACES.has(target.name) || (target.name === 'jsonpatch' && this.options.patchTypes === true))) return { k: 'call', name: `${target.name}.${name}`, target: undefined, args };
       return { k: 'call', name, target, args };
     }
     const vars = args.slice(0, kind.vars).map((arg) => {
@@ -250,6 +297,14 @@ class Parser {
 }
 
 const NAMESPACES = new Set(['sets', 'strings', 'math', 'lists']);
+
+/** The dotted name `expr` spells (`Object.spec.template`), or undefined when it is not a plain name. */
+function qualifiedName(expr: Expr): string | undefined {
+  if (expr.k === 'ident') return expr.name;
+  if (expr.k !== 'select' || expr.test) return undefined;
+  const operand = qualifiedName(expr.operand);
+  return operand === undefined ? undefined : `${operand}.${expr.field}`;
+}
 
 /** Which macro a receiver call is, by its name and number of arguments (with one or two iteration variables). */
 function comprehensionKind(name: string, count: number): { kind: ComprehensionKind; vars: number } | undefined {
@@ -273,7 +328,7 @@ function comprehensionKind(name: string, count: number): { kind: ComprehensionKi
 }
 
 /** The expressions directly inside `expr`. */
-function children(expr: Expr): readonly Expr[] {
+export function childExprs(expr: Expr): readonly Expr[] {
   switch (expr.k) {
     case 'literal':
     case 'ident':
@@ -288,6 +343,8 @@ function children(expr: Expr): readonly Expr[] {
       return expr.items;
     case 'map':
       return expr.entries.flatMap((entry) => [entry.key, entry.value]);
+    case 'construct':
+      return expr.fields.map((field) => field.value);
     case 'conditional':
       return [expr.condition, expr.then, expr.otherwise];
     case 'and':
@@ -301,10 +358,10 @@ function children(expr: Expr): readonly Expr[] {
 /** Whether `expr` reads the variable `name` (a rule that reads `oldSelf` is a transition rule). */
 export function readsVariable(expr: Expr, name: string): boolean {
   if (expr.k === 'ident') return expr.name === name;
-  return children(expr).some((inner) => readsVariable(inner, name));
+  return childExprs(expr).some((inner) => readsVariable(inner, name));
 }
 
 /** Parses a CEL expression; throws CelSyntaxError or CelUnsupported. */
-export function parseCel(text: string): Expr {
-  return new Parser(tokenize(text)).parseAll();
+export function parseCel(text: string, options: ParseOptions = {}): Expr {
+  return new Parser(tokenize(text), options).parseAll();
 }

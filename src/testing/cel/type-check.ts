@@ -17,6 +17,8 @@ export type CelStaticType =
   | { readonly t: 'list'; readonly items: CelStaticType }
   | { readonly t: 'map'; readonly values: CelStaticType }
   | { readonly t: Primitive }
+  /** A message type by its name (a mutation's `Object.spec`, `JSONPatch`: parser.ts isPatchType). */
+  | { readonly t: 'message'; readonly name: string }
   | { readonly t: 'dyn' };
 
 const DYN: CelStaticType = { t: 'dyn' };
@@ -118,19 +120,26 @@ export function typeOf(expr: Expr, vars: ReadonlyMap<string, CelStaticType>, iss
       if (['_+_', '_-_', '_*_', '_/_', '_%_'].includes(expr.name) && a !== undefined && b !== undefined && isPrimitive(a) && a.t === b.t) return a;
       return DYN;
     }
-    case 'list':
-      for (const item of expr.items) typeOf(item, vars, issues);
-      return { t: 'list', items: DYN };
+    case 'list': {
+      // The items' type when they all have the same primitive or message type (cel-go's join), else dyn.
+      const [first, ...rest] = expr.items.map((item) => typeOf(item, vars, issues));
+      const same = first !== undefined && (isPrimitive(first) || first.t === 'message') && rest.every((type) => sameType(type, first));
+      return { t: 'list', items: same ? first : DYN };
+    }
     case 'map':
       for (const entry of expr.entries) {
         typeOf(entry.key, vars, issues);
         typeOf(entry.value, vars, issues);
       }
       return { t: 'map', values: DYN };
+    case 'construct':
+      for (const field of expr.fields) typeOf(field.value, vars, issues);
+      return { t: 'message', name: expr.type };
     case 'conditional': {
       typeOf(expr.condition, vars, issues);
       const then = typeOf(expr.then, vars, issues);
       const otherwise = typeOf(expr.otherwise, vars, issues);
+      if (then.t === 'message') return otherwise.t === 'message' && otherwise.name === then.name ? then : DYN;
       return isPrimitive(then) && then.t === otherwise.t ? then : DYN;
     }
     case 'and':
@@ -149,17 +158,22 @@ export function typeOf(expr: Expr, vars: ReadonlyMap<string, CelStaticType>, iss
         if (first !== undefined) inner.set(first, range.t === 'list' ? INT : element);
         inner.set(second, range.t === 'list' ? range.items : range.t === 'map' ? range.values : DYN);
       }
-      typeOf(expr.step, inner, issues);
+      const step = typeOf(expr.step, inner, issues);
       if (expr.filter !== undefined) typeOf(expr.filter, inner, issues);
-      if (expr.kind === 'map') return { t: 'list', items: DYN };
+      if (expr.kind === 'map') return { t: 'list', items: step };
       if (expr.kind === 'filter') return range.t === 'list' ? range : DYN;
       return BOOL;
     }
   }
 }
 
+/** Whether two primitive or message types are the same. */
+function sameType(a: CelStaticType, b: CelStaticType): boolean {
+  return a.t === b.t && (a.t !== 'message' || (b.t === 'message' && a.name === b.name));
+}
+
 function isPrimitive(type: CelStaticType): boolean {
-  return type.t !== 'object' && type.t !== 'list' && type.t !== 'map' && type.t !== 'dyn';
+  return type.t !== 'object' && type.t !== 'list' && type.t !== 'map' && type.t !== 'message' && type.t !== 'dyn';
 }
 
 function literalType(value: unknown): CelStaticType {

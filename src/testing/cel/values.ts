@@ -29,7 +29,18 @@ export class CelOptional {
   constructor(readonly value: CelValue | undefined) {}
 }
 
-export type CelValue = bigint | number | string | boolean | null | Uint8Array | CelUint | CelDuration | CelTimestamp | CelType | CelOptional | readonly CelValue[] | CelMap;
+/**
+ * A value of a message type constructed by an expression (`Object.spec{replicas: 3}`, `JSONPatch{op: 'add', ...}`):
+ * the only message types here are the ones kube-apiserver declares for a MutatingAdmissionPolicy (patch-types.ts).
+ */
+export class CelObject {
+  constructor(
+    readonly typeName: string,
+    readonly fields: ReadonlyMap<string, CelValue>,
+  ) {}
+}
+
+export type CelValue = bigint | number | string | boolean | null | Uint8Array | CelUint | CelDuration | CelTimestamp | CelType | CelOptional | CelObject | readonly CelValue[] | CelMap;
 export type CelMap = ReadonlyMap<CelKey, CelValue>;
 export type CelKey = string | bigint | boolean;
 
@@ -76,6 +87,7 @@ export function typeName(value: CelValue): string {
   if (value instanceof CelTimestamp) return 'google.protobuf.Timestamp';
   if (value instanceof CelType) return 'type';
   if (value instanceof CelOptional) return 'optional_type';
+  if (value instanceof CelObject) return value.typeName;
   return isList(value) ? 'list' : 'map';
 }
 
@@ -110,6 +122,7 @@ export function celEqual(a: CelValue, b: CelValue): boolean {
     if (!(b instanceof CelOptional)) return false;
     return a.value === undefined || b.value === undefined ? a.value === b.value : celEqual(a.value, b.value);
   }
+  if (a instanceof CelObject) return b instanceof CelObject && a.typeName === b.typeName && celEqual(a.fields, b.fields);
   if (isList(a)) return isList(b) && a.length === b.length && a.every((item, i) => celEqual(item, b[i] ?? null));
   if (isMap(a)) {
     if (!isMap(b) || a.size !== b.size) return false;

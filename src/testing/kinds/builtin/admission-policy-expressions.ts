@@ -16,7 +16,7 @@
  * named from a literal is cel-go's only as far as cel/type-check.ts knows it.
  */
 import { CelSyntaxError, tokenize } from '../../cel/lexer.js';
-import { CelUnsupported, parseCel, type Expr } from '../../cel/parser.js';
+import { childExprs, CelUnsupported, isPatchType, parseCel, type Expr } from '../../cel/parser.js';
 import { compileErrorText, typeOf, type CelIssue, type CelStaticType } from '../../cel/type-check.js';
 import { fieldInvalid, type FieldProblem } from '../../status-errors.js';
 
@@ -72,10 +72,12 @@ export interface CelScope {
   readonly authorizer: boolean;
   /** The variables compiled so far; undefined: `variables` is not declared. */
   readonly variables: ReadonlyMap<string, VariableType> | undefined;
+  /** A mutation's expression: `Object...` and `JSONPatch` may be constructed, `jsonpatch.escapeKey` called. */
+  readonly patchTypes?: boolean;
 }
 
 /** What an expression must evaluate to (its accessor's ReturnTypes). */
-export type Want = 'bool' | 'string' | 'string-or-null' | 'any';
+export type Want = 'bool' | 'string' | 'string-or-null' | 'Object' | 'list(JSONPatch)' | 'any';
 
 export interface Compiled {
   readonly problem: FieldProblem | undefined;
@@ -90,6 +92,8 @@ function typeName(type: CelStaticType): string {
   switch (type.t) {
     case 'object':
       return NAMES.get(type) ?? 'dyn';
+    case 'message':
+      return type.name;
     case 'list':
       return `list(${typeName(type.items)})`;
     case 'map':
@@ -118,7 +122,50 @@ function nameOf(expr: Expr, vars: ReadonlyMap<string, CelStaticType>): string {
   if (literal !== undefined) return typeName(literal);
   if (expr.k === 'list') return `list(${joined(expr.items.map((item) => nameOf(item, vars)))})`;
   if (expr.k === 'map') return `map(${joined(expr.entries.map((entry) => nameOf(entry.key, vars)))}, ${joined(expr.entries.map((entry) => nameOf(entry.value, vars)))})`;
+  if (expr.k === 'conditional') {
+    // An empty list literal takes the other branch's list type (cel-go unifies its element type).
+    const [then, otherwise] = [nameOf(expr.then, vars), nameOf(expr.otherwise, vars)];
+    if (isEmptyList(expr.then) && otherwise.startsWith('list(')) return otherwise;
+    if (isEmptyList(expr.otherwise) && then.startsWith('list(')) return then;
+    return then === otherwise ? then : typeName(typeOf(expr, vars, []));
+  }
   return typeName(typeOf(expr, vars, []));
+}
+
+function isEmptyList(expr: Expr): boolean {
+  return expr.k === 'list' && expr.items.length === 0;
+}
+
+/** The message types a mutation declares, and a JSONPatch's fields with their types (mutation/jsonpatch.go). */
+const JSON_PATCH_FIELDS: ReadonlyMap<string, string> = new Map([['op', 'string'], ['path', 'string'], ['from', 'string'], ['value', 'dyn']]);
+
+/**
+ * cel-go's checks of message constructions: a type the environment does not declare (`undeclared reference`), a
+ * JSONPatch field it does not have or of a type it does not take, and list items of different message types.
+ */
+function constructIssues(expr: Expr, vars: ReadonlyMap<string, CelStaticType>): CelIssue[] {
+  const issues: CelIssue[] = [];
+  const visit = (inner: Expr): void => {
+    if (inner.k === 'construct') {
+      if (!isPatchType(inner.type)) issues.push({ at: inner.at, message: `undeclared reference to '${inner.type}' (in container '')` });
+      else if (inner.type === 'JSONPatch') {
+        for (const field of inner.fields) {
+          const expected = JSON_PATCH_FIELDS.get(field.name) ?? '';
+          const provided = nameOf(field.value, vars);
+          if (expected !== 'dyn' && provided !== 'dyn' && provided !== expected) issues.push({ at: field.at, message: `expected type of field '${field.name}' is '${expected}' but provided type is '${provided}'` });
+        }
+      }
+    }
+    if (inner.k === 'list') {
+      const [first, ...rest] = inner.items;
+      for (const item of rest) {
+        if (first?.k === 'construct' && item.k === 'construct' && item.type !== first.type) issues.push({ at: item.at, message: `expected type '${first.type}' but found '${item.type}'` });
+      }
+    }
+    for (const child of childExprs(inner)) visit(child);
+  };
+  visit(expr);
+  return issues;
 }
 
 /** Whether cel-go types `expr` dyn for certain: a field or item of a dyn variable, a dyn field, a dyn variable. */
@@ -157,6 +204,8 @@ function references(expr: Expr, names: ReadonlySet<string>, bound: ReadonlySet<s
       return expr.items.flatMap((item) => references(item, names, bound));
     case 'map':
       return expr.entries.flatMap((entry) => [...references(entry.key, names, bound), ...references(entry.value, names, bound)]);
+    case 'construct':
+      return expr.fields.flatMap((field) => references(field.value, names, bound));
     case 'conditional':
       return [expr.condition, expr.then, expr.otherwise].flatMap((part) => references(part, names, bound));
     case 'and':
@@ -213,6 +262,8 @@ function storedType(type: CelStaticType): CelStaticType {
 
 const WANTED: Readonly<Record<Exclude<Want, 'any'>, { readonly names: readonly string[]; readonly wording: string }>> = {
   bool: { names: ['bool'], wording: 'bool' },
+  Object: { names: ['Object'], wording: 'Object' },
+  'list(JSONPatch)': { names: ['list(JSONPatch)'], wording: 'list(JSONPatch)' },
   string: { names: ['string'], wording: 'string' },
   'string-or-null': { names: ['string', 'null_type'], wording: 'one of [string null_type]' },
 };
@@ -227,7 +278,7 @@ const FAILED: VariableType = { type: DYN, dyn: true };
 export function compileExpression(text: string, field: string, scope: CelScope, want: Want, shown = text): Compiled {
   let expr: Expr;
   try {
-    expr = parseCel(text);
+    expr = parseCel(text, { patchTypes: scope.patchTypes === true });
   } catch (error) {
     // A part of CEL the parser here does not read is not judged; a syntax error is, in the parser's own words.
     if (error instanceof CelUnsupported) return { problem: undefined, variable: UNKNOWN };
@@ -236,7 +287,7 @@ export function compileExpression(text: string, field: string, scope: CelScope, 
   }
   const vars = variablesOf(scope);
   const missing = new Set(['params', 'authorizer', 'variables'].filter((name) => !vars.has(name)));
-  const issues = undeclared(text, expr, missing);
+  const issues = [...undeclared(text, expr, missing), ...(scope.patchTypes === true ? constructIssues(expr, vars) : [])];
   const typed = typeOf(expr, vars, issues);
   const type = literalType(expr) ?? typed;
   if (issues.length > 0) return { problem: fieldInvalid(field, shown, compileErrorText(text, issues)), variable: FAILED };
