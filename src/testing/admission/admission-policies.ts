@@ -1,12 +1,12 @@
 /**
- * The ValidatingAdmissionPolicies in force in the test API server: read from the stored policies and bindings each
+ * The admission policies in force in the test API server, validating and mutating: read from the stored policies and bindings each
  * time (no informer to lag behind, unlike kube-apiserver's, which enforces a new binding a moment after it is
  * stored), each policy with the bindings that name it, both by name; and whether a policy's `matchConstraints` or a
  * binding's `matchResources` cover a request (policy/matching/matching.go): the namespace and object selectors, then
  * `excludeResourceRules`, then `resourceRules` (with `resourceNames`; none in a binding covers what its policy does).
  */
 import type { Cluster } from '../cluster.js';
-import { ADMISSION_POLICIES_KEY, POLICY_BINDINGS_KEY } from '../resources/builtin-resources.js';
+import { ADMISSION_POLICIES_KEY, MUTATING_POLICIES_KEY, MUTATING_POLICY_BINDINGS_KEY, POLICY_BINDINGS_KEY } from '../resources/builtin-resources.js';
 import type { StoredRecord } from '../store/record.js';
 import { objectAt, objectsAt, textAt, type Json } from '../kinds/builtin/fields.js';
 import type { MatchCondition } from './match-conditions.js';
@@ -36,21 +36,41 @@ export interface Validation {
   readonly reason: string;
 }
 
-export interface AdmissionPolicy {
+/** What validating and mutating policies have alike. */
+export interface PolicyBase {
   readonly name: string;
   readonly failurePolicy: 'Fail' | 'Ignore';
   readonly paramKind: { readonly apiVersion: string; readonly kind: string } | undefined;
   readonly matchConstraints: Json | undefined;
   readonly matchConditions: readonly MatchCondition[];
   readonly variables: readonly { readonly name: string; readonly expression: string }[];
-  readonly validations: readonly Validation[];
-  readonly auditAnnotations: readonly { readonly key: string; readonly valueExpression: string }[];
   readonly bindings: readonly PolicyBinding[];
 }
 
-/** Whether a binding is stored: a policy without one is not enforced (the fast path of every write). */
+export interface AdmissionPolicy extends PolicyBase {
+  readonly validations: readonly Validation[];
+  readonly auditAnnotations: readonly { readonly key: string; readonly valueExpression: string }[];
+}
+
+/** One of a MutatingAdmissionPolicy's mutations: a CEL expression and the kind of patch it makes. */
+export interface Mutation {
+  readonly patchType: 'ApplyConfiguration' | 'JSONPatch';
+  readonly expression: string;
+}
+
+export interface MutatingPolicy extends PolicyBase {
+  readonly mutations: readonly Mutation[];
+  readonly reinvocationPolicy: 'Never' | 'IfNeeded';
+}
+
+/** Whether a ValidatingAdmissionPolicy binding is stored: a policy without one is not enforced (the fast path of every write). */
 export function hasPolicyBindings(cluster: Cluster): boolean {
   return cluster.store.count(POLICY_BINDINGS_KEY) > 0;
+}
+
+/** Whether a MutatingAdmissionPolicy binding is stored. */
+export function hasMutatingPolicyBindings(cluster: Cluster): boolean {
+  return cluster.store.count(MUTATING_POLICY_BINDINGS_KEY) > 0;
 }
 
 function byName(a: StoredRecord, b: StoredRecord): number {
@@ -72,8 +92,7 @@ function bindingOf(record: StoredRecord): PolicyBinding {
   };
 }
 
-function policyOf(record: StoredRecord, bindings: readonly PolicyBinding[]): AdmissionPolicy {
-  const spec = objectAt(record.object, 'spec') ?? {};
+function baseOf(record: StoredRecord, spec: Json, bindings: readonly PolicyBinding[]): PolicyBase {
   const paramKind = objectAt(spec, 'paramKind');
   return {
     name: record.name,
@@ -82,6 +101,14 @@ function policyOf(record: StoredRecord, bindings: readonly PolicyBinding[]): Adm
     matchConstraints: objectAt(spec, 'matchConstraints'),
     matchConditions: objectsAt(spec, 'matchConditions').map((condition) => ({ name: textAt(condition, 'name'), expression: textAt(condition, 'expression') })),
     variables: objectsAt(spec, 'variables').map((variable) => ({ name: textAt(variable, 'name'), expression: textAt(variable, 'expression') })),
+    bindings,
+  };
+}
+
+function policyOf(record: StoredRecord, bindings: readonly PolicyBinding[]): AdmissionPolicy {
+  const spec = objectAt(record.object, 'spec') ?? {};
+  return {
+    ...baseOf(record, spec, bindings),
     validations: objectsAt(spec, 'validations').map((validation) => ({
       expression: textAt(validation, 'expression'),
       message: textAt(validation, 'message'),
@@ -89,24 +116,45 @@ function policyOf(record: StoredRecord, bindings: readonly PolicyBinding[]): Adm
       reason: textAt(validation, 'reason') || 'Invalid',
     })),
     auditAnnotations: objectsAt(spec, 'auditAnnotations').map((annotation) => ({ key: textAt(annotation, 'key'), valueExpression: textAt(annotation, 'valueExpression') })),
-    bindings,
   };
 }
 
-/** The policies that have bindings, by name, each with its bindings by name (a binding to no policy does nothing). */
-export function boundPolicies(cluster: Cluster): AdmissionPolicy[] {
+function mutatingPolicyOf(record: StoredRecord, bindings: readonly PolicyBinding[]): MutatingPolicy {
+  const spec = objectAt(record.object, 'spec') ?? {};
+  return {
+    ...baseOf(record, spec, bindings),
+    mutations: objectsAt(spec, 'mutations').map((mutation) => {
+      const patchType = mutation['patchType'] === 'JSONPatch' ? 'JSONPatch' : 'ApplyConfiguration';
+      return { patchType, expression: textAt(objectAt(mutation, patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration') ?? {}, 'expression') };
+    }),
+    reinvocationPolicy: spec['reinvocationPolicy'] === 'IfNeeded' ? 'IfNeeded' : 'Never',
+  };
+}
+
+/** The stored policies of `policiesKey` that have bindings (of `bindingsKey`), by name, each with its bindings by name. */
+function bound<P>(cluster: Cluster, policiesKey: string, bindingsKey: string, policyOf: (record: StoredRecord, bindings: readonly PolicyBinding[]) => P): P[] {
   const bindings = new Map<string, PolicyBinding[]>();
-  for (const record of cluster.store.list(POLICY_BINDINGS_KEY).sort(byName)) {
+  for (const record of cluster.store.list(bindingsKey).sort(byName)) {
     const policyName = textAt(objectAt(record.object, 'spec') ?? {}, 'policyName');
     bindings.set(policyName, [...(bindings.get(policyName) ?? []), bindingOf(record)]);
   }
   return cluster.store
-    .list(ADMISSION_POLICIES_KEY)
+    .list(policiesKey)
     .sort(byName)
     .flatMap((record) => {
-      const bound = bindings.get(record.name);
-      return bound === undefined ? [] : [policyOf(record, bound)];
+      const found = bindings.get(record.name);
+      return found === undefined ? [] : [policyOf(record, found)];
     });
+}
+
+/** The ValidatingAdmissionPolicies that have bindings (a binding to no policy does nothing). */
+export function boundPolicies(cluster: Cluster): AdmissionPolicy[] {
+  return bound(cluster, ADMISSION_POLICIES_KEY, POLICY_BINDINGS_KEY, policyOf);
+}
+
+/** The MutatingAdmissionPolicies that have bindings. */
+export function boundMutatingPolicies(cluster: Cluster): MutatingPolicy[] {
+  return bound(cluster, MUTATING_POLICIES_KEY, MUTATING_POLICY_BINDINGS_KEY, mutatingPolicyOf);
 }
 
 function namedRuleMatches(rule: Json, attributes: AdmissionAttributes): boolean {

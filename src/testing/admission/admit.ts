@@ -1,31 +1,34 @@
 /**
- * Admission in the test API server, in kube-apiserver's order around a write: mutating webhooks one after the
- * other (each JSONPatch applied before the next is called; review-object.ts, mutation.ts), then the write's own
+ * Admission in the test API server, in kube-apiserver's order around a write: the MutatingAdmissionPolicies
+ * (mutate-policies.ts), then the mutating webhooks one after the other (each JSONPatch applied before the next is
+ * called; review-object.ts, mutation.ts), both again once when one changed the object (reinvocation.ts), then the write's own
  * checks (schema, names, conflicts: run as a dry run), then the ValidatingAdmissionPolicies (validate-policies.ts),
  * then the validating webhooks (all called; the first refusal in registration order wins), then the write itself.
  * A refusal is answered as kube-apiserver words it; a webhook that cannot be called (refused connection, TLS
  * failure, `timeoutSeconds` passed, a bad answer) fails the request under `failurePolicy: Fail` and is skipped under
  * `Ignore`. Warnings of the webhooks and of `Warn` policy bindings become `Warning: 299` headers.
  *
- * The field manager records a write before the mutating webhooks are called, as kube-apiserver's handlers do: the
- * webhooks are sent the object with its new managedFields, and what they add is owned by no manager.
+ * The field manager records a write before the mutating chain runs, as kube-apiserver's handlers do: the policies and
+ * webhooks are given the object with its new managedFields, and what they add is owned by no manager.
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Cluster } from '../cluster.js';
 import type { ManagedFieldsEntry } from '../patch/index.js';
-import { ADMISSION_POLICIES_KEY, MUTATING_WEBHOOKS_KEY, POLICY_BINDINGS_KEY, VALIDATING_WEBHOOKS_KEY } from '../resources/builtin-resources.js';
+import { ADMISSION_POLICIES_KEY, MUTATING_POLICIES_KEY, MUTATING_POLICY_BINDINGS_KEY, MUTATING_WEBHOOKS_KEY, POLICY_BINDINGS_KEY, VALIDATING_WEBHOOKS_KEY } from '../resources/builtin-resources.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { forbidden, StatusError, type KubeStatus } from '../status-errors.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { callWebhook, WebhookCallError, type WebhookAnswer } from './call-webhook.js';
 import { checkMutatingAnswer, patchedDocument } from './mutation.js';
 import { matchConditionVerdict, verdictMessage } from './match-conditions.js';
-import { hasPolicyBindings } from './admission-policies.js';
+import { hasMutatingPolicyBindings, hasPolicyBindings } from './admission-policies.js';
+import { mutateByPolicies } from './mutate-policies.js';
+import { PluginReinvocation, type MutationChain } from './reinvocation.js';
 import { admissionReview, conditionRequest } from './review.js';
 import { decodedMutation, reviewForm } from './review-object.js';
 import { validatePolicies } from './validate-policies.js';
-import { heldVersion, reviewedAt } from './versions.js';
+import { mutationHeld, reviewedAt } from './versions.js';
 import { hasWebhooks, registeredWebhooks, requestAttributes, webhookVersion, type Webhook } from './webhooks.js';
 
 /**
@@ -33,8 +36,8 @@ import { hasWebhooks, registeredWebhooks, requestAttributes, webhookVersion, typ
  * ones no policy judges (policy/generic/plugin.go admissionResources): a broken one cannot lock itself in. A policy
  * does judge webhook configurations.
  */
-const WEBHOOK_EXEMPT = new Set([VALIDATING_WEBHOOKS_KEY, MUTATING_WEBHOOKS_KEY, ADMISSION_POLICIES_KEY, POLICY_BINDINGS_KEY]);
-const POLICY_EXEMPT = new Set([ADMISSION_POLICIES_KEY, POLICY_BINDINGS_KEY]);
+const POLICY_EXEMPT = new Set([ADMISSION_POLICIES_KEY, POLICY_BINDINGS_KEY, MUTATING_POLICIES_KEY, MUTATING_POLICY_BINDINGS_KEY]);
+const WEBHOOK_EXEMPT = new Set([VALIDATING_WEBHOOKS_KEY, MUTATING_WEBHOOKS_KEY, ...POLICY_EXEMPT]);
 
 /** A write to admit. `object` is the request body (owned by the admission: it may be replaced by a patched copy). */
 export interface AdmissionWrite {
@@ -76,22 +79,26 @@ export type AdmittedOperation = (object: KubeObject | undefined, dryRun: boolean
 
 /** Whether any webhook or policy binding is configured: without one, writes skip admission (the fast path). */
 export function hasAdmission(cluster: Cluster): boolean {
-  return hasWebhooks(cluster) || hasPolicyBindings(cluster);
+  return hasWebhooks(cluster) || hasPolicyBindings(cluster) || hasMutatingPolicyBindings(cluster);
 }
 
 /** Performs `write` under admission. */
 export async function admitWrite(cluster: Cluster, request: AdmissionWrite, write: AdmittedOperation): Promise<AdmittedWrite> {
   const key = request.view.type.key;
   const webhooks = hasWebhooks(cluster) && !WEBHOOK_EXEMPT.has(key);
-  const policies = hasPolicyBindings(cluster) && !POLICY_EXEMPT.has(key);
-  if (!webhooks && !policies) return { record: write(request.object, request.dryRun), warnings: [] };
+  const policiesApply = !POLICY_EXEMPT.has(key);
+  const policies = policiesApply && hasPolicyBindings(cluster);
+  if (!webhooks && !policies && !(policiesApply && hasMutatingPolicyBindings(cluster))) return { record: write(request.object, request.dryRun), warnings: [] };
   const warnings: string[] = [];
   const oldObject = request.oldObject === undefined ? undefined : reviewForm(request, request.oldObject);
-  // The first mutating webhook called matches the request's own object; none matching it, none is called.
+  // MutatingAdmissionPolicies mutate what is written (CREATE, UPDATE), never a DELETE.
+  const mutatingPolicies = policiesApply && request.object !== undefined && hasMutatingPolicyBindings(cluster);
+  // Without a policy before them, the first mutating webhook called matches the request's own object; none matching
+  // it, none is called.
   const registered = webhooks ? registeredWebhooks(cluster, 'mutating') : [];
   const attributes = requestAttributes(request, request.object);
-  const mutating = registered.some((webhook) => webhookVersion(cluster, webhook, request, attributes) !== undefined) ? registered : [];
-  const mutation = mutating.length === 0 ? { object: request.object, managedFields: undefined } : await mutate(cluster, request, write, mutating, oldObject, warnings);
+  const mutating = mutatingPolicies || registered.some((webhook) => webhookVersion(cluster, webhook, request, attributes) !== undefined) ? registered : [];
+  const mutation = mutating.length === 0 && !mutatingPolicies ? { object: request.object, managedFields: undefined } : await mutate(cluster, request, write, { webhooks: mutating, policies: mutatingPolicies }, oldObject, warnings);
   const { object, managedFields } = mutation;
   // Without a validating webhook to call or a policy binding to evaluate, the checks run once, in the write itself.
   // (With a binding, every write is checked first: whether a policy covers it depends on its checked object.)
@@ -116,43 +123,41 @@ export async function admitWrite(cluster: Cluster, request: AdmissionWrite, writ
 }
 
 /**
- * The mutating webhooks (`mutating`: all registered), one after the other, each matched against and sent what the
- * ones before made of the object. Answers the object to write (the request's own when no webhook changed it) and,
- * when one did, the managedFields recorded before.
+ * The mutating chain: the MutatingAdmissionPolicies (mutate-policies.ts), then the mutating webhooks (`mutators.webhooks`:
+ * all registered) one after the other, each matched against and sent what the ones before made of the object; and a
+ * second round when one changed it (reinvocation.ts). Answers the object to write (the request's own when nothing
+ * changed it) and, when something did, the managedFields recorded before.
  */
 async function mutate(
   cluster: Cluster,
   request: AdmissionWrite,
   write: AdmittedOperation,
-  mutating: readonly Webhook[],
+  mutators: { readonly webhooks: readonly Webhook[]; readonly policies: boolean },
   oldObject: KubeObject | undefined,
   warnings: string[],
 ): Promise<{ readonly object: KubeObject | undefined; readonly managedFields: ManagedFieldsEntry[] | undefined }> {
   const managedFields = request.object === undefined || request.kind !== undefined ? undefined : recordedFields(request.object, write);
   const first = request.object === undefined ? undefined : reviewForm(request, heldObject(request, request.object, managedFields));
   let sent = first;
-  // kube-apiserver's reinvocation: when a webhook changes the object, the `IfNeeded` webhooks called before it are
-  // called once more, in a second round, after the first (mutating/dispatcher.go, webhookReinvokeContext).
-  let called = new Set<Webhook>();
-  let again = new Set<Webhook>();
+  const chain: MutationChain = { reinvoke: false };
+  const policies = new PluginReinvocation<string>(chain);
+  const webhooks = new PluginReinvocation<Webhook>(chain);
   for (const round of [0, 1]) {
-    for (const webhook of mutating) {
-      if (round === 1 && !again.has(webhook)) continue;
-      // Each webhook is matched against the object as the webhooks before it left it (its labels, for objectSelector).
+    if (round === 1 && !chain.reinvoke) break;
+    if (mutators.policies) sent = await mutateByPolicies(cluster, request, sent, oldObject, round, policies);
+    webhooks.begin(round, sent);
+    for (const webhook of mutators.webhooks) {
+      // Each webhook is matched against the object as the mutators before it left it (its labels, for objectSelector).
       const target = await callOf(cluster, webhook, request, sent, oldObject);
-      if (target === undefined) continue;
+      if (target === undefined || !webhooks.runs(round, webhook)) continue;
       const answer = await underPolicy(webhook, () => call(request, target, warnings, checkMutatingAnswer));
       if (answer !== undefined && !answer.allowed) throw denied(webhook, answer);
       const current = sent;
       const patched = answer === undefined ? undefined : underPolicy(webhook, () => patchedDocument(webhook, target.object, answer));
       if (patched !== undefined) sent = await mutationHeld(cluster, request, patched, target.version);
-      if (sent !== current && !isDeepStrictEqual(sent, current)) {
-        again = new Set([...again, ...called]);
-        called = new Set();
-      }
-      if (webhook.reinvocationPolicy === 'IfNeeded') called.add(webhook);
+      webhooks.ran(webhook, sent !== current && !isDeepStrictEqual(sent, current), webhook.reinvocationPolicy === 'IfNeeded');
     }
-    if (again.size === 0) break;
+    webhooks.end(sent);
   }
   if (sent === first) return { object: request.object, managedFields: undefined };
   return { object: sent, managedFields };
@@ -209,16 +214,6 @@ async function callOf(cluster: Cluster, webhook: Webhook, request: AdmissionWrit
   if (webhook.failurePolicy === 'Ignore') return undefined;
   throw forbidden({ group: request.view.type.group, plural: request.view.type.plural }, request.name, verdictMessage(verdict.errors));
 }
-
-/**
- * A mutating webhook's patched document (at the version it was sent) as the write holds it: converted back when it
- * was sent at another version, then decoded and defaulted (decodedMutation; a document that is no object its 500).
- */
-async function mutationHeld(cluster: Cluster, request: AdmissionWrite, patched: unknown, version: string): Promise<KubeObject> {
-  if (version === request.view.version || typeof patched !== 'object' || patched === null || Array.isArray(patched)) return decodedMutation(request, patched);
-  return decodedMutation(request, await heldVersion(cluster, request, patched as KubeObject, version));
-}
-
 
 /** VerifyAdmissionResponse's checks of a validating webhook's answer. */
 function checkValidatingAnswer(answer: WebhookAnswer): void {

@@ -22,17 +22,23 @@ export type MatchVerdict = { readonly call: boolean } | { readonly errors: reado
 
 const parsed = new Map<string, Expr | string>();
 
-/** The parsed expression, or the compilation error kube-apiserver would have refused the configuration with. */
-export function compiled(expression: string): Expr | string {
-  let result = parsed.get(expression);
+const parsedWithPatchTypes = new Map<string, Expr | string>();
+
+/**
+ * The parsed expression, or the compilation error kube-apiserver would have refused the configuration with;
+ * `patchTypes`: a mutation's, which may construct `Object` and `JSONPatch` values.
+ */
+export function compiled(expression: string, patchTypes = false): Expr | string {
+  const cache = patchTypes ? parsedWithPatchTypes : parsed;
+  let result = cache.get(expression);
   if (result === undefined) {
     try {
-      result = parseCel(expression);
+      result = parseCel(expression, { patchTypes });
     } catch (error) {
       if (!(error instanceof CelSyntaxError || error instanceof CelUnsupported)) throw error;
       result = `compilation error: ${error.message}`;
     }
-    parsed.set(expression, result);
+    cache.set(expression, result);
   }
   return result;
 }

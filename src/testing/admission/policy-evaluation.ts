@@ -11,7 +11,7 @@
 import { evaluate } from '../cel/evaluate.js';
 import { CelUnsupported, type Expr } from '../cel/parser.js';
 import { CelEvalError, typeName, type CelKey, type CelValue } from '../cel/values.js';
-import type { AdmissionPolicy } from './admission-policies.js';
+import type { AdmissionPolicy, PolicyBase } from './admission-policies.js';
 import { compiled, conditionsVerdict, verdictMessage } from './match-conditions.js';
 
 /** A denial: its message, and the Status reason it is answered with (kube-apiserver's default is Invalid). */
@@ -23,11 +23,14 @@ export interface Denial {
 /** kube-apiserver's limit on a messageExpression's result (apis/cel/config.go). */
 const MAX_MESSAGE_BYTES = 5 * 1024;
 
-type Outcome = { readonly value: CelValue } | { readonly error: string };
+export type Outcome = { readonly value: CelValue } | { readonly error: string };
 
-/** An expression's value, or the error kube-apiserver words (`expression '<e>' resulted in error: ...`). */
-function run(expression: string, scope: ReadonlyMap<string, CelValue>): Outcome {
-  const expr: Expr | string = compiled(expression);
+/**
+ * An expression's value, or the error kube-apiserver words (`expression '<e>' resulted in error: ...`); `patchTypes`:
+ * a mutation's expression.
+ */
+export function run(expression: string, scope: ReadonlyMap<string, CelValue>, patchTypes = false): Outcome {
+  const expr: Expr | string = compiled(expression, patchTypes);
   if (typeof expr === 'string') return { error: expr };
   return outcome(expr, scope, (error) => `expression '${expression}' resulted in error: ${error}`);
 }
@@ -52,7 +55,7 @@ class LazyVariables extends Map<CelKey, CelValue> {
   private readonly results = new Map<string, Outcome>();
 
   constructor(
-    private readonly declared: AdmissionPolicy['variables'],
+    private readonly declared: PolicyBase['variables'],
     private readonly scope: Map<string, CelValue>,
   ) {
     super();
@@ -86,8 +89,8 @@ export interface PolicyInput {
   readonly namespaceObject: CelValue;
 }
 
-/** The denials of `policy` on the input; an error is one under `failurePolicy: Fail` and nothing under `Ignore`. */
-export function policyDenials(policy: AdmissionPolicy, input: PolicyInput): Denial[] {
+/** The CEL variables of one evaluation of `policy`: the inputs, and its `variables`, each evaluated when first read. */
+export function policyScope(policy: PolicyBase, input: PolicyInput): ReadonlyMap<string, CelValue> {
   const scope = new Map<string, CelValue>([
     ['object', input.object],
     ['oldObject', input.oldObject],
@@ -96,6 +99,12 @@ export function policyDenials(policy: AdmissionPolicy, input: PolicyInput): Deni
     ['namespaceObject', input.namespaceObject],
   ]);
   scope.set('variables', new LazyVariables(policy.variables, scope));
+  return scope;
+}
+
+/** The denials of `policy` on the input; an error is one under `failurePolicy: Fail` and nothing under `Ignore`. */
+export function policyDenials(policy: AdmissionPolicy, input: PolicyInput): Denial[] {
+  const scope = policyScope(policy, input);
   // An error kube-apiserver's failure policy decides: a denial (reason Invalid) under Fail, nothing under Ignore.
   const failed = (message: string): Denial[] => (policy.failurePolicy === 'Fail' ? [{ message, reason: 'Invalid' }] : []);
   if (policy.matchConditions.length > 0) {

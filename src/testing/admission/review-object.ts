@@ -66,15 +66,18 @@ export function reviewForm(request: AdmissionWrite, object: KubeObject, at = req
 
 /**
  * The object a mutating webhook's patch made of `patched` (the patch applied to what the webhook was sent), as
- * kube-apiserver decodes and defaults it before the next webhook; a 500 when it does not decode.
+ * kube-apiserver decodes and defaults it before the next webhook; a 500 when it does not decode. `strict`: decoded
+ * as a MutatingAdmissionPolicy's JSON patch is, where a field the struct does not declare is an error too.
  */
-export function decodedMutation(request: AdmissionWrite, patched: unknown): KubeObject {
+export function decodedMutation(request: AdmissionWrite, patched: unknown, strict = false): KubeObject {
   const struct = structOf(request);
   if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw internalError(notAnObject(patched));
   const object = patched as KubeObject;
   if (struct !== undefined) {
     const problem = goDecodingError(struct, object);
     if (problem !== undefined) throw internalError(problem);
+    const unknown = strict ? pruneUnknown(object, rootNode(request.view), '', undefined, false) : [];
+    if (unknown.length > 0) throw internalError(`strict decoding error: ${unknown.join(', ')}`);
   }
   // The resource's own kind is defaulted as its decoder defaults it; a Scale or an Eviction has no defaults.
   if (request.kind !== undefined) return reviewForm(request, object);

@@ -12,7 +12,7 @@ import { conversionWebhookOf, convertThroughWebhook } from '../conversion/conver
 import { apiVersionOf } from '../resources/resource-type.js';
 import type { KubeObject } from '../store/record.js';
 import type { AdmissionWrite } from './admit.js';
-import { reviewForm } from './review-object.js';
+import { decodedMutation, reviewForm } from './review-object.js';
 
 /** The version the client wrote in. */
 export function requestVersionOf(request: AdmissionWrite): string {
@@ -55,4 +55,14 @@ async function convertedTo(cluster: Cluster, request: AdmissionWrite, object: Ku
   if (webhook === undefined) return { ...object, apiVersion };
   const [converted] = await convertThroughWebhook(webhook, [object], apiVersion);
   return converted ?? object;
+}
+
+/**
+ * A mutation's document (a webhook's patch or a policy's, applied at `version`) as the write holds it: converted back
+ * when it was made at another version, then decoded and defaulted (decodedMutation; a document that is no object is
+ * its 500, and so is, with `strict`, a field the kind does not declare).
+ */
+export async function mutationHeld(cluster: Cluster, request: AdmissionWrite, patched: unknown, version: string, strict = false): Promise<KubeObject> {
+  if (version === request.view.version || typeof patched !== 'object' || patched === null || Array.isArray(patched)) return decodedMutation(request, patched, strict);
+  return decodedMutation(request, await heldVersion(cluster, request, patched as KubeObject, version), strict);
 }

@@ -15,6 +15,8 @@
  */
 /** The struct of each built-in kind (`<group>/<version>/<Kind>`, core kinds `v1/<Kind>`), and of a workload's Scale. */
 export const BUILTIN_ROOTS: Readonly<Record<string, string>> = {
+  'admissionregistration.k8s.io/v1/MutatingAdmissionPolicy': 'admissionregistration.v1.MutatingAdmissionPolicy',
+  'admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding': 'admissionregistration.v1.MutatingAdmissionPolicyBinding',
   'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': 'admissionregistration.v1.MutatingWebhookConfiguration',
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': 'admissionregistration.v1.ValidatingAdmissionPolicy',
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': 'admissionregistration.v1.ValidatingAdmissionPolicyBinding',
@@ -55,12 +57,19 @@ export const BUILTIN_ROOTS: Readonly<Record<string, string>> = {
 };
 /** Each struct's fields: `[json name, type, merge strategy?, encoding?]`. */
 export const BUILTIN_STRUCTS: Readonly<Record<string, readonly (readonly [string, string, string?, string?])[]>> = {
+  'admissionregistration.v1.ApplyConfiguration': [['expression', 's']],
   'admissionregistration.v1.AuditAnnotation': [['key', 's', '', '!""'], ['valueExpression', 's', '', '!""']],
   'admissionregistration.v1.ExpressionWarning': [['fieldRef', 's', '', '!""'], ['warning', 's', '', '!""']],
+  'admissionregistration.v1.JSONPatch': [['expression', 's']],
   'admissionregistration.v1.MatchCondition': [['name', 's', '', '!""'], ['expression', 's', '', '!""']],
   'admissionregistration.v1.MatchResources': [['namespaceSelector', 'meta.v1.LabelSelector', '', '*'], ['objectSelector', 'meta.v1.LabelSelector', '', '*'], ['resourceRules', '[]admissionregistration.v1.NamedRuleWithOperations'], ['excludeResourceRules', '[]admissionregistration.v1.NamedRuleWithOperations'], ['matchPolicy', 's:v1.MatchPolicyType', '', '*']],
+  'admissionregistration.v1.MutatingAdmissionPolicy': [['kind', 's'], ['apiVersion', 's'], ['metadata', 'meta.v1.ObjectMeta', '', '!{}'], ['spec', 'admissionregistration.v1.MutatingAdmissionPolicySpec', '', '!{}']],
+  'admissionregistration.v1.MutatingAdmissionPolicyBinding': [['kind', 's'], ['apiVersion', 's'], ['metadata', 'meta.v1.ObjectMeta', '', '!{}'], ['spec', 'admissionregistration.v1.MutatingAdmissionPolicyBindingSpec', '', '!{}']],
+  'admissionregistration.v1.MutatingAdmissionPolicyBindingSpec': [['policyName', 's'], ['paramRef', 'admissionregistration.v1.ParamRef', '', '*'], ['matchResources', 'admissionregistration.v1.MatchResources', '', '*']],
+  'admissionregistration.v1.MutatingAdmissionPolicySpec': [['paramKind', 'admissionregistration.v1.ParamKind', '', '*'], ['matchConstraints', 'admissionregistration.v1.MatchResources', '', '*'], ['variables', '[]admissionregistration.v1.Variable'], ['mutations', '[]admissionregistration.v1.Mutation'], ['failurePolicy', 's:v1.FailurePolicyType', '', '*'], ['matchConditions', '[]admissionregistration.v1.MatchCondition', 'merge(name) map(name="")'], ['reinvocationPolicy', 's:v1.ReinvocationPolicyType']],
   'admissionregistration.v1.MutatingWebhook': [['name', 's', '', '!""'], ['clientConfig', 'admissionregistration.v1.WebhookClientConfig', '', '!{}'], ['rules', '[]admissionregistration.v1.RuleWithOperations'], ['failurePolicy', 's:v1.FailurePolicyType', '', '*'], ['matchPolicy', 's:v1.MatchPolicyType', '', '*'], ['namespaceSelector', 'meta.v1.LabelSelector', '', '*'], ['objectSelector', 'meta.v1.LabelSelector', '', '*'], ['sideEffects', 's:v1.SideEffectClass', '', '!null'], ['timeoutSeconds', 'i:int32', '', '*'], ['admissionReviewVersions', '[]s', '', '!null'], ['reinvocationPolicy', 's:v1.ReinvocationPolicyType', '', '*'], ['matchConditions', '[]admissionregistration.v1.MatchCondition', 'merge(name) map(name="")']],
   'admissionregistration.v1.MutatingWebhookConfiguration': [['kind', 's'], ['apiVersion', 's'], ['metadata', 'meta.v1.ObjectMeta', '', '!{}'], ['webhooks', '[]admissionregistration.v1.MutatingWebhook', 'merge(name) map(name="")']],
+  'admissionregistration.v1.Mutation': [['patchType', 's:v1.PatchType', '', '!""'], ['applyConfiguration', 'admissionregistration.v1.ApplyConfiguration', '', '*'], ['jsonPatch', 'admissionregistration.v1.JSONPatch', '', '*']],
   'admissionregistration.v1.NamedRuleWithOperations': [['resourceNames', '[]s'], ['operations', '[]s:v1.OperationType'], ['apiGroups', '[]s'], ['apiVersions', '[]s'], ['resources', '[]s'], ['scope', 's:v1.ScopeType', '', '*']],
   'admissionregistration.v1.ParamKind': [['apiVersion', 's'], ['kind', 's']],
   'admissionregistration.v1.ParamRef': [['name', 's'], ['namespace', 's'], ['selector', 'meta.v1.LabelSelector', '', '*'], ['parameterNotFoundAction', 's:v1.ParameterNotFoundActionType', '', '*']],

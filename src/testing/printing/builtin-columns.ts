@@ -258,17 +258,16 @@ const event = {
 
 const webhookConfiguration = set([column('Webhooks', 'integer', 'Webhooks indicates the number of webhooks registered in this configuration'), AGE], (o, now) => [list(o['webhooks']).length, age(o, now)]);
 
-const admissionPolicy = set(
-  [
-    column('Validations', 'integer', 'Validations indicates the number of validation rules defined in this configuration'),
-    column('ParamKind', 'string', 'ParamKind specifies the kind of resources used to parameterize this policy'),
-    AGE,
-  ],
-  (o, now) => {
+/** An admission policy's columns: the length of its list at `field` (validations, mutations), its paramKind, its age. */
+function admissionPolicyColumns(counted: ColumnDefinition, field: string): ColumnSet {
+  return set([counted, column('ParamKind', 'string', 'ParamKind specifies the kind of resources used to parameterize this policy'), AGE], (o, now) => {
     const paramKind = rec(spec(o)['paramKind']);
-    return [list(spec(o)['validations']).length, spec(o)['paramKind'] === undefined ? '<unset>' : `${str(paramKind['apiVersion'], '')}/${str(paramKind['kind'], '')}`, age(o, now)];
-  },
-);
+    return [list(spec(o)[field]).length, spec(o)['paramKind'] === undefined ? '<unset>' : `${str(paramKind['apiVersion'], '')}/${str(paramKind['kind'], '')}`, age(o, now)];
+  });
+}
+
+const admissionPolicy = admissionPolicyColumns(column('Validations', 'integer', 'Validations indicates the number of validation rules defined in this configuration'), 'validations');
+const mutatingPolicy = admissionPolicyColumns(column('Mutations', 'integer', 'Mutation indicates the number of mutations rules defined in this configuration'), 'mutations');
 
 /** A label selector as its Go String() writes it (the generated protobuf text kube-apiserver's printer shows). */
 function selectorText(selector: Record<string, unknown>): string {
@@ -328,6 +327,8 @@ const BY_KEY: Readonly<Record<string, ColumnSet>> = {
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': webhookConfiguration,
   'admissionregistration.k8s.io/validatingadmissionpolicies': admissionPolicy,
   'admissionregistration.k8s.io/validatingadmissionpolicybindings': policyBinding,
+  'admissionregistration.k8s.io/mutatingadmissionpolicies': mutatingPolicy,
+  'admissionregistration.k8s.io/mutatingadmissionpolicybindings': policyBinding,
 };
 
 /** The columns of a built-in resource (by key), or the default ones. */

@@ -97,6 +97,8 @@ const SPECS: readonly BuiltinSpec[] = [
   { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'], generation: true, conditionalUpdate: true },
   { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false, categories: ['api-extensions'], status: true, generation: true, conditionalUpdate: true },
   { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false, categories: ['api-extensions'], generation: true, conditionalUpdate: true },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingadmissionpolicies', kind: 'MutatingAdmissionPolicy', namespaced: false, categories: ['api-extensions'], generation: true, conditionalUpdate: true },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingadmissionpolicybindings', kind: 'MutatingAdmissionPolicyBinding', namespaced: false, categories: ['api-extensions'], generation: true, conditionalUpdate: true },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', kind: 'Role', namespaced: true, nameRule: 'path' },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path' },
   { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path' },
@@ -156,3 +158,6 @@ export const MUTATING_WEBHOOKS_KEY = 'admissionregistration.k8s.io/mutatingwebho
 /** The resource keys of ValidatingAdmissionPolicies and their bindings (src/testing/admission/). */
 export const ADMISSION_POLICIES_KEY = 'admissionregistration.k8s.io/validatingadmissionpolicies';
 export const POLICY_BINDINGS_KEY = 'admissionregistration.k8s.io/validatingadmissionpolicybindings';
+/** The resource keys of MutatingAdmissionPolicies and their bindings (src/testing/admission/). */
+export const MUTATING_POLICIES_KEY = 'admissionregistration.k8s.io/mutatingadmissionpolicies';
+export const MUTATING_POLICY_BINDINGS_KEY = 'admissionregistration.k8s.io/mutatingadmissionpolicybindings';

@@ -8,6 +8,7 @@
  * A binding's missing policyName and validationActions are declarative validation's errors, which kube-apiserver
  * lists after the handwritten ones. An update is judged as a create, except that a policy's matchConditions are not
  * compiled again while they and its paramKind are unchanged.
+ * The rules a MutatingAdmissionPolicy shares with these are exported for mutating-policy-validation.ts.
  * Left out: the authorization check of a paramKind's or paramRef's resource (the test server's clients are
  * admins), the status subresource's rules (typeChecking warnings and conditions: only a controller writes them), and
  * the CEL checks admission-policy-expressions.ts lists.
@@ -121,7 +122,7 @@ function namedRuleProblems(rule: Json, at: string): FieldProblem[] {
 }
 
 /** Go's validateMatchResources: a policy's matchConstraints or a binding's matchResources (defaulted). */
-function matchResourcesProblems(match: Json, at: string): FieldProblem[] {
+export function matchResourcesProblems(match: Json, at: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
   if (!isSet(match, 'matchPolicy')) problems.push(fieldRequired(`${at}.matchPolicy`));
   else if (!MATCH_POLICIES.includes(textAt(match, 'matchPolicy'))) problems.push(notSupported(`${at}.matchPolicy`, match['matchPolicy'], MATCH_POLICIES));
@@ -195,7 +196,7 @@ const CEL_RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'con
 const isCelIdentifier = (name: string): boolean => /^[_a-zA-Z][_a-zA-Z0-9]*$/.test(name) && !CEL_RESERVED.has(name);
 
 /** Go's validateVariable; a compiled variable joins `variables` for the expressions after it, even a failed one (as dyn). */
-function variableProblems(variable: Json, scope: CelScope, into: Map<string, VariableType>, at: string): FieldProblem[] {
+export function variableProblems(variable: Json, scope: CelScope, into: Map<string, VariableType>, at: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const name = textAt(variable, 'name');
   if (blank(name)) problems.push(fieldRequired(`${at}.name`, 'name is not specified'));
@@ -273,21 +274,31 @@ export function staticSuffixProblems(object: Json): FieldProblem[] {
   return name.endsWith(STATIC_SUFFIX) ? [fieldInvalid('metadata.name', name, detail)] : [];
 }
 
-function policySpecProblems(object: Json, compileMatchConditions: boolean): FieldProblem[] {
-  const spec = objectAt(object, 'spec') ?? {};
-  const problems: FieldProblem[] = [];
-  if (!isSet(spec, 'failurePolicy')) problems.push(fieldRequired('spec.failurePolicy'));
-  else if (!FAILURE_POLICIES.includes(textAt(spec, 'failurePolicy'))) problems.push(notSupported('spec.failurePolicy', spec['failurePolicy'], FAILURE_POLICIES));
+/** A policy's failurePolicy (defaulted, so missing only when nulled): Fail or Ignore. */
+function failurePolicyProblems(spec: Json): FieldProblem[] {
+  if (!isSet(spec, 'failurePolicy')) return [fieldRequired('spec.failurePolicy')];
+  return FAILURE_POLICIES.includes(textAt(spec, 'failurePolicy')) ? [] : [notSupported('spec.failurePolicy', spec['failurePolicy'], FAILURE_POLICIES)];
+}
+
+/**
+ * What both policy kinds check first, in this order: `failurePolicy`, `paramKind`, `matchConstraints` (at least one
+ * rule, which gives the expressions their types), then `constraintProblems`, a kind's own checks of its constraints.
+ */
+export function policyMatchProblems(spec: Json, constraintProblems: (constraints: Json) => FieldProblem[] = () => []): FieldProblem[] {
+  const problems = failurePolicyProblems(spec);
   const paramKind = objectAt(spec, 'paramKind');
   if (paramKind !== undefined) problems.push(...paramKindProblems(paramKind, 'spec.paramKind'));
   const constraints = objectAt(spec, 'matchConstraints');
-  if (constraints === undefined) problems.push(fieldRequired('spec.matchConstraints'));
-  else {
-    problems.push(...matchResourcesProblems(constraints, 'spec.matchConstraints'));
-    // At least one rule, which gives the expressions their types.
-    if (objectsAt(constraints, 'resourceRules').length === 0) problems.push(fieldRequired('spec.matchConstraints.resourceRules'));
-  }
-  const params = paramKind !== undefined;
+  if (constraints === undefined) return [...problems, fieldRequired('spec.matchConstraints')];
+  problems.push(...matchResourcesProblems(constraints, 'spec.matchConstraints'));
+  if (objectsAt(constraints, 'resourceRules').length === 0) problems.push(fieldRequired('spec.matchConstraints.resourceRules'));
+  return [...problems, ...constraintProblems(constraints)];
+}
+
+function policySpecProblems(object: Json, compileMatchConditions: boolean): FieldProblem[] {
+  const spec = objectAt(object, 'spec') ?? {};
+  const problems = policyMatchProblems(spec);
+  const params = objectAt(spec, 'paramKind') !== undefined;
   if (compileMatchConditions) problems.push(...matchConditionProblems(objectsAt(spec, 'matchConditions'), params, 'spec.matchConditions'));
   const declared = objectsAt(spec, 'variables');
   const variables = new Map<string, VariableType>();
@@ -305,16 +316,20 @@ export function admissionPolicyProblems(object: Json): FieldProblem[] {
 const normal = (value: unknown): unknown => (value === undefined || value === null || (Array.isArray(value) && value.length === 0) ? null : value);
 const same = (a: unknown, b: unknown): boolean => jsonEqual(normal(a), normal(b));
 
-/** On update, matchConditions are compiled again only when they or the paramKind changed. */
-export function admissionPolicyUpdateProblems(object: Json, old: Json): FieldProblem[] {
+/** Whether an update leaves a policy's matchConditions and paramKind as they were (then they are not compiled again). */
+export function matchConditionsUnchanged(object: Json, old: Json): boolean {
   const spec = objectAt(object, 'spec') ?? {};
   const oldSpec = objectAt(old, 'spec') ?? {};
-  const unchanged = same(spec['paramKind'], oldSpec['paramKind']) && same(spec['matchConditions'], oldSpec['matchConditions']);
-  return policySpecProblems(object, !unchanged);
+  return same(spec['paramKind'], oldSpec['paramKind']) && same(spec['matchConditions'], oldSpec['matchConditions']);
+}
+
+/** On update, matchConditions are compiled again only when they or the paramKind changed. */
+export function admissionPolicyUpdateProblems(object: Json, old: Json): FieldProblem[] {
+  return policySpecProblems(object, !matchConditionsUnchanged(object, old));
 }
 
 /** Go's validateParamRef: a name or a selector (not both), and what to do when no parameter is found. */
-function paramRefProblems(ref: Json, at: string): FieldProblem[] {
+export function paramRefProblems(ref: Json, at: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const name = textAt(ref, 'name');
   const selector = objectAt(ref, 'selector');

@@ -2,7 +2,15 @@
  * Which defaulter each built-in resource has (kube-apiserver's decoder runs it on every object it reads from a
  * request or from storage), and the call that applies it to a copy.
  */
-import { ADMISSION_POLICIES_KEY, MUTATING_WEBHOOKS_KEY, NAMESPACES_KEY, POLICY_BINDINGS_KEY, VALIDATING_WEBHOOKS_KEY } from '../../resources/builtin-resources.js';
+import {
+  ADMISSION_POLICIES_KEY,
+  MUTATING_POLICIES_KEY,
+  MUTATING_POLICY_BINDINGS_KEY,
+  MUTATING_WEBHOOKS_KEY,
+  NAMESPACES_KEY,
+  POLICY_BINDINGS_KEY,
+  VALIDATING_WEBHOOKS_KEY,
+} from '../../resources/builtin-resources.js';
 import type { KubeObject } from '../../store/record.js';
 import {
   admissionPolicyDefaults,
@@ -55,6 +63,9 @@ const DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulter>([
   [MUTATING_WEBHOOKS_KEY, (object) => webhookConfigurationDefaults(object, true)],
   [ADMISSION_POLICIES_KEY, admissionPolicyDefaults],
   [POLICY_BINDINGS_KEY, policyBindingDefaults],
+  // A MutatingAdmissionPolicy and its binding are defaulted as a ValidatingAdmissionPolicy and its binding.
+  [MUTATING_POLICIES_KEY, admissionPolicyDefaults],
+  [MUTATING_POLICY_BINDINGS_KEY, policyBindingDefaults],
 ]);
 
 /**

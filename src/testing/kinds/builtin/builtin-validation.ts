@@ -2,11 +2,19 @@
  * Which validation each built-in resource has, on create and on update (kube-apiserver's registry strategies'
  * Validate and ValidateUpdate), and the call that gives a write's problems in kube-apiserver's order.
  */
-import { ADMISSION_POLICIES_KEY, MUTATING_WEBHOOKS_KEY, POLICY_BINDINGS_KEY, VALIDATING_WEBHOOKS_KEY } from '../../resources/builtin-resources.js';
+import {
+  ADMISSION_POLICIES_KEY,
+  MUTATING_POLICIES_KEY,
+  MUTATING_POLICY_BINDINGS_KEY,
+  MUTATING_WEBHOOKS_KEY,
+  POLICY_BINDINGS_KEY,
+  VALIDATING_WEBHOOKS_KEY,
+} from '../../resources/builtin-resources.js';
 import type { FieldProblem } from '../../status-errors.js';
 import type { KubeObject } from '../../store/record.js';
 import { admissionPolicyProblems, admissionPolicyUpdateProblems, policyBindingProblems, policyBindingUpdateProblems } from './admission-policy-validation.js';
 import { containerWarnings } from './container-validation.js';
+import { mutatingBindingProblems, mutatingBindingUpdateProblems, mutatingPolicyProblems, mutatingPolicyUpdateProblems } from './mutating-policy-validation.js';
 import { objectAt, type Json } from './fields.js';
 import {
   configMapProblems,
@@ -64,6 +72,8 @@ const VALIDATIONS: ReadonlyMap<string, Validation> = new Map<string, Validation>
   ['rbac.authorization.k8s.io/clusterrolebindings', { create: (o) => roleBindingProblems(o, false), update: (o, old) => roleBindingUpdateProblems(o, old, false) }],
   [ADMISSION_POLICIES_KEY, { create: admissionPolicyProblems, update: admissionPolicyUpdateProblems }],
   [POLICY_BINDINGS_KEY, { create: policyBindingProblems, update: policyBindingUpdateProblems }],
+  [MUTATING_POLICIES_KEY, { create: mutatingPolicyProblems, update: mutatingPolicyUpdateProblems }],
+  [MUTATING_POLICY_BINDINGS_KEY, { create: mutatingBindingProblems, update: mutatingBindingUpdateProblems }],
   [VALIDATING_WEBHOOKS_KEY, { create: (o) => webhookConfigurationProblems(o, false), update: (o, old) => webhookConfigurationUpdateProblems(o, old, false) }],
   [MUTATING_WEBHOOKS_KEY, { create: (o) => webhookConfigurationProblems(o, true), update: (o, old) => webhookConfigurationUpdateProblems(o, old, true) }],
 ]);

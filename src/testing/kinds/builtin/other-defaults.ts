@@ -2,8 +2,8 @@
  * The defaults kube-apiserver 1.37 decodes the other built-in kinds with: a Secret's type, a claim's and a volume's
  * mode, phase and quantities, a quota's and a limit range's quantities (a container limit's defaults too), a NetworkPolicy's policy types and port protocols, a Namespace's name label, a role binding's API
  * groups, an HPA's minimum, metric and scaling rules, a StorageClass's and PriorityClass's policies, an
- * EndpointSlice's ports, an admission webhook's policies, selectors, timeout, rule scope and service port, and a
- * ValidatingAdmissionPolicy's failure policy and the match resources of a policy or binding.
+ * EndpointSlice's ports, an admission webhook's policies, selectors, timeout, rule scope and service port, and an
+ * admission policy's (validating or mutating) failure policy and the match resources of a policy or binding.
  */
 import { ensureObject, objectAt, objectsAt, textAt, unset, whenUnset, whenZero, type Json } from './fields.js';
 import { canonicalQuantityAt, canonicalResourceList, canonicalResources } from './quantity-fields.js';
@@ -158,14 +158,14 @@ function matchResourcesDefaults(match: Json | undefined): void {
   for (const list of ['resourceRules', 'excludeResourceRules']) for (const rule of objectsAt(match, list)) whenUnset(rule, 'scope', '*');
 }
 
-/** A ValidatingAdmissionPolicy: its failure policy, and its matchConstraints when it has them. */
+/** A Validating- or MutatingAdmissionPolicy: its failure policy, and its matchConstraints when it has them. */
 export function admissionPolicyDefaults(object: Json): void {
   const spec = ensureObject(object, 'spec');
   whenUnset(spec, 'failurePolicy', 'Fail');
   matchResourcesDefaults(objectAt(spec, 'matchConstraints'));
 }
 
-/** A ValidatingAdmissionPolicyBinding: its matchResources when it has them (a paramRef's parameterNotFoundAction has no default). */
+/** A Validating- or MutatingAdmissionPolicyBinding: its matchResources when it has them (a paramRef's parameterNotFoundAction has no default). */
 export function policyBindingDefaults(object: Json): void {
   matchResourcesDefaults(objectAt(objectAt(object, 'spec') ?? {}, 'matchResources'));
 }
