@@ -89,7 +89,7 @@ export function webhookConfigurationSuite(backend: () => Backend): void {
       ]);
     });
 
-    test('a client is exactly one of a url and a service; the url is https, as Go’s url.Parse reads it, without user, fragment or query', async () => {
+    test('a client is exactly one of a url and a service; the url is https, as Go’s url.Parse reads it, without user, fragment or query; a caBundle is base64', async () => {
       const url = (text: string): Json => ({ clientConfig: { url: text } });
       const U = (i: number): string => W(i, 'clientConfig.url');
       await refused([
@@ -120,6 +120,9 @@ export function webhookConfigurationSuite(backend: () => Backend): void {
           ],
         ],
       ]);
+      // A caBundle that is not base64 fails the decoding of the body: 400, before any validation.
+      const notBase64 = await send('POST', V, { metadata: { name: unique('whc') }, webhooks: [hook({ clientConfig: { url: 'https://a.example.com', caBundle: 'not base64!' } })] });
+      assert.deepEqual([notBase64.status, notBase64.body['message']], [400, 'ValidatingWebhookConfiguration in version "v1" cannot be handled as a ValidatingWebhookConfiguration: illegal base64 data at input byte 3']);
     });
 
     test('a service needs a name and a namespace (each reported at the other’s field, as kube does), a port and a path of DNS segments', async () => {

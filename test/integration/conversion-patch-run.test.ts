@@ -4,9 +4,11 @@
 // v1alpha1. Through the real client-node: a merge patch, a JSON patch, server-side apply (create and update, with
 // its field manager), a patch of the status subresource, a strategic merge patch (415, as for any custom resource),
 // a webhook that fails (500 in kube-apiserver's shape, nothing written), and watches in each version that see the
-// patched object in their own version. The webhook is the definition's conversion router over plain http.
+// patched object in their own version. The webhook is the definition's conversion router, over https as a CRD's
+// conversion webhook must be.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { CustomObjectsApi, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
 import { Hono } from 'hono';
@@ -14,8 +16,10 @@ import { parse } from 'yaml';
 import { loadDefinition } from '../../src/definition/index.js';
 import { createConversionRouter, listen, type ConversionOutcome, type ListeningServer } from '../../src/index.js';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { selfSignedCertificate } from '../../src/testing/tls.js';
 import { waitFor } from '../support/cluster.js';
 
+const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 const GROUP = 'demo.orkestra.io';
 const PLURAL = 'websites';
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -30,7 +34,7 @@ function statusOf(error: unknown): { code: number; message: string } {
   return (typeof body === 'string' ? JSON.parse(body) : body) as { code: number; message: string };
 }
 
-describe('PATCH in a non-storage version of a webhook-converted CRD', () => {
+describe('PATCH in a non-storage version of a webhook-converted CRD', { skip: hasOpenssl ? false : 'openssl is not on PATH' }, () => {
   let server: TestApiServer;
   let webhook: ListeningServer;
   let objects: CustomObjectsApi;
@@ -43,9 +47,11 @@ describe('PATCH in a non-storage version of a webhook-converted CRD', () => {
   before(async () => {
     server = await startTestApiServer();
     const definition = await loadDefinition('test/fixtures/conversion/katalog.yaml');
-    webhook = await listen(new Hono().route('/conversion', createConversionRouter(definition, { onConversion: (outcome) => outcomes.push(outcome) })), { port: 0, hostname: '127.0.0.1' });
+    const tls = await selfSignedCertificate();
+    webhook = await listen(new Hono().route('/conversion', createConversionRouter(definition, { onConversion: (outcome) => outcomes.push(outcome) })), { port: 0, hostname: '127.0.0.1', tls });
     const crd = parse(readFileSync('test/fixtures/conversion/website-crd.yaml', 'utf8')) as { spec: Record<string, unknown> };
-    crd.spec['conversion'] = { strategy: 'Webhook', webhook: { clientConfig: { url: `${webhook.url}/conversion/convert` }, conversionReviewVersions: ['v1'] } };
+    const caBundle = Buffer.from(tls.cert).toString('base64');
+    crd.spec['conversion'] = { strategy: 'Webhook', webhook: { clientConfig: { url: `${webhook.url}/conversion/convert`, caBundle }, conversionReviewVersions: ['v1'] } };
     server.applyCrd(crd);
     objects = server.kubeConfig.makeApiClient(CustomObjectsApi);
   });

@@ -3,13 +3,15 @@
  * Go struct and a value has another JSON type than the field (generated Go types, go/builtin-fields.ts): the first such
  * value in the body's order, as `json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of
  * type int32` (the struct holding the field, the field's JSON path without list indices or map keys, the Go type).
- * `null` fits every field; unknown fields are fieldValidation's; a quantity is checked by its own parser. A time that
+ * `null` fits every field; unknown fields are fieldValidation's; a quantity is checked by its own parser; a `[]byte`
+ * (a webhook's `caBundle`) must be base64 (`illegal base64 data at input byte 3`). A time that
  * is not Go's RFC 3339 (a MicroTime: with exactly six digits of a second) is `time.Parse`'s error, which ends decoding
  * at once, as an int-or-string's error does; a value of the wrong type is the first one only if none of those comes.
  */
 import { BUILTIN_STRUCTS } from '../go/builtin-fields.js';
 import { storedAt } from '../go/go-encoding.js';
 import { parseGoTime } from '../go/go-time.js';
+import { goBase64Error } from '../go/go-base64.js';
 import { jsonType } from '../go/go-json.js';
 
 const INT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
@@ -143,6 +145,11 @@ function scalarError(value: unknown, ref: string, place: Place, found: { saved?:
     return 'error' in time ? time.error : undefined;
   }
   const problem = scalarProblem(value, ref);
+  // A []byte is a base64 string: encoding/json remembers a string that does not decode, as a value of a wrong type.
+  if (problem === undefined && ref === 's:[]uint8' && typeof value === 'string') {
+    const at = goBase64Error(value);
+    if (at >= 0) found.saved ??= `illegal base64 data at input byte ${at}`;
+  }
   if (problem === undefined) return undefined;
   if (ref === 'io') return unmarshalError(problem, ref, place);
   found.saved ??= unmarshalError(problem, ref, place);
