@@ -6,6 +6,7 @@
 import type { AdmissionOperation, CrdDefinition, Definition } from '../definition/index.js';
 import { subdomainProblem } from '../definition/name-checks.js';
 import { KatalogError } from '../errors.js';
+import { checkWebhookClient } from '../definition/webhook-client-checks.js';
 
 export interface WebhookClient {
   /** The router's base URL (`https://host:port/admission`); `/validate` and `/mutate` are appended. */
@@ -72,10 +73,8 @@ function clientConfig(options: WebhookConfigurationOptions, route: '/validate' |
 }
 
 /**
- * What kube-apiserver would refuse, refused here first with what and where: the configurations' name (a DNS-1123
- * subdomain), each webhook's (a subdomain of at least three dot-separated segments, IsFullyQualifiedName), the
- * Service's name, namespace, port (1–65535) and path ('/' and subdomain segments), a URL with user information, a
- * query or a fragment.
+ * What kube-apiserver would refuse in the names, refused here first with what and where: the configurations' name
+ * (a DNS-1123 subdomain), each webhook's (a subdomain of at least three dot-separated segments, IsFullyQualifiedName).
  */
 function checkNames(options: WebhookConfigurationOptions): void {
   const refuse = (what: string, value: unknown, why: string): never => {
@@ -94,27 +93,6 @@ function checkNames(options: WebhookConfigurationOptions): void {
     if (problem !== undefined) refuse(what, name, problem);
     if (name.split('.').length < 3) refuse(what, name, 'should be a domain with at least three segments separated by dots');
   }
-  const service = options.service;
-  if (service !== undefined) {
-    if (service.name === '') refuse('service.name', service.name, 'must not be empty');
-    if (service.namespace === '') refuse('service.namespace', service.namespace, 'must not be empty');
-    const port = service.port;
-    if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) refuse('service.port', port, 'must be an integer from 1 to 65535');
-    // kube-apiserver's webhook path: '/' then DNS-1123 subdomain segments (the route is appended after it).
-    const path = (service.path ?? '').replace(/\/+$/, '');
-    if (path !== '' && !path.startsWith('/')) refuse('service.path', service.path, "must start with a '/'");
-    for (const segment of path.split('/').slice(1)) {
-      const problem = segment === '' ? 'must not have an empty segment' : subdomainProblem(segment);
-      if (problem !== undefined) refuse('service.path', service.path, `segment "${segment}" ${problem}`);
-    }
-  }
-  if (options.url !== undefined) {
-    // The route is appended to the path: a query or fragment would swallow it; user information is refused there.
-    const url = URL.canParse(options.url) ? new URL(options.url) : undefined;
-    if (url === undefined) refuse('url', options.url, 'must be an absolute URL');
-    else if (url.username !== '' || url.password !== '') refuse('url', options.url, 'must not carry user information');
-    else if (url.search !== '' || url.hash !== '' || options.url.includes('?') || options.url.includes('#')) refuse('url', options.url, 'must have no query or fragment');
-  }
 }
 
 /**
@@ -123,11 +101,8 @@ function checkNames(options: WebhookConfigurationOptions): void {
  * outside 1–30, or when a name or port is one the API server would refuse.
  */
 export function webhookConfigurations(definition: Definition, options: WebhookConfigurationOptions): WebhookConfigurations {
-  if ((options.url === undefined) === (options.service === undefined)) throw new KatalogError('E_CONFIG', 'webhook configuration: give exactly one of url and service');
+  checkWebhookClient('webhook configuration', options);
   checkNames(options);
-  if (options.url !== undefined && !options.url.startsWith('https://')) {
-    throw new KatalogError('E_CONFIG', `webhook configuration: url must start with https:// (the API server calls webhooks over TLS only), got "${options.url}"`);
-  }
   const timeoutSeconds = options.timeoutSeconds ?? 5;
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 30) {
     throw new KatalogError('E_CONFIG', `webhook configuration: timeoutSeconds must be an integer from 1 to 30, got ${String(options.timeoutSeconds)}`);

@@ -5,7 +5,8 @@
  * declare `conversion` when the runtime is given `conversionWebhook`.
  */
 import type { CrdDefinition } from '../definition/types.js';
-import { KatalogError, RuntimeError } from '../errors.js';
+import { RuntimeError } from '../errors.js';
+import { checkWebhookClient } from '../definition/webhook-client-checks.js';
 import type { KubeObject } from '../kube/resource.js';
 
 export interface ConversionWebhookOptions {
@@ -18,14 +19,12 @@ export interface ConversionWebhookOptions {
 }
 
 /**
- * The `spec.conversion` block for `options`. Throws a KatalogError (`E_CONFIG`) when neither or both of `url` and
- * `service` are given, or the URL is not https (the API server calls webhooks over TLS only).
+ * The `spec.conversion` block for `options`. Throws a KatalogError (`E_CONFIG`) for what the API server would refuse
+ * (kube/webhook-client.ts): neither or both of `url` and `service`, a URL that is not https or has a query, a
+ * Service port or path it does not take.
  */
 export function conversionWebhookSpec(options: ConversionWebhookOptions): Record<string, unknown> {
-  if ((options.url === undefined) === (options.service === undefined)) throw new KatalogError('E_CONFIG', 'conversion webhook: give exactly one of url and service');
-  if (options.url !== undefined && !options.url.startsWith('https://')) {
-    throw new KatalogError('E_CONFIG', `conversion webhook: url must start with https:// (the API server calls webhooks over TLS only), got "${options.url}"`);
-  }
+  checkWebhookClient('conversion webhook', options);
   const caBundle = options.caBundle === undefined ? {} : { caBundle: Buffer.from(options.caBundle).toString('base64') };
   const service = options.service;
   const clientConfig =

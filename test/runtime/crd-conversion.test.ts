@@ -28,6 +28,16 @@ test('http, neither or both of url and service: a KatalogError saying which; the
   assert.throws(() => createRuntime(definition, { conversionWebhook: { url: 'http://x' } }), (e: unknown) => e instanceof RuntimeError && /conversionWebhook: conversion webhook: url must start with https/.test(e.message));
 });
 
+test("what the API server refuses in a conversion webhook's Service or URL is refused first, naming the field", () => {
+  const refused = (options: Parameters<typeof conversionWebhookSpec>[0], message: string): void => {
+    assert.throws(() => conversionWebhookSpec(options), (e: unknown) => e instanceof KatalogError && e.message === message);
+  };
+  refused({ service: { name: 'w', namespace: 'n', port: 0 } }, 'conversion webhook: service.port must be an integer from 1 to 65535 (the API server refuses it), got 0');
+  refused({ service: { name: 'w', namespace: 'n', path: 'convert' } }, "conversion webhook: service.path must start with a '/' (the API server refuses it), got \"convert\"");
+  refused({ service: { name: '', namespace: 'n' } }, 'conversion webhook: service.name must not be empty (the API server refuses it), got ""');
+  refused({ url: 'https://h.example.com/c?x=1' }, 'conversion webhook: url must have no query or fragment (the API server refuses it), got "https://h.example.com/c?x=1"');
+});
+
 const definition = parseDefinition(`
 apiVersion: katalog.dev/v1
 kind: Katalog
