@@ -5,8 +5,8 @@
 // Policy(Binding): the rules a ValidatingAdmissionPolicy shares, then the operations a mutation cannot serve, the
 // mutations and the reinvocationPolicy; each CEL expression compiled (`params` undeclared without a paramKind,
 // `variables` always declared); the PUT that must carry a resourceVersion; and kubectl's columns. A syntax error is
-// compared by its code, reason, field and shown value only: the in-process server's CEL parser words it its own way.
-// The type of a mutation's result (Object, list(JSONPatch)) is not pinned here. Policies here are never bound, and
+// compared by its code, reason, field and shown value only (cel-go's words are pinned in crd-schemas.ts). The type of
+// a mutation's result (Object, list(JSONPatch)) is pinned in mutating-policies.ts. Policies here are never bound, and
 // bindings name no existing policy: nothing is mutated.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -220,7 +220,7 @@ export function mutatingPolicyObjectSuite(backend: () => Backend): void {
       ]);
     });
 
-    test('a CEL syntax error is refused on its field, a mutation’s shown trimmed (the code, reason, field and value; the words are the parser’s)', async () => {
+    test('a CEL syntax error is refused on its field, a mutation’s shown trimmed (the code, reason, field and value)', async () => {
       const cases: Array<[Json, string, string]> = [
         [{ mutations: [apply('  1 +  ')] }, 'spec.mutations[0].applyConfiguration.expression', '1 +'],
         [{ mutations: [jsonPatch('1 +')] }, 'spec.mutations[0].jsonPatch.expression', '1 +'],

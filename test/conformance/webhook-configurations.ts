@@ -250,7 +250,7 @@ export function webhookConfigurationSuite(backend: () => Backend): void {
         ],
         [[hook({ matchConditions: Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, expression: 'true' })) })], () => [['FieldValueTooMany', W(0, 'matchConditions'), 'Too many: 65: must have at most 64 items']]],
       ]);
-      // A syntax error: its code, reason and field (the in-process server's CEL parser words it its own way).
+      // A syntax error: its code, reason and field (cel-go's words are pinned in crd-schemas.ts).
       const name = unique('whc');
       const answer = await send('POST', V, { metadata: { name }, webhooks: [hook({ matchConditions: [{ name: 'a', expression: 'object.(' }] })] });
       const causes = (answer.body['details'] as { causes?: Json[] } | undefined)?.causes ?? [];

@@ -4,7 +4,24 @@
  * identifiers and the operators. A text CEL does not allow throws {@link CelSyntaxError}.
  */
 
-export class CelSyntaxError extends Error {}
+/** A syntax error where cel-go reports it: its offset in the text, and its words (`Syntax error: ...`). */
+export interface SyntaxIssue {
+  readonly at: number;
+  readonly message: string;
+}
+
+/**
+ * A text CEL does not allow. `issues`: the errors as cel-go's parser reports them, each at its place, when this
+ * parser knows cel-go's words for them (ANTLR's: `mismatched input '<EOF>' expecting ...`); empty when it does not.
+ */
+export class CelSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly issues: readonly SyntaxIssue[] = [],
+  ) {
+    super(message);
+  }
+}
 
 export type Token =
   | { readonly kind: 'int'; readonly value: bigint; readonly at: number }
@@ -15,6 +32,9 @@ export type Token =
   | { readonly kind: 'ident'; readonly value: string; readonly at: number }
   | { readonly kind: 'op'; readonly value: string; readonly at: number }
   | { readonly kind: 'end'; readonly at: number };
+
+/** A token with the offset just after it. */
+export type Lexeme = Token & { readonly end: number };
 
 const OPERATORS = ['&&', '||', '==', '!=', '<=', '>=', '<', '>', '!', '+', '-', '*', '/', '%', '?', ':', '.', ',', '(', ')', '[', ']', '{', '}'];
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { a: '\u0007', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\u000b', '\\': '\\', "'": "'", '"': '"', '`': '`', '?': '?' };
@@ -27,12 +47,39 @@ function isIdentStart(c: string | undefined): boolean {
   return c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_');
 }
 
-/** The tokens of `text`, ending with an `end` token. */
-export function tokenize(text: string): Token[] {
+/** The tokens of `text`, ending with an `end` token; throws the first text the lexer does not recognize. */
+export function tokenize(text: string): Lexeme[] {
+  const { tokens, errors } = scanTokens(text);
+  const [first] = errors;
+  if (first !== undefined) throw new CelSyntaxError(first.message, errors);
+  return tokens;
+}
+
+/** The operators a character starts only as their first character (`=` of `==`). */
+const PREFIXES = new Set(['=', '&', '|']);
+
+/**
+ * The tokens of `text`, ending with an `end` token, and the texts it does not recognize, skipped as cel-go's lexer
+ * (ANTLR's) skips them: an unknown character alone; `=`, `&` or `|` not followed by its second character together
+ * with the character after it; an unterminated string up to the end of its line.
+ */
+export function scanTokens(text: string): { readonly tokens: Lexeme[]; readonly errors: SyntaxIssue[] } {
   const tokens: Token[] = [];
+  const ends: number[] = [];
+  const errors: SyntaxIssue[] = [];
+  const unrecognized = (at: number, end: number): number => {
+    errors.push({ at, message: `Syntax error: token recognition error at: '${text.slice(at, end)}'` });
+    return end;
+  };
   let i = 0;
   while (i < text.length) {
+    if (tokens.length > ends.length) ends.push(i);
     const c = text[i] ?? '';
+    if ((c === '"' || c === "'") && !terminated(text, i)) {
+      const close = text.indexOf('\n', i);
+      i = unrecognized(i, close < 0 ? text.length : close);
+      continue;
+    }
     if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f') {
       i++;
       continue;
@@ -77,13 +124,38 @@ export function tokenize(text: string): Token[] {
       i = end;
       continue;
     }
+    // A backquoted field name (`object.\`a-b\``), read as an identifier after its `.`.
+    if (c === '`') {
+      const close = text.indexOf('`', i + 1);
+      if (close > i + 1) {
+        tokens.push({ kind: 'ident', value: text.slice(i + 1, close), at });
+        i = close + 1;
+        continue;
+      }
+    }
     const op = OPERATORS.find((candidate) => text.startsWith(candidate, i));
-    if (op === undefined) throw new CelSyntaxError(`Syntax error: token recognition error at: '${c}'`);
+    if (op === undefined) {
+      i = unrecognized(i, PREFIXES.has(c) ? Math.min(i + 2, text.length) : i + 1);
+      continue;
+    }
     tokens.push({ kind: 'op', value: op, at });
     i += op.length;
   }
+  if (tokens.length > ends.length) ends.push(i);
   tokens.push({ kind: 'end', at: text.length });
-  return tokens;
+  ends.push(text.length);
+  return { tokens: tokens.map((token, k) => ({ ...token, end: ends[k] ?? token.at })), errors };
+}
+
+/** Whether the string starting at `start` ends before the text or its line does (its other errors are read later). */
+function terminated(text: string, start: number): boolean {
+  try {
+    readQuoted(text, start, false);
+    return true;
+  } catch (error) {
+    if (!(error instanceof CelSyntaxError)) throw error;
+    return error.message !== 'Syntax error: unterminated string' && error.message !== 'Syntax error: newline in string';
+  }
 }
 
 function readNumber(text: string, start: number): { token: Token; end: number } {

@@ -7,7 +7,7 @@
  * those types (`Object`, `Object.<field path>`, `JSONPatch`); elsewhere, and optional syntax (`.?`, `[?`) always, it
  * throws {@link CelUnsupported}, so that the rule is not judged at all.
  */
-import { CelSyntaxError, tokenize, type Token } from './lexer.js';
+import { CelSyntaxError, scanTokens, type Lexeme, type SyntaxIssue } from './lexer.js';
 
 /** A part of CEL this evaluator does not implement: the rule is not evaluated (never judged wrongly). */
 export class CelUnsupported extends Error {}
@@ -60,16 +60,39 @@ export function isPatchType(name: string): boolean {
   return name === 'JSONPatch' || name === 'Object' || name.startsWith('Object.');
 }
 
+/** What ANTLR's parser for CEL expects where an operand starts, as its errors list it. */
+const OPERAND_START = ["'['", "'{'", "'('", "'.'", "'-'", "'!'", "'true'", "'false'", "'null'", 'NUM_FLOAT', 'NUM_INT', 'NUM_UINT', 'STRING', 'BYTES', 'IDENTIFIER'];
+const OPERANDS = `{${OPERAND_START.join(', ')}}`;
+/** After `[` of an index (`a[?b]` may follow), and as a call's first argument (`)` may close it). */
+const INDEX_OPERANDS = `{${[...OPERAND_START.slice(0, 6), "'?'", ...OPERAND_START.slice(6)].join(', ')}}`;
+const ARGUMENT_OPERANDS = `{${[...OPERAND_START.slice(0, 3), "')'", ...OPERAND_START.slice(3)].join(', ')}}`;
+/** After the `[` of a list literal and the `{` of a map literal (an empty one, a trailing comma, an optional entry). */
+const LIST_OPERANDS = `{${["'['", "']'", "'{'", "'('", "'.'", "','", "'-'", "'!'", "'?'", ...OPERAND_START.slice(6)].join(', ')}}`;
+const MAP_OPERANDS = `{${["'['", "'{'", "'}'", "'('", "'.'", "','", "'-'", "'!'", "'?'", ...OPERAND_START.slice(6)].join(', ')}}`;
+
 class Parser {
   private i = 0;
+  /** What is expected at a token index where an operand may start and the default set does not apply. */
+  private readonly expected = new Map<number, string>();
 
   constructor(
-    private readonly tokens: readonly Token[],
+    private readonly tokens: readonly Lexeme[],
     private readonly options: ParseOptions,
+    private readonly text: string,
   ) {}
 
-  private peek(): Token {
-    return this.tokens[this.i] ?? { kind: 'end', at: 0 };
+  private peek(): Lexeme {
+    return this.tokens[this.i] ?? { kind: 'end', at: this.text.length, end: this.text.length };
+  }
+
+  /** Throws cel-go's syntax errors, all at their places. */
+  private fail(...issues: SyntaxIssue[]): never {
+    throw new CelSyntaxError(issues[0]?.message ?? 'Syntax error', issues);
+  }
+
+  /** How ANTLR names a token in its errors: its text, `<EOF>` at the end. */
+  private shown(token: Lexeme): string {
+    return token.kind === 'end' ? '<EOF>' : this.text.slice(token.at, token.end);
   }
 
   private isOp(value: string): boolean {
@@ -83,14 +106,28 @@ class Parser {
     return true;
   }
 
-  private expect(value: string): void {
-    if (!this.take(value)) throw new CelSyntaxError(`Syntax error: missing '${value}'`);
+  /**
+   * Takes `value`, or fails: at the end of the text with ANTLR's words (`eof`: what it says there, by default
+   * `mismatched input '<EOF>' expecting '<value>'`), elsewhere in this parser's own.
+   */
+  private expect(value: string, eof = `mismatched input '<EOF>' expecting '${value}'`): void {
+    if (this.take(value)) return;
+    const token = this.peek();
+    if (token.kind === 'end') this.fail({ at: token.at, message: `Syntax error: ${eof}` });
+    throw new CelSyntaxError(`Syntax error: missing '${value}'`);
   }
 
   parseAll(): Expr {
     const expr = this.expr();
-    if (this.peek().kind !== 'end') throw new CelSyntaxError('Syntax error: extraneous input');
+    const token = this.peek();
+    if (token.kind !== 'end') this.fail({ at: token.at, message: `Syntax error: extraneous input '${this.shown(token)}' expecting <EOF>` });
     return expr;
+  }
+
+  /** Whether `token` can start an operand (ANTLR's single-token deletion: the token before it is extraneous). */
+  private startsOperand(token: Lexeme | undefined): boolean {
+    if (token === undefined || token.kind === 'end') return false;
+    return token.kind !== 'op' || ['[', '{', '(', '.', '-', '!'].includes(token.value);
   }
 
   private expr(): Expr {
@@ -144,9 +181,14 @@ class Parser {
   }
 
   private unary(): Expr {
-    if (this.take('!')) return { k: 'call', name: '!_', target: undefined, args: [this.unary()] };
+    if (this.take('!')) {
+      const next = this.peek();
+      if (next.kind === 'end') this.fail({ at: next.at, message: `Syntax error: extraneous input '<EOF>' expecting ${OPERANDS}` });
+      return { k: 'call', name: '!_', target: undefined, args: [this.unary()] };
+    }
     if (this.take('-')) {
       const token = this.peek();
+      if (token.kind === 'end') this.fail({ at: token.at, message: "Syntax error: no viable alternative at input '-'" }, { at: token.at, message: `Syntax error: mismatched input '<EOF>' expecting ${OPERANDS}` });
       // A negative literal is one literal, so that the smallest int64 can be written.
       if (token.kind === 'int' || token.kind === 'double') {
         this.i++;
@@ -164,11 +206,13 @@ class Parser {
       const at = this.peek().at;
       if (this.take('.')) {
         if (this.isOp('?')) throw new CelUnsupported('optional field selection');
+        if (this.peek().kind === 'end') this.fail({ at: this.peek().at, message: "Syntax error: no viable alternative at input '.'" });
         const name = this.ident();
         if (this.take('(')) expr = this.receiverCall(expr, name, this.args(')'));
         else expr = { k: 'select', operand: expr, field: name, test: false, at };
       } else if (this.take('[')) {
         if (this.isOp('?')) throw new CelUnsupported('optional index');
+        this.expected.set(this.i, INDEX_OPERANDS);
         const index = this.expr();
         this.expect(']');
         expr = { k: 'index', operand: expr, index };
@@ -191,15 +235,24 @@ class Parser {
     return token.value;
   }
 
+  /** A call's arguments (`close` `)`) or a list's items (`]`), after the opening token. */
   private args(close: string): Expr[] {
     const args: Expr[] = [];
     if (this.take(close)) return args;
+    this.expected.set(this.i, close === ')' ? ARGUMENT_OPERANDS : LIST_OPERANDS);
     for (;;) {
       args.push(this.expr());
       if (this.take(close)) return args;
-      this.expect(',');
+      this.expect(',', close === ')' ? "missing ')' at '<EOF>'" : `mismatched input '<EOF>' expecting {'${close}', ','}`);
       if (this.take(close)) return args;
+      this.listEnd(close);
     }
+  }
+
+  /** After a list's or map's comma, the end of the text is a missing close (a call's: an operand expected). */
+  private listEnd(close: string): void {
+    const token = this.peek();
+    if (close !== ')' && token.kind === 'end') this.fail({ at: token.at, message: `Syntax error: missing '${close}' at '<EOF>'` });
   }
 
   private primary(): Expr {
@@ -224,7 +277,7 @@ class Parser {
       case 'op':
         if (this.take('(')) {
           const inner = this.expr();
-          this.expect(')');
+          this.expect(')', "missing ')' at '<EOF>'");
           return inner;
         }
         if (this.take('[')) return { k: 'list', items: this.args(']') };
@@ -234,20 +287,25 @@ class Parser {
       case 'end':
         break;
     }
-    throw new CelSyntaxError('Syntax error: mismatched input');
+    // Where an operand was expected: a token an operand follows is extraneous, another (or the end) mismatched.
+    const expected = this.expected.get(this.i) ?? OPERANDS;
+    const extraneous = this.startsOperand(this.tokens[this.i + 1]);
+    this.fail({ at: token.at, message: `Syntax error: ${extraneous ? 'extraneous' : 'mismatched'} input '${this.shown(token)}' expecting ${expected}` });
   }
 
   private mapLiteral(): Expr {
     const entries: { key: Expr; value: Expr }[] = [];
     if (this.take('}')) return { k: 'map', entries };
+    this.expected.set(this.i, MAP_OPERANDS);
     for (;;) {
       if (this.isOp('?')) throw new CelUnsupported('optional map entry');
       const key = this.expr();
       this.expect(':');
       entries.push({ key, value: this.expr() });
       if (this.take('}')) return { k: 'map', entries };
-      this.expect(',');
+      this.expect(',', "mismatched input '<EOF>' expecting {'}', ','}");
       if (this.take('}')) return { k: 'map', entries };
+      this.listEnd('}');
     }
   }
 
@@ -361,7 +419,20 @@ export function readsVariable(expr: Expr, name: string): boolean {
   return childExprs(expr).some((inner) => readsVariable(inner, name));
 }
 
-/** Parses a CEL expression; throws CelSyntaxError or CelUnsupported. */
+/**
+ * Parses a CEL expression; throws CelSyntaxError (with cel-go's errors, the lexer's first, where it knows them) or
+ * CelUnsupported.
+ */
 export function parseCel(text: string, options: ParseOptions = {}): Expr {
-  return new Parser(tokenize(text), options).parseAll();
+  const { tokens, errors } = scanTokens(text);
+  let expr: Expr;
+  try {
+    expr = new Parser(tokens, options, text).parseAll();
+  } catch (error) {
+    if (!(error instanceof CelSyntaxError) || errors.length === 0) throw error;
+    throw new CelSyntaxError(errors[0]?.message ?? error.message, [...errors, ...error.issues]);
+  }
+  const [first] = errors;
+  if (first !== undefined) throw new CelSyntaxError(first.message, errors);
+  return expr;
 }

@@ -8,6 +8,7 @@
  * only where kube-apiserver refuses it; the rest (undeclared variables, overloads, syntax, cost) is left to a cluster.
  */
 import { asSchema, itemsSchema, keyword, propertiesOf, type SchemaNode } from '../resources/schema-keywords.js';
+import type { CelSyntaxError } from './lexer.js';
 import type { Expr } from './parser.js';
 
 type Primitive = 'bool' | 'int' | 'uint' | 'double' | 'string' | 'bytes' | 'null_type' | 'timestamp' | 'duration';
@@ -201,6 +202,14 @@ export function compileErrorText(text: string, issues: readonly CelIssue[]): str
     return `ERROR: <input>:${line}:${column + 1}: ${issue.message}\n | ${lines[line - 1] ?? ''}\n | ${'.'.repeat(column)}^`;
   });
   return `compilation failed: ${shown.join('\n')}`;
+}
+
+/**
+ * A syntax error as kube-apiserver's compilation words it: cel-go's errors, each at its place with the caret, where
+ * the parser knows them; else the parser's own words, without a place.
+ */
+export function syntaxErrorText(text: string, error: CelSyntaxError): string {
+  return error.issues.length > 0 ? compileErrorText(text, error.issues) : `compilation failed: ERROR: <input>: ${error.message}`;
 }
 
 /** Whether a rule of this type is refused for not being a bool (a type known exactly and not bool). */

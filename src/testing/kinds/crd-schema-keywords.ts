@@ -11,8 +11,9 @@
  * The schema problems of a node and all below it come first; the CEL problems follow, and are only looked for when a
  * subtree has no schema problem, as kube-apiserver does.
  */
-import { parseCel, readsVariable, type Expr } from '../cel/parser.js';
-import { compileErrorText, notBool, schemaType, typeOf, type CelIssue } from '../cel/type-check.js';
+import { CelSyntaxError } from '../cel/lexer.js';
+import { CelUnsupported, parseCel, readsVariable, type Expr } from '../cel/parser.js';
+import { compileErrorText, notBool, schemaType, syntaxErrorText, typeOf, type CelIssue } from '../cel/type-check.js';
 import { asSchema, itemsSchema, keyword, listMapKeys, propertiesOf, type SchemaNode } from '../resources/schema-keywords.js';
 import { fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, type FieldProblem } from '../status-errors.js';
 import { goRuleDump } from './go-schema-dump.js';
@@ -234,29 +235,32 @@ function ruleProblems(node: SchemaNode, path: string): FieldProblem[] {
  * What kube-apiserver's compilation of each rule refuses, as far as the test server can tell without doubt
  * (cel/type-check.ts): a field the schema does not declare, a result that is not a bool. Then, for a rule that
  * compiles, `oldSelf` where old values cannot be correlated (under the items of a list other than a map list) is
- * refused, and so is `optionalOldSelf` on a rule that does not read `oldSelf`. A rule the CEL parser here cannot
- * read is skipped.
+ * refused, and so is `optionalOldSelf` on a rule that does not read `oldSelf`. A syntax error is refused; a rule
+ * using a part of CEL the parser here does not read is skipped.
  */
 function celProblems(node: SchemaNode, path: string, context: Context): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const selfType = schemaType(node, context.root || keyword(node, 'x-kubernetes-embedded-resource') === true);
   rules(node).forEach((rule, i) => {
     const text = str(rule['rule']);
+    const at = `${path}.x-kubernetes-validations[${i}]`;
+    const compiled = (detail: string): FieldProblem => ({ field: `${at}.rule`, reason: 'FieldValueInvalid', message: `Invalid value: ${goRuleDump(rule)}: ${detail}` });
     let expr: Expr;
     try {
       expr = parseCel(text);
-    } catch {
-      // Not judged: kube-apiserver's CEL compiler would report this rule; the test server's parser cannot word it.
+    } catch (error) {
+      // A syntax error refuses the CRD (in cel-go's words where the parser knows them); a part of CEL the parser here
+      // does not read is not judged.
+      if (error instanceof CelSyntaxError) problems.push(compiled(syntaxErrorText(text, error)));
+      else if (!(error instanceof CelUnsupported)) throw error;
       return;
     }
-    const at = `${path}.x-kubernetes-validations[${i}]`;
     const issues: CelIssue[] = [];
     const vars = new Map([
       ['self', selfType],
       ['oldSelf', rule['optionalOldSelf'] === true ? { t: 'dyn' as const } : selfType],
     ]);
     const result = typeOf(expr, vars, issues);
-    const compiled = (detail: string): FieldProblem => ({ field: `${at}.rule`, reason: 'FieldValueInvalid', message: `Invalid value: ${goRuleDump(rule)}: ${detail}` });
     if (issues.length > 0) {
       problems.push(compiled(compileErrorText(text, issues)));
       return;

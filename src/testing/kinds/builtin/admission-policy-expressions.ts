@@ -1,8 +1,8 @@
 /**
  * The compilation kube-apiserver 1.37 gives each CEL expression of a ValidatingAdmissionPolicy when the policy is
  * written (apiserver's admission/plugin/cel compiler), as far as the test server can judge it without doubt:
- * - a syntax error refuses the expression (`compilation failed: ...`; the test server's parser words it its own way,
- *   without cel-go's position and caret: docs/testing.md);
+ * - a syntax error refuses the expression (`compilation failed: ERROR: <input>:1:10: Syntax error: mismatched input
+ *   '<EOF>' expecting ...`, in cel-go's words where the parser knows them: cel/parser.ts);
  * - `params` without a paramKind, `variables` where the policy declares none (and always in a matchCondition), and
  *   `authorizer` in a messageExpression are undeclared references, as kube-apiserver declares them;
  * - `request` and `namespaceObject` have kube-apiserver's declared types, so a field they do not have is an
@@ -17,7 +17,7 @@
  */
 import { CelSyntaxError, tokenize } from '../../cel/lexer.js';
 import { childExprs, CelUnsupported, isPatchType, parseCel, type Expr } from '../../cel/parser.js';
-import { compileErrorText, typeOf, type CelIssue, type CelStaticType } from '../../cel/type-check.js';
+import { compileErrorText, syntaxErrorText, typeOf, type CelIssue, type CelStaticType } from '../../cel/type-check.js';
 import { fieldInvalid, type FieldProblem } from '../../status-errors.js';
 
 const DYN: CelStaticType = { t: 'dyn' };
@@ -283,7 +283,7 @@ export function compileExpression(text: string, field: string, scope: CelScope, 
     // A part of CEL the parser here does not read is not judged; a syntax error is, in the parser's own words.
     if (error instanceof CelUnsupported) return { problem: undefined, variable: UNKNOWN };
     if (!(error instanceof CelSyntaxError)) throw error;
-    return { problem: fieldInvalid(field, shown, `compilation failed: ERROR: <input>: ${error.message}`), variable: FAILED };
+    return { problem: fieldInvalid(field, shown, syntaxErrorText(text, error)), variable: FAILED };
   }
   const vars = variablesOf(scope);
   const missing = new Set(['params', 'authorizer', 'variables'].filter((name) => !vars.has(name)));
