@@ -32,6 +32,7 @@ import { patchDecodingSuite } from './patch-decoding.js';
 import { listSuite } from './lists.js';
 import { mutatingPolicyObjectSuite } from './mutating-policy-objects.js';
 import { mutatingPolicySuite } from './mutating-policies.js';
+import { podSecuritySuite } from './pod-security.js';
 import { queryParameterSuite } from './query-parameters.js';
 import { runtimeSuite } from './runtime.js';
 import { scaleSuite } from './scale.js';
@@ -92,6 +93,7 @@ describe(`conformance (${choice})`, () => {
   conversionWebhookSuite(backend);
   admissionPolicySuite(backend);
   mutatingPolicySuite(backend);
+  podSecuritySuite(backend);
   admissionVersionSuite(backend);
   webhookConfigurationSuite(backend);
 });

@@ -45,7 +45,7 @@ export async function admitPatch(
   request: PatchAdmission,
   run: (options: Pick<PatchOptions, 'dryRun' | 'replace' | 'managedFields'>) => PatchResult,
 ): Promise<AdmittedWrite & { readonly created: boolean }> {
-  if (!hasAdmission(cluster)) {
+  if (!hasAdmission(cluster, { key: request.view.type.key, namespace: request.namespace })) {
     const result = run({ dryRun: request.dryRun });
     return { record: result.record, warnings: [], created: result.created };
   }

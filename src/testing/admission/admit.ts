@@ -2,7 +2,8 @@
  * Admission in the test API server, in kube-apiserver's order around a write: the MutatingAdmissionPolicies
  * (mutate-policies.ts), then the mutating webhooks one after the other (each JSONPatch applied before the next is
  * called; review-object.ts, mutation.ts), both again once when one changed the object (reinvocation.ts), then the write's own
- * checks (schema, names, conflicts: run as a dry run), then the ValidatingAdmissionPolicies (validate-policies.ts),
+ * checks (schema, names, conflicts: run as a dry run), then PodSecurity (pod-security-admission.ts), then the
+ * ValidatingAdmissionPolicies (validate-policies.ts),
  * then the validating webhooks (all called; the first refusal in registration order wins), then the write itself.
  * A refusal is answered as kube-apiserver words it; a webhook that cannot be called (refused connection, TLS
  * failure, `timeoutSeconds` passed, a bad answer) fails the request under `failurePolicy: Fail` and is skipped under
@@ -24,6 +25,7 @@ import { checkMutatingAnswer, patchedDocument } from './mutation.js';
 import { matchConditionVerdict, verdictMessage } from './match-conditions.js';
 import { hasMutatingPolicyBindings, hasPolicyBindings } from './admission-policies.js';
 import { mutateByPolicies } from './mutate-policies.js';
+import { admitPodSecurity, podSecurityMayApply } from './pod-security-admission.js';
 import { PluginReinvocation, type MutationChain } from './reinvocation.js';
 import { admissionReview, conditionRequest } from './review.js';
 import { decodedMutation, reviewForm } from './review-object.js';
@@ -77,9 +79,13 @@ export interface AdmittedWrite {
  */
 export type AdmittedOperation = (object: KubeObject | undefined, dryRun: boolean, managedFields?: ManagedFieldsEntry[]) => StoredRecord;
 
-/** Whether any webhook or policy binding is configured: without one, writes skip admission (the fast path). */
-export function hasAdmission(cluster: Cluster): boolean {
-  return hasWebhooks(cluster) || hasPolicyBindings(cluster) || hasMutatingPolicyBindings(cluster);
+/**
+ * Whether a write may be admitted by anything: a webhook or policy binding configured, or (given the write's resource
+ * key and namespace) PodSecurity. Without one, writes skip admission (the fast path).
+ */
+export function hasAdmission(cluster: Cluster, write?: { readonly key: string; readonly namespace: string }): boolean {
+  if (hasWebhooks(cluster) || hasPolicyBindings(cluster) || hasMutatingPolicyBindings(cluster)) return true;
+  return write !== undefined && podSecurityMayApply(cluster, write.key, write.namespace);
 }
 
 /** Performs `write` under admission. */
@@ -88,7 +94,8 @@ export async function admitWrite(cluster: Cluster, request: AdmissionWrite, writ
   const webhooks = hasWebhooks(cluster) && !WEBHOOK_EXEMPT.has(key);
   const policiesApply = !POLICY_EXEMPT.has(key);
   const policies = policiesApply && hasPolicyBindings(cluster);
-  if (!webhooks && !policies && !(policiesApply && hasMutatingPolicyBindings(cluster))) return { record: write(request.object, request.dryRun), warnings: [] };
+  const podSecurity = podSecurityMayApply(cluster, key, request.namespace);
+  if (!webhooks && !policies && !podSecurity && !(policiesApply && hasMutatingPolicyBindings(cluster))) return { record: write(request.object, request.dryRun), warnings: [] };
   const warnings: string[] = [];
   const oldObject = request.oldObject === undefined ? undefined : reviewForm(request, request.oldObject);
   // MutatingAdmissionPolicies mutate what is written (CREATE, UPDATE), never a DELETE.
@@ -103,13 +110,14 @@ export async function admitWrite(cluster: Cluster, request: AdmissionWrite, writ
   // Without a validating webhook to call or a policy binding to evaluate, the checks run once, in the write itself.
   // (With a binding, every write is checked first: whether a policy covers it depends on its checked object.)
   const candidates = (webhooks ? registeredWebhooks(cluster, 'validating') : []).filter((webhook) => webhookVersion(cluster, webhook, request, requestAttributes(request, object)) !== undefined);
-  if (candidates.length === 0 && !policies) return { record: write(object, request.dryRun, managedFields), warnings };
+  if (candidates.length === 0 && !policies && !podSecurity) return { record: write(object, request.dryRun, managedFields), warnings };
   let checked: KubeObject | undefined = object;
   let dryRecord: StoredRecord | undefined;
   if (request.operation !== 'DELETE') {
     dryRecord = write(object === undefined ? undefined : structuredClone(object), true, managedFields);
     checked = request.shown === undefined ? dryRecord.object : request.shown(dryRecord);
   }
+  if (podSecurity) admitPodSecurity(cluster, request, checked, warnings);
   const checkedForm = checked === undefined ? undefined : reviewForm(request, checked);
   if (policies) await validatePolicies(cluster, request, checkedForm, oldObject, warnings);
   const validating = (await Promise.all(candidates.map((webhook) => callOf(cluster, webhook, request, checkedForm, oldObject)))).filter((sent) => sent !== undefined);

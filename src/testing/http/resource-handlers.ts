@@ -192,7 +192,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
         sendJson(res, admitted.created ? 201 : 200, await recordText(cluster, view, admitted.record), withWarnings(warnings(), admitted.warnings));
         return;
       }
-      const reruns = hasAdmission(cluster);
+      const reruns = hasAdmission(cluster, { key: view.type.key, namespace });
       const admitted = await warnedOnFailure(res, warnings, () => admitPatch(
         cluster,
         {

@@ -11,6 +11,7 @@
  * cluster (after the request that caused it), so it is deterministic under a fake clock.
  */
 import type { Cluster } from '../../cluster.js';
+import { podSecurityMayApply, podSecurityRefusal } from '../../admission/pod-security-admission.js';
 import { createObject } from '../../operations/create.js';
 import { deleteObject } from '../../operations/delete.js';
 import { isDeleting } from '../../operations/object-rules.js';
@@ -134,8 +135,18 @@ class Simulator implements WorkloadSimulator {
     const waits = kind === 'DaemonSet' && this.pods(uid).some((pod) => isDeleting(pod.object));
     const apiVersion = String(owner['apiVersion']);
     for (const name of waits ? [] : wanted) {
-      if (this.cluster.store.get(PODS_KEY, located.record.namespace, name) !== undefined) continue;
-      createObject(this.cluster, podView, podManifest(kind, apiVersion, owner, name), located.record.namespace, { manager: MANAGER, dryRun: false });
+      const namespace = located.record.namespace;
+      if (this.cluster.store.get(PODS_KEY, namespace, name) !== undefined) continue;
+      // PodSecurity judges a controller's Pod as any other: one its namespace's enforce level refuses is not made.
+      if (podSecurityMayApply(this.cluster, PODS_KEY, namespace)) {
+        const checked = createObject(this.cluster, podView, podManifest(kind, apiVersion, owner, name), namespace, { manager: MANAGER, dryRun: true });
+        const refusal = podSecurityRefusal(this.cluster, namespace, name, checked.object);
+        if (refusal !== undefined) {
+          this.failedCreate(kind, owner, name, refusal);
+          continue;
+        }
+      }
+      createObject(this.cluster, podView, podManifest(kind, apiVersion, owner, name), namespace, { manager: MANAGER, dryRun: false });
       this.podEvent(kind, owner, 'Create', name);
     }
     const pending = this.pods(uid).some((pod) => statusOf(pod.object)['phase'] === 'Pending');
@@ -152,6 +163,13 @@ class Simulator implements WorkloadSimulator {
       return;
     }
     this.events.record(`${kind.toLowerCase()}-controller`, involved, 'Normal', `Successful${verb}`, `${verb === 'Create' ? 'Created' : 'Deleted'} pod: ${pod}`);
+  }
+
+  /** The Warning Event of a Pod the API server refused, in its controller's words (a StatefulSet's differ). */
+  private failedCreate(kind: string, owner: KubeObject, pod: string, error: string): void {
+    const involved = { apiVersion: 'apps/v1', kind, object: owner };
+    const message = kind === 'StatefulSet' ? `create Pod ${pod} in StatefulSet ${String(metadataOf(owner)['name'])} failed error: ${error}` : `Error creating: ${error}`;
+    this.events.record(kind === 'StatefulSet' ? 'statefulset-controller' : `${kind.toLowerCase()}-controller`, involved, 'Warning', 'FailedCreate', message);
   }
 
   /** Stage 2: the Pending Pods run (Ready, or crashing); the status says so. */

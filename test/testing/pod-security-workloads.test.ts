@@ -1,0 +1,36 @@
+// The simulated controllers meet PodSecurity as kube-controller-manager's do: a workload whose Pods the namespace's
+// enforce level refuses is created (with a warning), but its Pods are not; its controller records FailedCreate with
+// the API server's refusal. A compliant template in the same namespace gets its Pods.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
+import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+
+let server: TestApiServer;
+let apps: AppsV1Api;
+let core: CoreV1Api;
+const namespace = 'locked';
+
+before(async () => {
+  server = await startTestApiServer({ simulateWorkloads: { readyAfterMs: 10 } });
+  apps = server.kubeConfig.makeApiClient(AppsV1Api);
+  core = server.kubeConfig.makeApiClient(CoreV1Api);
+  await core.createNamespace({ body: { metadata: { name: namespace, labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } } });
+});
+after(() => server.stop());
+
+const statefulSet = (name: string, spec: object): object => ({ metadata: { name }, spec: { replicas: 1, serviceName: name, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec } } });
+
+test("a workload's Pods the enforce level refuses are not created; its controller records FailedCreate with the refusal", async () => {
+  await apps.createNamespacedStatefulSet({ namespace, body: statefulSet('host', { hostNetwork: true, containers: [{ name: 'c', image: 'i' }] }) });
+  await apps.createNamespacedReplicaSet({ namespace, body: { metadata: { name: 'priv' }, spec: { replicas: 1, selector: { matchLabels: { app: 'priv' } }, template: { metadata: { labels: { app: 'priv' } }, spec: { containers: [{ name: 'c', image: 'i', securityContext: { privileged: true } }] } } } } });
+  await apps.createNamespacedStatefulSet({ namespace, body: statefulSet('fine', { containers: [{ name: 'c', image: 'i' }] }) });
+  await server.settled();
+  const pods = (await core.listNamespacedPod({ namespace })).items.map((pod) => pod.metadata?.name);
+  assert.deepEqual(pods, ['fine-0']);
+  const events = (await core.listNamespacedEvent({ namespace })).items.filter((event) => event.reason === 'FailedCreate').map((event) => `${event.involvedObject.name} ${event.type}: ${event.message}`);
+  const [host, priv, ...more] = events.sort();
+  assert.deepEqual(more, []);
+  assert.equal(host, 'host Warning: create Pod host-0 in StatefulSet host failed error: pods "host-0" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostNetwork=true)');
+  assert.match(priv ?? '', /^priv Warning: Error creating: pods "priv-[a-z0-9]{5}" is forbidden: violates PodSecurity "baseline:latest": privileged \(container "c" must not set securityContext\.privileged=true\)$/);
+});
