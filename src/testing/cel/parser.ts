@@ -7,6 +7,7 @@
  * those types (`Object`, `Object.<field path>`, `JSONPatch`); elsewhere, and optional syntax (`.?`, `[?`) always, it
  * throws {@link CelUnsupported}, so that the rule is not judged at all.
  */
+import { ARGUMENT_OPERANDS, INDEX_OPERANDS, LIST_OPERANDS, MAP_OPERANDS, OPERANDS } from './expected-tokens.js';
 import { CelSyntaxError, scanTokens, type Lexeme, type SyntaxIssue } from './lexer.js';
 
 /** A part of CEL this evaluator does not implement: the rule is not evaluated (never judged wrongly). */
@@ -59,16 +60,6 @@ export interface ParseOptions {
 export function isPatchType(name: string): boolean {
   return name === 'JSONPatch' || name === 'Object' || name.startsWith('Object.');
 }
-
-/** What ANTLR's parser for CEL expects where an operand starts, as its errors list it. */
-const OPERAND_START = ["'['", "'{'", "'('", "'.'", "'-'", "'!'", "'true'", "'false'", "'null'", 'NUM_FLOAT', 'NUM_INT', 'NUM_UINT', 'STRING', 'BYTES', 'IDENTIFIER'];
-const OPERANDS = `{${OPERAND_START.join(', ')}}`;
-/** After `[` of an index (`a[?b]` may follow), and as a call's first argument (`)` may close it). */
-const INDEX_OPERANDS = `{${[...OPERAND_START.slice(0, 6), "'?'", ...OPERAND_START.slice(6)].join(', ')}}`;
-const ARGUMENT_OPERANDS = `{${[...OPERAND_START.slice(0, 3), "')'", ...OPERAND_START.slice(3)].join(', ')}}`;
-/** After the `[` of a list literal and the `{` of a map literal (an empty one, a trailing comma, an optional entry). */
-const LIST_OPERANDS = `{${["'['", "']'", "'{'", "'('", "'.'", "','", "'-'", "'!'", "'?'", ...OPERAND_START.slice(6)].join(', ')}}`;
-const MAP_OPERANDS = `{${["'['", "'{'", "'}'", "'('", "'.'", "','", "'-'", "'!'", "'?'", ...OPERAND_START.slice(6)].join(', ')}}`;
 
 class Parser {
   private i = 0;
@@ -383,40 +374,6 @@ function comprehensionKind(name: string, count: number): { kind: ComprehensionKi
     default:
       return undefined;
   }
-}
-
-/** The expressions directly inside `expr`. */
-export function childExprs(expr: Expr): readonly Expr[] {
-  switch (expr.k) {
-    case 'literal':
-    case 'ident':
-      return [];
-    case 'select':
-      return [expr.operand];
-    case 'index':
-      return [expr.operand, expr.index];
-    case 'call':
-      return expr.target === undefined ? expr.args : [expr.target, ...expr.args];
-    case 'list':
-      return expr.items;
-    case 'map':
-      return expr.entries.flatMap((entry) => [entry.key, entry.value]);
-    case 'construct':
-      return expr.fields.map((field) => field.value);
-    case 'conditional':
-      return [expr.condition, expr.then, expr.otherwise];
-    case 'and':
-    case 'or':
-      return [expr.left, expr.right];
-    case 'comprehension':
-      return expr.filter === undefined ? [expr.range, expr.step] : [expr.range, expr.filter, expr.step];
-  }
-}
-
-/** Whether `expr` reads the variable `name` (a rule that reads `oldSelf` is a transition rule). */
-export function readsVariable(expr: Expr, name: string): boolean {
-  if (expr.k === 'ident') return expr.name === name;
-  return childExprs(expr).some((inner) => readsVariable(inner, name));
 }
 
 /**

@@ -14,7 +14,8 @@
  */
 import { evaluate } from './evaluate.js';
 import { CelSyntaxError } from './lexer.js';
-import { CelUnsupported, parseCel, readsVariable, type Expr } from './parser.js';
+import { readsVariable } from './expr-tree.js';
+import { CelUnsupported, parseCel, type Expr } from './parser.js';
 import { CelEvalError, CelOptional, fromJson, type CelValue } from './values.js';
 import { jsonEqual } from '../patch/json-value.js';
 import type { FieldProblem } from '../status-errors.js';

@@ -12,7 +12,8 @@
  * subtree has no schema problem, as kube-apiserver does.
  */
 import { CelSyntaxError } from '../cel/lexer.js';
-import { CelUnsupported, parseCel, readsVariable, type Expr } from '../cel/parser.js';
+import { readsVariable } from '../cel/expr-tree.js';
+import { CelUnsupported, parseCel, type Expr } from '../cel/parser.js';
 import { compileErrorText, notBool, schemaType, syntaxErrorText, typeOf, type CelIssue } from '../cel/type-check.js';
 import { asSchema, itemsSchema, keyword, listMapKeys, propertiesOf, type SchemaNode } from '../resources/schema-keywords.js';
 import { fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, type FieldProblem } from '../status-errors.js';

@@ -16,7 +16,8 @@
  * named from a literal is cel-go's only as far as cel/type-check.ts knows it.
  */
 import { CelSyntaxError, tokenize } from '../../cel/lexer.js';
-import { childExprs, CelUnsupported, isPatchType, parseCel, type Expr } from '../../cel/parser.js';
+import { childExprs } from '../../cel/expr-tree.js';
+import { CelUnsupported, isPatchType, parseCel, type Expr } from '../../cel/parser.js';
 import { compileErrorText, syntaxErrorText, typeOf, type CelIssue, type CelStaticType } from '../../cel/type-check.js';
 import { fieldInvalid, type FieldProblem } from '../../status-errors.js';
 
