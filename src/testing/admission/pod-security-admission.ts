@@ -17,10 +17,12 @@
  * controllers create are judged too (podSecurityRefusal), as kube-controller-manager's are by kube-apiserver.
  */
 import type { Cluster } from '../cluster.js';
-import { NAMESPACES_KEY } from '../resources/builtin-resources.js';
+import { objectAt, objectsAt, textAt, type Json } from '../kinds/builtin/fields.js';
+import { NAMESPACES_KEY, PODS_KEY } from '../resources/builtin-resources.js';
 import { fieldInvalid, forbidden, invalid, StatusError, type FieldProblem } from '../status-errors.js';
 import type { KubeObject } from '../store/record.js';
 import type { AdmissionWrite } from './admit.js';
+import { requestIdentity } from './review-object.js';
 import { podSecurityReasons, podSecurityViolations, violationMessage, type PodSecurityLevel } from './pod-security/evaluate.js';
 
 const PREFIX = 'pod-security.kubernetes.io/';
@@ -39,7 +41,6 @@ const TEMPLATES: ReadonlyMap<string, readonly string[]> = new Map([
   ['batch/jobs', ['spec', 'template']],
   ['batch/cronjobs', ['spec', 'jobTemplate', 'spec', 'template']],
 ]);
-const PODS_KEY = '/pods';
 
 interface LevelVersion {
   readonly level: PodSecurityLevel;
@@ -51,16 +52,9 @@ interface Policy {
   readonly warn: LevelVersion;
 }
 
-type Json = Record<string, unknown>;
-
-function isJson(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function labelsOf(object: KubeObject | undefined): Record<string, string> {
-  const metadata = object?.['metadata'];
-  const labels = isJson(metadata) ? metadata['labels'] : undefined;
-  return isJson(labels) ? (labels as Record<string, string>) : {};
+  const labels = object === undefined ? undefined : objectAt(objectAt(object, 'metadata') ?? {}, 'labels');
+  return (labels ?? {}) as Record<string, string>;
 }
 
 function hasPodSecurityLabels(labels: Readonly<Record<string, string>>): boolean {
@@ -118,9 +112,7 @@ export function podSecurityMayApply(cluster: Cluster, key: string, namespace: st
 
 /** A pod's metadata and spec. */
 function podParts(object: Json): { readonly metadata: Json; readonly spec: Json } {
-  const metadata = object['metadata'];
-  const spec = object['spec'];
-  return { metadata: isJson(metadata) ? metadata : {}, spec: isJson(spec) ? spec : {} };
+  return { metadata: objectAt(object, 'metadata') ?? {}, spec: objectAt(object, 'spec') ?? {} };
 }
 
 function violations(level: LevelVersion, pod: { readonly metadata: Json; readonly spec: Json }): string[] {
@@ -133,16 +125,15 @@ function text({ level, version }: LevelVersion): string {
 
 /** isSignificantPodUpdate: an image changed, or a container was added or removed (an ephemeral one added). */
 function significantPodUpdate(pod: Json, old: Json): boolean {
-  const list = (spec: Json, key: string): Json[] => (Array.isArray(spec[key]) ? (spec[key] as unknown[]).filter(isJson) : []);
   const { spec } = podParts(pod);
   const oldSpec = podParts(old).spec;
   for (const key of ['containers', 'initContainers']) {
-    const now = list(spec, key);
-    const before = list(oldSpec, key);
+    const now = objectsAt(spec, key);
+    const before = objectsAt(oldSpec, key);
     if (now.length !== before.length || now.some((container, i) => container['image'] !== before[i]?.['image'])) return true;
   }
-  const before = list(oldSpec, 'ephemeralContainers');
-  return list(spec, 'ephemeralContainers').some((container) => {
+  const before = objectsAt(oldSpec, 'ephemeralContainers');
+  return objectsAt(spec, 'ephemeralContainers').some((container) => {
     const match = before.find((candidate) => candidate['name'] === container['name']);
     return match === undefined || match['image'] !== container['image'];
   });
@@ -166,26 +157,20 @@ export function admitPodSecurity(cluster: Cluster, request: AdmissionWrite, obje
     if (request.operation === 'UPDATE' && request.oldObject !== undefined && !significantPodUpdate(object, request.oldObject)) return;
     const pod = podParts(object);
     const enforced = violations(policy.enforce, pod);
-    if (enforced.length > 0) throw forbidden({ group: '', plural: 'pods' }, nameOf(request, object), violationMessage(policy.enforce.level, policy.enforce.version, enforced));
+    if (enforced.length > 0) throw forbidden({ group: '', plural: 'pods' }, requestIdentity(request, object).name, violationMessage(policy.enforce.level, policy.enforce.version, enforced));
     warn(policy.warn, pod, warnings);
     return;
   }
   const path = TEMPLATES.get(key);
   if (path === undefined || request.subresource !== undefined) return;
-  let template: unknown = object;
-  for (const step of path) template = isJson(template) ? template[step] : undefined;
-  if (isJson(template)) warn(policy.warn, podParts(template), warnings);
+  let template: Json | undefined = object;
+  for (const step of path) template = template === undefined ? undefined : objectAt(template, step);
+  if (template !== undefined) warn(policy.warn, podParts(template), warnings);
 }
 
 function warn(level: LevelVersion, pod: { readonly metadata: Json; readonly spec: Json }, warnings: string[]): void {
   const found = violations(level, pod);
   if (found.length > 0) warnings.push(violationMessage(level.level, level.version, found, 'warn'));
-}
-
-function nameOf(request: AdmissionWrite, object: KubeObject): string {
-  const metadata = object['metadata'];
-  const name = isJson(metadata) ? metadata['name'] : undefined;
-  return request.name !== '' ? request.name : typeof name === 'string' ? name : '';
 }
 
 /**
@@ -195,7 +180,7 @@ function nameOf(request: AdmissionWrite, object: KubeObject): string {
  */
 function namespaceVerdict(cluster: Cluster, request: AdmissionWrite, object: KubeObject, warnings: string[]): void {
   const { policy, problems } = policyOf(labelsOf(object));
-  const name = nameOf(request, object);
+  const name = requestIdentity(request, object).name;
   const refused = (): StatusError => invalid({ group: '', kind: 'Namespace' }, name, problems);
   if (request.operation === 'CREATE') {
     if (problems.length > 0) throw refused();
@@ -216,10 +201,9 @@ function existingPodWarnings(cluster: Cluster, namespace: string, enforce: Level
   const byReason = new Map<string, { first: string; count: number }>();
   const order: string[] = [];
   for (const record of cluster.store.list(PODS_KEY, namespace)) {
-    const owners = (record.object['metadata'] as Json | undefined)?.['ownerReferences'];
-    const controller = Array.isArray(owners) ? owners.filter(isJson).find((owner) => owner['controller'] === true) : undefined;
+    const controller = objectsAt(objectAt(record.object, 'metadata') ?? {}, 'ownerReferences').find((owner) => owner['controller'] === true);
     if (controller !== undefined) {
-      const uid = String(controller['uid']);
+      const uid = textAt(controller, 'uid');
       if (seenControllers.has(uid)) continue;
       seenControllers.add(uid);
     }

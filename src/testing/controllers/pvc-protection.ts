@@ -9,10 +9,10 @@ import { objectAt, objectsAt, textAt } from '../kinds/builtin/fields.js';
 import { PVC_PROTECTION_FINALIZER } from '../kinds/builtin/registry-behaviours.js';
 import { isDeleting } from '../operations/object-rules.js';
 import { removeFinalizer } from '../operations/system-write.js';
+import { PODS_KEY } from '../resources/builtin-resources.js';
 import type { KubeObject } from '../store/record.js';
 
 const CLAIMS_KEY = '/persistentvolumeclaims';
-const PODS_KEY = '/pods';
 
 /** The claims a Pod mounts, unless it has finished (Succeeded or Failed). */
 function claimsOf(pod: KubeObject): string[] {

@@ -151,6 +151,7 @@ export function builtinResourceTypes(): ResourceType[] {
 
 /** The resource key of Namespaces and of CustomResourceDefinitions, which have behaviour of their own. */
 export const NAMESPACES_KEY = '/namespaces';
+export const PODS_KEY = '/pods';
 export const CRDS_KEY = 'apiextensions.k8s.io/customresourcedefinitions';
 /** The resource keys of the admission webhook configurations (src/testing/admission/). */
 export const VALIDATING_WEBHOOKS_KEY = 'admissionregistration.k8s.io/validatingwebhookconfigurations';

@@ -1,9 +1,11 @@
 /** What the simulated controllers read from the store: an object by uid that is not being deleted, and its Pods. */
 import type { Cluster } from '../../cluster.js';
 import { isDeleting } from '../../operations/object-rules.js';
+import { PODS_KEY } from '../../resources/builtin-resources.js';
 import type { StoredRecord } from '../../store/record.js';
 
-export const PODS_KEY = '/pods';
+export { PODS_KEY };
+
 /** The field manager of the simulated controllers' writes, as kube-controller-manager's. */
 export const MANAGER = 'kube-controller-manager';
 /** The field manager of a Pod's status writes, as the kubelet's. */
