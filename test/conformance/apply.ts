@@ -23,8 +23,8 @@ function ownsDataKey(entry: ManagedField | undefined, key: string): boolean {
   return data !== undefined && `f:${key}` in data;
 }
 
-/** A namespaced CRD of one version `v1` with this schema; its plural is unique per call. */
-async function applyCrd(backend: Backend, group: string, kind: string, openAPIV3Schema: Json): Promise<string> {
+/** A namespaced CRD with this schema in each version (`v1` alone unless told; the last one stored); its plural is unique per call. */
+async function applyCrd(backend: Backend, group: string, kind: string, openAPIV3Schema: Json, versions = ['v1']): Promise<string> {
   const plural = `${kind.toLowerCase()}s${unique('c').replace(/[^a-z0-9]/g, '')}`;
   await backend.applyCrd({
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -34,7 +34,7 @@ async function applyCrd(backend: Backend, group: string, kind: string, openAPIV3
       group,
       scope: 'Namespaced',
       names: { plural, singular: plural.slice(0, -1), kind, listKind: `${kind}List` },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } }],
+      versions: versions.map((name, i) => ({ name, served: true, storage: i === versions.length - 1, schema: { openAPIV3Schema } })),
     },
   });
   return plural;
@@ -210,6 +210,55 @@ export function applySuite(backend: () => Backend): void {
       const applied = await send('PATCH', `${base}/bare?fieldManager=z`, { apiVersion: `${group}/v1`, kind: 'Bare', metadata: { name: 'bare' }, spec: { other: 'p' } }, 'application/apply-patch+yaml');
       assert.equal(applied.status, 409, 'the fields already there belong to before-first-apply');
       assert.equal(applied.body['message'], 'Apply failed with 1 conflict: conflict with "before-first-apply" using untracked.conformance.katalog.dev/v1: .spec.other');
+    });
+
+    test('an Update manager has an entry per apiVersion it writes in, an Apply manager one; a write that only removes fields keeps the time', async () => {
+      const group = 'versions.conformance.katalog.dev';
+      const int = { type: 'integer' };
+      const plural = await applyCrd(backend(), group, 'Knob', { type: 'object', properties: { spec: { type: 'object', properties: { a: int, b: int, c: int } } } }, ['v1beta1', 'v1']);
+      const name = unique('knob');
+      const base = (version: string): string => `/apis/${group}/${version}/namespaces/default/${plural}`;
+      const send = async (method: string, version: string, query: string, body: unknown, type = 'application/json'): Promise<ManagedField[]> => {
+        const answer = await raw(backend().kubeConfig, method, `${base(version)}${method === 'POST' ? '' : `/${name}`}?${query}`, JSON.stringify(body), type);
+        assert.ok(answer.status < 300, JSON.stringify(answer.body));
+        return managed(answer.body);
+      };
+      const merge = (version: string, manager: string, spec: Json): Promise<ManagedField[]> => send('PATCH', version, `fieldManager=${manager}`, { spec }, 'application/merge-patch+json');
+      const apply = (version: string, manager: string, spec: Json, force = false): Promise<ManagedField[]> =>
+        send('PATCH', version, `fieldManager=${manager}${force ? '&force=true' : ''}`, { apiVersion: `${group}/${version}`, kind: 'Knob', metadata: { name }, spec }, 'application/apply-patch+yaml');
+      const summary = (entries: ManagedField[]): unknown[] => entries.map((m) => [m.manager, m.operation, m.apiVersion?.slice(group.length + 1), m.fieldsV1]);
+
+      await send('POST', 'v1beta1', 'fieldManager=a', { apiVersion: `${group}/v1beta1`, kind: 'Knob', metadata: { name }, spec: { a: 1 } });
+      // The same manager in v1: a second entry, which takes what it changes from the first.
+      assert.deepEqual(summary(await merge('v1', 'a', { b: 2 })), [
+        ['a', 'Update', 'v1', { 'f:spec': { 'f:b': {} } }],
+        ['a', 'Update', 'v1beta1', { 'f:spec': { '.': {}, 'f:a': {} } }],
+      ]);
+      assert.deepEqual(summary(await merge('v1', 'a', { a: 5 })), [
+        ['a', 'Update', 'v1', { 'f:spec': { 'f:a': {}, 'f:b': {} } }],
+        ['a', 'Update', 'v1beta1', { 'f:spec': {} }],
+      ]);
+      // An applier's entry is one whatever the version, named for the last; a conflict names an Update entry's version.
+      assert.deepEqual(summary(await apply('v1beta1', 'd', { c: 3 }))[0], ['d', 'Apply', 'v1beta1', { 'f:spec': { 'f:c': {} } }]);
+      const moved = await apply('v1', 'd', { c: 3 });
+      assert.deepEqual(summary(moved.filter((m) => m.manager === 'd')), [['d', 'Apply', 'v1', { 'f:spec': { 'f:c': {} } }]]);
+      const conflict = await raw(backend().kubeConfig, 'PATCH', `${base('v1')}/${name}?fieldManager=d`, JSON.stringify({ apiVersion: `${group}/v1`, kind: 'Knob', metadata: { name }, spec: { c: 3, a: 7 } }), 'application/apply-patch+yaml');
+      assert.equal(conflict.status, 409);
+      assert.equal(conflict.body['message'], `Apply failed with 1 conflict: conflict with "a" using ${group}/v1: .spec.a`);
+      // A write that changes a field takes it from every entry of every version; an entry left empty goes.
+      await apply('v1', 'd', { c: 3, a: 7 }, true);
+      assert.deepEqual(summary(await merge('v1beta1', 'a', { b: 9 })), [
+        ['d', 'Apply', 'v1', { 'f:spec': { 'f:a': {}, 'f:c': {} } }],
+        ['a', 'Update', 'v1beta1', { 'f:spec': { '.': {}, 'f:b': {} } }],
+      ]);
+      // Removing a field the manager owns, and changing nothing, keeps its entry's time (RFC 3339 to the second).
+      const before = (await merge('v1beta1', 'e', { b: 10 })).find((m) => m.manager === 'e') as ManagedField & { time?: string };
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const after = await merge('v1beta1', 'e', { a: null });
+      const e = after.find((m) => m.manager === 'e') as ManagedField & { time?: string };
+      assert.deepEqual([e.fieldsV1, e.time], [{ 'f:spec': { 'f:b': {} } }, before.time], 'the time of the write that took .spec.b');
+      assert.deepEqual(after.find((m) => m.manager === 'd')?.fieldsV1, { 'f:spec': { 'f:c': {} } }, 'a removed field leaves its owner');
+      await backend().delete(`${group}/v1`, 'Knob', name, 'default');
     });
 
     test("ports are keyed by number and protocol (TCP when left out); a created Service's allocated addresses are nobody's", async () => {

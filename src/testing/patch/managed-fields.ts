@@ -155,8 +155,9 @@ function withoutMetadataMember(set: FieldSet): FieldSet {
 
 /**
  * Records ownership for a non-apply write (create, update, patch): the fields whose values changed, and the maps
- * and lists the write added (their `.` member), become owned by `opts.manager` in its `Update` entry (time
- * `opts.now`) and leave every other entry; fields the write removed leave every entry. `before` is the live object;
+ * and lists the write added (their `.` member), become owned by `opts.manager` in its `Update` entry of
+ * `opts.apiVersion` (time `opts.now`) and leave every other entry, the same manager's entries of other versions
+ * too; fields the write removed leave every entry. `before` is the live object;
  * for a create, what kube-apiserver compares a new object with: the kind's Go zero value for a built-in kind,
  * nothing (`undefined`) for a custom resource (`opts.create` says so when `before` is a zero value). An update of an
  * object that has no entries tracks nothing, as kube-apiserver's field manager does not start tracking on an update
@@ -184,7 +185,9 @@ export function recordUpdate(
   if (isEmptySet(changed) && isEmptySet(removed)) return [...managedFields];
 
   const entries = readManagedFields(managedFields);
-  let own = entries.find((entry) => isSlot(entry, opts.manager, 'Update', opts.subresource));
+  // An Update entry is kube-apiserver's manager identifier: manager, operation, subresource and apiVersion (an Apply
+  // entry's leaves the apiVersion out), so a manager writing in two versions has an entry for each.
+  let own = entries.find((entry) => isSlot(entry, opts.manager, 'Update', opts.subresource) && entry.apiVersion === opts.apiVersion);
   if (own === undefined) {
     const subresource = opts.subresource === '' ? undefined : opts.subresource;
     own = { manager: opts.manager, operation: 'Update', apiVersion: opts.apiVersion, time: opts.now, subresource, set: emptySet() };
@@ -196,7 +199,7 @@ export function recordUpdate(
     // An entry that owns none of the changed or removed fields keeps its set (and so its encoding).
     else if (sharesMember(entry.set, changed) || sharesMember(entry.set, removed)) entry.set = difference(difference(entry.set, changed), removed);
   }
-  own.apiVersion = opts.apiVersion;
-  own.time = opts.now;
+  // The time says when the manager last took a field: a write that only removed some of its fields leaves it.
+  if (!isEmptySet(changed)) own.time = opts.now;
   return writeManagedFields(entries);
 }

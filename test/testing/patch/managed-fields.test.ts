@@ -24,6 +24,16 @@ function update(before: Obj | undefined, after: Obj, entries: ManagedFieldsEntry
 const pod = (spec: Obj, extra: Obj = {}): Obj => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'u', resourceVersion: '3' }, spec, ...extra });
 
 describe('recordUpdate', () => {
+  test("an Update entry per apiVersion: the same manager's write in another version takes what it changes from the first; a removal keeps the time", () => {
+    const obj = (spec: Obj): Obj => ({ apiVersion: 'g/v1', kind: 'K', metadata: { name: 'k' }, spec });
+    const entry = (apiVersion: string, time: string, spec: Obj): ManagedFieldsEntry => ({ manager: 'm', operation: 'Update', apiVersion, time, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': spec } });
+    const first = [entry('g/v1beta1', T0, { '.': {}, 'f:a': {}, 'f:b': {} })];
+    const changed = recordUpdate(obj({ a: 1, b: 1 }), obj({ a: 2, b: 1 }), first, { manager: 'm', apiVersion: 'g/v1', now: T1 });
+    assert.deepEqual(changed, [entry('g/v1beta1', T0, { '.': {}, 'f:b': {} }), entry('g/v1', T1, { 'f:a': {} })]);
+    const removed = recordUpdate(obj({ a: 2, b: 1 }), obj({ b: 1 }), changed, { manager: 'm', apiVersion: 'g/v1beta1', now: '2026-01-01T00:02:00Z' });
+    assert.deepEqual(removed, [entry('g/v1beta1', T0, { '.': {}, 'f:b': {} })], 'the v1 entry left empty goes; the v1beta1 one keeps its time');
+  });
+
   test("create from nothing (a custom resource): every set field, and every map and list it adds ('.'), becomes the manager's; identity metadata is not tracked", () => {
     const entries = update(undefined, pod({ containers: [{ name: 'a', image: 'a:1' }], restartPolicy: 'Always' }, { metadata: { name: 'p', labels: { l: 'x' } } }), [], 'kubectl-create', { now: T0 });
     assert.deepEqual(entries, [
