@@ -19,6 +19,7 @@ import { crdDefaultsSuite } from './crd-defaults.js';
 import { crdSchemaSuite } from './crd-schemas.js';
 import { crdSuite } from './crds.js';
 import { conversionWebhookSuite } from './conversion-webhooks.js';
+import { conversionManagedFieldsSuite } from './conversion-managed-fields.js';
 import { crdSpecRuleSuite } from './crd-spec-rules.js';
 import { deletionSuite } from './deletion.js';
 import { evictionSuite } from './eviction.js';
@@ -91,6 +92,7 @@ describe(`conformance (${choice})`, () => {
   admissionPolicyObjectSuite(backend);
   mutatingPolicyObjectSuite(backend);
   conversionWebhookSuite(backend);
+  conversionManagedFieldsSuite(backend);
   admissionPolicySuite(backend);
   mutatingPolicySuite(backend);
   podSecuritySuite(backend);

@@ -78,6 +78,8 @@ describe('Orkestra conversion through the test API server', { skip: hasOpenssl ?
     // The answer is the stored v1 object converted back: theme is what the v1 → v1alpha1 path writes.
     assert.equal(created.apiVersion, `${GROUP}/v1alpha1`);
     assert.deepEqual(created.spec, { image: 'myorg/nginx:1.25', replicas: 2, theme: 'default' });
+    // Read once the runtime has reconciled it (its status written), so both reads are of the same revision.
+    await waitFor('the runtime to report blog Ready', async () => ((await get('v1', 'blog'))['status'] as { observedGeneration?: number } | undefined)?.observedGeneration === 1 || undefined);
     const v1 = await get('v1', 'blog');
     assert.equal(v1.apiVersion, `${GROUP}/v1`);
     assert.deepEqual(v1.spec, { image: 'myorg/nginx:1.25', replicas: 2, seo: { enabled: false } });

@@ -30,6 +30,7 @@ import { admitWrite, hasAdmission } from '../admission/admit.js';
 import { admitPatch } from '../admission/admit-patch.js';
 import type { KubeObject as Body } from '../store/record.js';
 import { conversionFor, recordText, recordTexts, writeTarget } from '../conversion/converted-views.js';
+import { patchConversion, withVersionedFields } from '../conversion/versioned-fields.js';
 import { goEncodedUnstructured } from '../go/go-encoding.js';
 
 /** A subresource that only takes a POST (served by its own handler). */
@@ -141,10 +142,17 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const rules = new RuleWarnings();
       const admitted = await warnedOnFailure(res, () => withWarnings(headers, rules.all()), async () => {
         const write = await writeTarget(cluster, view, body);
+        const create = await withVersionedFields(
+          cluster,
+          view,
+          write.body,
+          (object, dry, managedFields) => createObject(cluster, write.view, object ?? {}, r.namespace, { manager, dryRun: dry, warn: rules.warn, ...(managedFields === undefined ? {} : { managedFields }) }),
+          { manager, subresource: undefined, prev: undefined },
+        );
         return admitWrite(
           cluster,
           { operation: 'CREATE', view: write.view, namespace, name, subresource: undefined, object: write.body, oldObject: undefined, dryRun: dryRun(query, 'CreateOptions'), options: writeOptionsOf(query), requestVersion: view.version },
-          (object, dry, managedFields) => createObject(cluster, write.view, object ?? {}, r.namespace, { manager, dryRun: dry, warn: rules.warn, ...(managedFields === undefined ? {} : { managedFields }) }),
+          create,
         );
       });
       sendJson(res, 201, await recordText(cluster, view, admitted.record), withWarnings(headers, [...rules.all(), ...admitted.warnings]));
@@ -161,10 +169,17 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const admitted = await warnedOnFailure(res, () => withWarnings(headers, rules.all()), async () => {
         const write = await writeTarget(cluster, view, body);
         const oldObject = current === undefined ? undefined : (JSON.parse(objectText(write.view, current)) as Body);
+        const update = await withVersionedFields(
+          cluster,
+          view,
+          write.body,
+          (object, dry, managedFields) => updateObject(cluster, write.view, object ?? {}, target, { manager, dryRun: dry, warn: rules.warn, ...(managedFields === undefined ? {} : { managedFields }) }),
+          { manager, subresource, prev: current },
+        );
         return admitWrite(
           cluster,
           { operation: 'UPDATE', view: write.view, namespace, name: target.name, subresource: r.subresource, object: write.body, oldObject, dryRun: dryRun(query, 'UpdateOptions'), options: writeOptionsOf(query), requestVersion: view.version },
-          (object, dry, managedFields) => updateObject(cluster, write.view, object ?? {}, target, { manager, dryRun: dry, warn: rules.warn, ...(managedFields === undefined ? {} : { managedFields }) }),
+          update,
         );
       });
       sendJson(res, 200, await recordText(cluster, view, admitted.record), withWarnings(headers, [...rules.all(), ...admitted.warnings]));
@@ -184,9 +199,10 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const manager = fieldManagerOf(req, query, 'PatchOptions');
       const rules = new RuleWarnings();
       const warnings = (): Record<string, string | string[]> => withWarnings(fields.headers(), rules.all());
-      const conversion = conversionFor(cluster, view);
+      const conversion = patchConversion(cluster, view, namespace, target.name);
       if (conversion !== undefined) {
-        // Converted to the request's version, patched there, converted back (patch-converted.ts).
+        // Converted to the request's version, patched there, converted back, its entries compared in their own
+        // versions (patch-converted.ts).
         const options = { manager, force: flag(query, 'force'), dryRun: dryRun(query, 'PatchOptions'), checkFields: fields.check, decodeJsonPatch, warn: rules.warn, admissionOptions: writeOptionsOf(query) };
         const admitted = await warnedOnFailure(res, warnings, () => patchConverted(cluster, view, conversion, patchType, patch, target, options));
         sendJson(res, admitted.created ? 201 : 200, await recordText(cluster, view, admitted.record), withWarnings(warnings(), admitted.warnings));

@@ -11,10 +11,11 @@
  * {@link PATCH_ATTEMPTS} times before a 409.
  */
 import type { Cluster } from '../cluster.js';
-import { admitWrite, type AdmittedWrite } from '../admission/admit.js';
+import { admitWrite, type AdmittedOperation, type AdmittedWrite } from '../admission/admit.js';
 import type { Conversion } from '../conversion/converted-views.js';
 import { convertThroughWebhook } from '../conversion/conversion-webhook.js';
-import { applyMergePatch, serverSideApply, type ManagedFieldsEntry } from '../patch/index.js';
+import { objectsAt, otherEntryVersions, withVersionedFields } from '../conversion/versioned-fields.js';
+import { applyMergePatch, serverSideApply, type ManagedFieldsEntry, type ObjectsByVersion } from '../patch/index.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { conflict, notFound, STRATEGIC_ON_CUSTOM_RESOURCE, unsupportedMediaType } from '../status-errors.js';
 import { metadataOf, objectJson, type KubeObject, type StoredRecord } from '../store/record.js';
@@ -53,7 +54,7 @@ export async function patchConverted(
     const prev = cluster.store.get(view.type.key, target.namespace, target.name);
     if (prev === undefined && type !== 'apply') throw notFound(view.type, target.name);
     const live = prev === undefined ? undefined : await toVersion(conversion, JSON.parse(objectJson(prev, storage.apiVersion, view.type.kind)) as KubeObject, view.apiVersion);
-    const made = type === 'apply' ? applied(cluster, view, structuredClone(patch), live, target, options) : patched(view, type, patch, live, prev, options);
+    const made = type === 'apply' ? await appliedAcrossVersions(cluster, view, conversion, patch, live, target, options) : patched(view, type, patch, live, prev, options);
     const object = await toVersion(conversion, made.object, storage.apiVersion);
     if (prev !== undefined) checkUnchangedIdentity(storage, object, prev);
     const writeOptions = {
@@ -61,7 +62,16 @@ export async function patchConverted(
       ...(options.warn === undefined ? {} : { warn: options.warn }),
       ...(made.managedFields === undefined ? {} : { managedFields: made.managedFields, fromApply: true }),
     };
+    const write: AdmittedOperation = (candidate, dryRun, managedFields) => {
+      const current = cluster.store.get(view.type.key, target.namespace, target.name);
+      if (current !== prev) throw new ChangedUnderneath();
+      const computed = { ...writeOptions, dryRun, ...(managedFields === undefined ? {} : { managedFields }) };
+      if (prev === undefined) return createObject(cluster, storage, candidate ?? object, view.type.namespaced ? target.namespace : undefined, computed);
+      return finishUpdate(cluster, storage, prev, candidate ?? object, target.subresource, computed);
+    };
     try {
+      // An apply's entries were computed across versions above; a merge or JSON patch's are computed here.
+      const versioned = made.managedFields === undefined ? await withVersionedFields(cluster, view, object, write, { manager: options.manager, subresource: target.subresource, prev }) : write;
       const admitted = await admitWrite(
         cluster,
         {
@@ -76,13 +86,7 @@ export async function patchConverted(
           requestVersion: view.version,
           ...(options.admissionOptions === undefined ? {} : { options: options.admissionOptions }),
         },
-        (candidate, dryRun, managedFields) => {
-          const current = cluster.store.get(view.type.key, target.namespace, target.name);
-          if (current !== prev) throw new ChangedUnderneath();
-          const computed = { ...writeOptions, dryRun, ...(managedFields === undefined ? {} : { managedFields }) };
-          if (prev === undefined) return createObject(cluster, storage, candidate ?? object, view.type.namespaced ? target.namespace : undefined, computed);
-          return finishUpdate(cluster, storage, prev, candidate ?? object, target.subresource, computed);
-        },
+        versioned,
       );
       return { ...admitted, created: prev === undefined };
     } catch (error) {
@@ -116,13 +120,42 @@ function patched(
   return { object };
 }
 
+/**
+ * Server-side apply at the request's version, each entry of another version compared in its own, as kube-apiserver's
+ * apply compares them: the object is merged once (forced, to learn the merged object), the live and merged objects
+ * are converted to those versions, and the apply is made again with them.
+ */
+async function appliedAcrossVersions(
+  cluster: Cluster,
+  view: ResourceView,
+  conversion: Conversion,
+  patch: unknown,
+  live: KubeObject | undefined,
+  target: ObjectTarget,
+  options: Pick<PatchOptions, 'manager' | 'force'>,
+): Promise<Patched> {
+  const others = otherEntryVersions(live, view.apiVersion);
+  if (live === undefined || others.length === 0) return applied(cluster, view, structuredClone(patch), live, target, options);
+  const merged = applied(cluster, view, structuredClone(patch), live, target, { ...options, force: true }).object;
+  const elsewhere = await objectsAt(conversion, live, merged, others);
+  return applied(cluster, view, structuredClone(patch), live, target, options, elsewhere);
+}
+
 /** Server-side apply at the request's version, over the live object there (or none: apply creates). */
-function applied(cluster: Cluster, view: ResourceView, body: unknown, live: KubeObject | undefined, target: ObjectTarget, options: Pick<PatchOptions, 'manager' | 'force'>): Patched {
+function applied(
+  cluster: Cluster,
+  view: ResourceView,
+  body: unknown,
+  live: KubeObject | undefined,
+  target: ObjectTarget,
+  options: Pick<PatchOptions, 'manager' | 'force'>,
+  elsewhere?: ObjectsByVersion,
+): Patched {
   const configuration = applyConfiguration(view, body, target);
   if (live === undefined && target.subresource !== undefined) throw notFound(view.type, target.name);
   const askedRv = metadataOf(configuration)['resourceVersion'];
   if (live !== undefined && typeof askedRv === 'string' && askedRv !== '' && askedRv !== metadataOf(live)['resourceVersion']) throw conflict(view.type, target.name);
-  const result = runApply(() => serverSideApply(live, configuration, applySettings(cluster, view, target, options)));
+  const result = runApply(() => serverSideApply(live, configuration, { ...applySettings(cluster, view, target, options), ...(elsewhere === undefined ? {} : { elsewhere }) }));
   result.object['apiVersion'] = view.apiVersion;
   result.object['kind'] = view.type.kind;
   return { object: result.object, managedFields: result.managedFields };

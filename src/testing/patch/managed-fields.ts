@@ -172,17 +172,26 @@ export function recordUpdate(
   before: Record<string, unknown> | undefined,
   after: Record<string, unknown>,
   managedFields: ManagedFieldsEntry[],
-  opts: { manager: string; apiVersion: string; now: string; listKeys?: ListKeyLookup; subresource?: string; statusMetadata?: boolean; create?: boolean },
+  opts: {
+    manager: string;
+    apiVersion: string;
+    now: string;
+    listKeys?: ListKeyLookup;
+    subresource?: string;
+    statusMetadata?: boolean;
+    create?: boolean;
+    /** The two objects at other versions, where entries of those versions are compared (a conversion webhook's CRD). */
+    elsewhere?: ObjectsByVersion;
+  },
 ): ManagedFieldsEntry[] {
   if (managedFields.length === 0 && before !== undefined && opts.create !== true) return [];
   const listKeys = listKeysOf(opts);
   const scope = scopeOf(opts.subresource, opts.statusMetadata);
-  const live = before ?? {};
-  const afterSet = collectFields(after, listKeys, 'lenient', scope);
-  const beforeSet = collectFields(live, listKeys, 'lenient', scope);
-  const removed = union(difference(beforeSet, afterSet), removedNodes(beforeSet, live, after));
-  const changed = withoutMetadataMember(changedMembers(afterSet, live, after, true));
+  const here = comparison(before, after, listKeys, scope);
+  const { changed, removed } = here;
   if (isEmptySet(changed) && isEmptySet(removed)) return [...managedFields];
+  // The comparisons at other versions, made when an entry of that version is met.
+  const elsewhere = new Map<string, Comparison>();
 
   const entries = readManagedFields(managedFields);
   // An Update entry is kube-apiserver's manager identifier: manager, operation, subresource and apiVersion (an Apply
@@ -195,11 +204,47 @@ export function recordUpdate(
   }
   for (const entry of entries) {
     // Sets are replaced, never changed in place: a new entry takes the changed set itself.
-    if (entry === own) entry.set = isEmptySet(entry.set) && isEmptySet(removed) ? changed : difference(union(entry.set, changed), removed);
-    // An entry that owns none of the changed or removed fields keeps its set (and so its encoding).
-    else if (sharesMember(entry.set, changed) || sharesMember(entry.set, removed)) entry.set = difference(difference(entry.set, changed), removed);
+    if (entry === own) {
+      entry.set = isEmptySet(entry.set) && isEmptySet(removed) ? changed : difference(union(entry.set, changed), removed);
+      continue;
+    }
+    // Each entry is compared in its own version. One that owns none of the changed or removed fields keeps its set
+    // (and so its encoding).
+    const pair = entry.apiVersion === opts.apiVersion ? undefined : opts.elsewhere?.get(entry.apiVersion);
+    let theirs = pair === undefined ? here : elsewhere.get(entry.apiVersion);
+    if (theirs === undefined) {
+      theirs = comparison(pair?.before, pair?.after ?? after, listKeys, scope);
+      elsewhere.set(entry.apiVersion, theirs);
+    }
+    if (sharesMember(entry.set, theirs.changed) || sharesMember(entry.set, theirs.removed)) entry.set = difference(difference(entry.set, theirs.changed), theirs.removed);
   }
   // The time says when the manager last took a field: a write that only removed some of its fields leaves it.
   if (!isEmptySet(changed)) own.time = opts.now;
   return writeManagedFields(entries);
+}
+
+/** An object before and after a write, at one version. */
+export interface VersionPair {
+  readonly before: Record<string, unknown> | undefined;
+  readonly after: Record<string, unknown>;
+}
+
+/** The objects of a write at other versions than the request's, by apiVersion. */
+export type ObjectsByVersion = ReadonlyMap<string, VersionPair>;
+
+interface Comparison {
+  /** What the write set or changed, and the maps and lists it added whole. */
+  readonly changed: FieldSet;
+  /** What the write removed. */
+  readonly removed: FieldSet;
+}
+
+function comparison(before: Record<string, unknown> | undefined, after: Record<string, unknown>, listKeys: ListKeyLookup, scope: FieldScope | undefined): Comparison {
+  const live = before ?? {};
+  const afterSet = collectFields(after, listKeys, 'lenient', scope);
+  const beforeSet = collectFields(live, listKeys, 'lenient', scope);
+  return {
+    removed: union(difference(beforeSet, afterSet), removedNodes(beforeSet, live, after)),
+    changed: withoutMetadataMember(changedMembers(afterSet, live, after, true)),
+  };
 }

@@ -13,6 +13,7 @@ import {
   scopeOf,
   writeManagedFields,
   type ListKeyLookup,
+  type ObjectsByVersion,
   type ManagedFieldsEntry,
   type TrackedEntry,
 } from './managed-fields.js';
@@ -103,7 +104,18 @@ const BEFORE_FIRST_APPLY = 'before-first-apply';
 export function serverSideApply(
   live: Record<string, unknown> | undefined,
   applied: Record<string, unknown>,
-  opts: { manager: string; force: boolean; apiVersion: string; now: string; listKeys?: ListKeyLookup; subresource?: string; keepNulls?: boolean; statusMetadata?: boolean },
+  opts: {
+    manager: string;
+    force: boolean;
+    apiVersion: string;
+    now: string;
+    listKeys?: ListKeyLookup;
+    subresource?: string;
+    keepNulls?: boolean;
+    statusMetadata?: boolean;
+    /** The live and merged objects at other versions, where entries of those versions are compared (a conversion webhook's CRD). */
+    elsewhere?: ObjectsByVersion;
+  },
 ): ApplyResult {
   if (!isJsonObject(applied)) throw new PatchError('an apply configuration must be a JSON object');
   const listKeys = listKeysOf(opts);
@@ -126,8 +138,16 @@ export function serverSideApply(
   // What this apply changes matters only against other managers' sets: with none (the manager's own object, the
   // usual case of a controller's child), the walk is skipped.
   const changedPaths = others.length === 0 ? [] : memberPaths(changedMembers(appliedSet, live, merged));
+  const changedElsewhere = new Map<string, FieldPath[]>();
   for (const entry of others) {
-    for (const path of changedPaths) if (hasPath(entry.set, path)) conflicts.push({ entry, path });
+    // An entry of another version is compared there: what changed between the two objects converted to it.
+    const pair = entry.apiVersion === opts.apiVersion ? undefined : opts.elsewhere?.get(entry.apiVersion);
+    let paths = pair === undefined ? changedPaths : changedElsewhere.get(entry.apiVersion);
+    if (paths === undefined) {
+      paths = pair === undefined ? changedPaths : memberPaths(changedMembers(collectFields(pair.after, listKeys, 'lenient', scope), pair.before, pair.after));
+      changedElsewhere.set(entry.apiVersion, paths);
+    }
+    for (const path of paths) if (hasPath(entry.set, path)) conflicts.push({ entry, path });
   }
   if (conflicts.length > 0 && !opts.force) {
     throw new ApplyConflictError(conflicts.map(({ entry, path }) => ({ manager: entry.manager, path: formatFieldPath(path), message: managerLabel(entry) })));
