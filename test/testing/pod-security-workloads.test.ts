@@ -3,8 +3,9 @@
 // the API server's refusal. A compliant template in the same namespace gets its Pods.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { waitFor } from '../support/cluster.js';
 
 let server: TestApiServer;
 let apps: AppsV1Api;
@@ -33,4 +34,32 @@ test("a workload's Pods the enforce level refuses are not created; its controlle
   assert.deepEqual(more, []);
   assert.equal(host, 'host Warning: create Pod host-0 in StatefulSet host failed error: pods "host-0" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostNetwork=true)');
   assert.match(priv ?? '', /^priv Warning: Error creating: pods "priv-[a-z0-9]{5}" is forbidden: violates PodSecurity "baseline:latest": privileged \(container "c" must not set securityContext\.privileged=true\)$/);
+});
+
+test("a refused create sets the ReplicaSet's ReplicaFailure, which its Deployment takes; relaxing the namespace's level makes the Pods and clears it", async () => {
+  const ns = 'tightened';
+  await core.createNamespace({ body: { metadata: { name: ns, labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } } });
+  const labels = { app: 'web' };
+  await apps.createNamespacedDeployment({ namespace: ns, body: { metadata: { name: 'web' }, spec: { replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { hostPID: true, containers: [{ name: 'c', image: 'i' }] } } } } });
+  await server.settled();
+  const [rs] = (await apps.listNamespacedReplicaSet({ namespace: ns })).items;
+  const failure = rs?.status?.conditions?.find((condition) => condition.type === 'ReplicaFailure');
+  assert.deepEqual([failure?.status, failure?.reason], ['True', 'FailedCreate']);
+  assert.match(failure?.message ?? '', /^pods "web-[a-z0-9]+-[a-z0-9]{5}" is forbidden: violates PodSecurity "baseline:latest": host namespaces \(hostPID=true\)$/);
+  assert.equal(rs?.status?.replicas, 0);
+  const deployment = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
+  const copied = deployment.status?.conditions?.find((condition) => condition.type === 'ReplicaFailure');
+  assert.deepEqual([copied?.status, copied?.reason, copied?.message, copied?.lastUpdateTime], ['True', 'FailedCreate', failure?.message, failure?.lastTransitionTime]);
+
+  await core.patchNamespace({ name: ns, body: { metadata: { labels: { 'pod-security.kubernetes.io/enforce': 'privileged' } } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+  await server.settled();
+  assert.equal((await core.listNamespacedPod({ namespace: ns })).items.length, 2);
+  const [after] = (await apps.listNamespacedReplicaSet({ namespace: ns })).items;
+  assert.deepEqual(after?.status?.conditions ?? [], [], 'a sync that made its Pods removes ReplicaFailure');
+  // The Pods become ready after readyAfterMs, and the Deployment available.
+  const ready = await waitFor('web to be available', async () => {
+    const deployment = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
+    return deployment.status?.availableReplicas === 2 ? deployment : undefined;
+  });
+  assert.deepEqual(ready.status?.conditions?.map((condition) => [condition.type, condition.status, condition.reason]), [['Available', 'True', 'MinimumReplicasAvailable'], ['Progressing', 'True', 'NewReplicaSetAvailable']]);
 });

@@ -21,16 +21,17 @@ import { metadataOf, type KubeObject, type StoredRecord } from '../../store/reco
 import { EventRecorder } from '../event-recorder.js';
 import { storageView } from '../storage-view.js';
 import { BUDGETS_KEY } from '../../kinds/builtin/disruption-budgets.js';
+import { NAMESPACES_KEY } from '../../resources/builtin-resources.js';
 import { DeferredTimers } from './deferred-timers.js';
 import { DeploymentController, DEPLOYMENTS_KEY, REPLICA_SETS_KEY } from './deployment-controller.js';
 import { DisruptionController } from './disruption-controller.js';
 import { BACKOFF_LIMIT, finishedJobStatus, jobFinished, jobSuspended, startedJobStatus } from './job-status.js';
-import { podManifest, podNames, runningPodStatus } from './pod-manifests.js';
+import { desiredReplicas, podManifest, podNames, runningPodStatus } from './pod-manifests.js';
 import { PodTerminations } from './pod-terminations.js';
 import { statusOf, unobserved } from './object-fields.js';
 import { dependentsOf, KUBELET, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
 import { shouldFail, type Simulation } from './simulation-options.js';
-import { workloadStatus } from './workload-status.js';
+import { workloadStatus, type PodSync } from './workload-status.js';
 
 /** The kinds whose Pods the simulation keeps. */
 const WORKLOAD_KINDS: Readonly<Record<string, string>> = {
@@ -73,6 +74,10 @@ class Simulator implements WorkloadSimulator {
   /** Reacts to one commit: schedules the next stage of the object it concerns, if any. */
   observe(type: ResourceType, record: StoredRecord, deleted: boolean, prev: StoredRecord | undefined): void {
     const object = record.object;
+    if (type.key === NAMESPACES_KEY) {
+      if (!deleted && prev !== undefined && !sameLabels(prev.object, object)) this.relabelled(record.name);
+      return;
+    }
     this.disruptions.observe(type, record, deleted, prev);
     if (type.key === BUDGETS_KEY) return;
     if (type.key === PODS_KEY) {
@@ -134,6 +139,7 @@ class Simulator implements WorkloadSimulator {
     // kube's DaemonSet controller makes a node's Pod once the one there is gone.
     const waits = kind === 'DaemonSet' && this.pods(uid).some((pod) => isDeleting(pod.object));
     const apiVersion = String(owner['apiVersion']);
+    let refused: string | undefined;
     for (const name of waits ? [] : wanted) {
       const namespace = located.record.namespace;
       if (this.cluster.store.get(PODS_KEY, namespace, name) !== undefined) continue;
@@ -143,6 +149,7 @@ class Simulator implements WorkloadSimulator {
         const refusal = podSecurityRefusal(this.cluster, namespace, name, checked.object);
         if (refusal !== undefined) {
           this.failedCreate(kind, owner, name, refusal);
+          refused ??= refusal;
           continue;
         }
       }
@@ -150,8 +157,23 @@ class Simulator implements WorkloadSimulator {
       this.podEvent(kind, owner, 'Create', name);
     }
     const pending = this.pods(uid).some((pod) => statusOf(pod.object)['phase'] === 'Pending');
-    this.writeStatus(uid, kind);
+    this.writeStatus(uid, kind, { refused, now: this.cluster.now() });
     if (pending) this.timers.schedule(uid, this.simulation.readyAfterMs, () => this.settle(uid));
+  }
+
+  /**
+   * A namespace's labels changed, PodSecurity's among them: its workloads that lack Pods try again at once, as kube's
+   * controllers retry a refused create with backoff (retried here only when the refusal may have changed).
+   */
+  private relabelled(namespace: string): void {
+    for (const [key, kind] of Object.entries(WORKLOAD_KINDS)) {
+      for (const record of this.cluster.store.list(key, namespace)) {
+        const live = this.pods(record.uid).filter((pod) => !isDeleting(pod.object));
+        if (isDeleting(record.object) || live.length >= desiredReplicas(kind, record.object)) continue;
+        const uid = record.uid;
+        this.cluster.defer(() => this.progress(uid));
+      }
+    }
   }
 
   /** The Event of a Pod made or deleted, in its controller's words (a StatefulSet's differ from the others'). */
@@ -196,13 +218,13 @@ class Simulator implements WorkloadSimulator {
     this.deployments.requestOwner(located.record.object);
   }
 
-  private writeStatus(uid: string, kind: string): void {
+  private writeStatus(uid: string, kind: string, sync?: PodSync): void {
     const located = this.live(uid);
     if (located === undefined) return;
     const object = located.record.object;
     const all = this.pods(uid);
     const pods = all.filter((pod) => !isDeleting(pod.object)).map((pod) => pod.object);
-    const status = workloadStatus(kind, object, pods, all.length - pods.length);
+    const status = workloadStatus(kind, object, pods, all.length - pods.length, sync);
     systemUpdate(
       this.cluster,
       located.key,
@@ -252,11 +274,15 @@ class Simulator implements WorkloadSimulator {
   }
 }
 
+function sameLabels(a: KubeObject, b: KubeObject): boolean {
+  return JSON.stringify(metadataOf(a)['labels'] ?? {}) === JSON.stringify(metadataOf(b)['labels'] ?? {});
+}
+
 /** Subscribes the simulated workload controllers to the cluster's commits. */
 export function runWorkloadSimulation(cluster: Cluster, simulation: Simulation): WorkloadSimulator {
   const simulator = new Simulator(cluster, simulation);
   cluster.onCommit((type, event) => {
-    if (type.key === PODS_KEY || type.key === BUDGETS_KEY || type.key === JOBS_KEY || type.key === DEPLOYMENTS_KEY || WORKLOAD_KINDS[type.key] !== undefined) simulator.observe(type, event.record, event.type === 'DELETED', event.prev);
+    if (type.key === PODS_KEY || type.key === NAMESPACES_KEY || type.key === BUDGETS_KEY || type.key === JOBS_KEY || type.key === DEPLOYMENTS_KEY || WORKLOAD_KINDS[type.key] !== undefined) simulator.observe(type, event.record, event.type === 'DELETED', event.prev);
   });
   return simulator;
 }

@@ -8,8 +8,17 @@ import type { KubeObject } from '../../store/record.js';
 import { statusOf, withoutZeros, type Json } from './object-fields.js';
 import { desiredReplicas, podReady, templateHash } from './pod-manifests.js';
 
+/**
+ * What a sync of the Pods found: the first create the API server refused (its message), or none. A status written
+ * without one (a Pod became ready) leaves a ReplicaSet's `ReplicaFailure` as it was.
+ */
+export interface PodSync {
+  readonly refused: string | undefined;
+  readonly now: string;
+}
+
 /** The workload's status from its Pods that are not being deleted, and how many are (a ReplicaSet counts them). */
-export function workloadStatus(kind: string, object: KubeObject, pods: readonly KubeObject[], terminating: number): Json {
+export function workloadStatus(kind: string, object: KubeObject, pods: readonly KubeObject[], terminating: number, sync?: PodSync): Json {
   const metadata = asObject(object['metadata']);
   const name = String(metadata['name']);
   const generation = metadata['generation'];
@@ -45,7 +54,7 @@ export function workloadStatus(kind: string, object: KubeObject, pods: readonly 
     return withoutZeros(status, ['observedGeneration', 'readyReplicas', 'currentReplicas', 'updatedReplicas']);
   }
   // A ReplicaSet: every Pod made from the template carries its labels.
-  const conditions = statusOf(object)['conditions'];
+  const conditions = replicaFailure(statusOf(object)['conditions'], sync);
   const status = {
     replicas: current,
     fullyLabeledReplicas: current,
@@ -56,4 +65,23 @@ export function workloadStatus(kind: string, object: KubeObject, pods: readonly 
     ...(Array.isArray(conditions) && conditions.length > 0 ? { conditions } : {}),
   };
   return withoutZeros(status, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration']);
+}
+
+/**
+ * The ReplicaSet controller's `ReplicaFailure` (`calculateStatus`): set, True `FailedCreate` with the API server's
+ * refusal, by a sync whose create was refused when there is none yet (a later refusal leaves the first one's
+ * message and time); removed by a sync that made every Pod it wanted.
+ */
+function replicaFailure(conditions: unknown, sync: PodSync | undefined): unknown {
+  if (sync === undefined || !Array.isArray(conditions)) {
+    if (sync?.refused === undefined) return conditions;
+    return [failedCreate(sync.refused, sync.now)];
+  }
+  const present = conditions.some((condition) => asObject(condition)['type'] === 'ReplicaFailure');
+  if (sync.refused !== undefined) return present ? conditions : [...conditions, failedCreate(sync.refused, sync.now)];
+  return present ? conditions.filter((condition) => asObject(condition)['type'] !== 'ReplicaFailure') : conditions;
+}
+
+function failedCreate(message: string, now: string): Json {
+  return { type: 'ReplicaFailure', status: 'True', lastTransitionTime: now, reason: 'FailedCreate', message };
 }
