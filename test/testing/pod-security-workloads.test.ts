@@ -3,19 +3,21 @@
 // the API server's refusal. A compliant template in the same namespace gets its Pods.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { AppsV1Api, BatchV1Api, CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { waitFor } from '../support/cluster.js';
 
 let server: TestApiServer;
 let apps: AppsV1Api;
 let core: CoreV1Api;
+let batch: BatchV1Api;
 const namespace = 'locked';
 
 before(async () => {
-  server = await startTestApiServer({ simulateWorkloads: { readyAfterMs: 10 } });
+  server = await startTestApiServer({ simulateWorkloads: { readyAfterMs: 10, jobDurationMs: 10 } });
   apps = server.kubeConfig.makeApiClient(AppsV1Api);
   core = server.kubeConfig.makeApiClient(CoreV1Api);
+  batch = server.kubeConfig.makeApiClient(BatchV1Api);
   await core.createNamespace({ body: { metadata: { name: namespace, labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } } });
 });
 after(() => server.stop());
@@ -62,4 +64,24 @@ test("a refused create sets the ReplicaSet's ReplicaFailure, which its Deploymen
     return deployment.status?.availableReplicas === 2 ? deployment : undefined;
   });
   assert.deepEqual(ready.status?.conditions?.map((condition) => [condition.type, condition.status, condition.reason]), [['Available', 'True', 'MinimumReplicasAvailable'], ['Progressing', 'True', 'NewReplicaSetAvailable']]);
+});
+
+test('a Job whose Pod is refused starts and waits, with nothing active and FailedCreate; relaxing the level runs it', async () => {
+  const ns = 'batch-locked';
+  await core.createNamespace({ body: { metadata: { name: ns, labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } } });
+  await batch.createNamespacedJob({ namespace: ns, body: { metadata: { name: 'once' }, spec: { template: { spec: { hostPID: true, restartPolicy: 'Never', containers: [{ name: 'c', image: 'i' }] } } } } });
+  await server.settled();
+  const waiting = await batch.readNamespacedJob({ name: 'once', namespace: ns });
+  assert.ok(waiting.status?.startTime !== undefined, 'the Job controller sets startTime before it makes Pods');
+  assert.deepEqual([waiting.status?.active, waiting.status?.ready, waiting.status?.terminating, waiting.status?.conditions], [undefined, 0, 0, undefined]);
+  const events = (await core.listNamespacedEvent({ namespace: ns })).items.map((event) => `${event.source?.component} ${event.reason}: ${event.message}`);
+  assert.equal(events.length, 1);
+  assert.match(events[0] ?? '', /^job-controller FailedCreate: Error creating: pods "once-[a-z0-9]{5}" is forbidden: violates PodSecurity "baseline:latest": host namespaces \(hostPID=true\)$/);
+
+  await core.patchNamespace({ name: ns, body: { metadata: { labels: { 'pod-security.kubernetes.io/enforce': 'privileged' } } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+  const done = await waitFor('the Job to complete', async () => {
+    const job = await batch.readNamespacedJob({ name: 'once', namespace: ns });
+    return job.status?.succeeded === 1 ? job : undefined;
+  });
+  assert.equal(done.status?.startTime?.toISOString(), waiting.status?.startTime?.toISOString(), 'it keeps the time it started');
 });

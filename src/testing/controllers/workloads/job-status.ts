@@ -1,6 +1,7 @@
 /**
- * The status the Job controller writes: `startTime` and `active` while it runs, then `Complete` (with
- * `completionTime` and `succeeded`) or `Failed` (`BackoffLimitExceeded`, `failed` one over the backoff limit). Pure.
+ * The status the Job controller writes, its fields in Go's order: `startTime` and `active` while it runs, then
+ * `Complete` (with `completionTime` and `succeeded`) or `Failed` (`BackoffLimitExceeded`, `failed` one over the
+ * backoff limit). Pure.
  */
 import { asObject } from '../../patch/json-value.js';
 import type { KubeObject } from '../../store/record.js';
@@ -20,10 +21,32 @@ export function jobSuspended(job: KubeObject): boolean {
   return asObject(job['spec'])['suspend'] === true;
 }
 
-/** The status of a Job that has just started. */
+/**
+ * What every sync of kube's Job controller writes: no Pod terminating, none terminated but uncounted (kept as `{}`),
+ * none ready (no container runs here).
+ */
+const SYNCED = { terminating: 0, uncountedTerminatedPods: {}, ready: 0 } as const;
+
+/** The status of a Job that has just started (or whose Pods are at last made: it keeps its start time). */
 export function startedJobStatus(job: KubeObject, now: string): Record<string, unknown> {
   const spec = asObject(job['spec']);
-  return { startTime: now, active: Math.max(1, count(spec['parallelism'], 1)), ready: 0 };
+  return { startTime: startTimeOf(job) ?? now, active: Math.max(1, count(spec['parallelism'], 1)), ...SYNCED };
+}
+
+/** The status of a Job started whose Pods the API server refuses: nothing active. */
+export function waitingJobStatus(job: KubeObject, now: string): Record<string, unknown> {
+  return { startTime: startTimeOf(job) ?? now, ...SYNCED };
+}
+
+/** Whether the Job started and waits for Pods the API server refused (`waitingJobStatus`). */
+export function jobWaiting(job: KubeObject): boolean {
+  const status = asObject(job['status']);
+  return startTimeOf(job) !== undefined && count(status['active'], 0) === 0 && !jobFinished(job) && !jobSuspended(job);
+}
+
+function startTimeOf(job: KubeObject): string | undefined {
+  const startTime = asObject(job['status'])['startTime'];
+  return typeof startTime === 'string' ? startTime : undefined;
 }
 
 /** The status of a Job that finished, succeeding or failing. */
@@ -40,17 +63,17 @@ export function finishedJobStatus(job: KubeObject, now: string, failed: boolean)
   });
   if (failed) {
     return {
+      conditions: [condition('FailureTarget', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message), condition('Failed', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message)],
       startTime,
       failed: count(spec['backoffLimit'], 6) + 1,
-      ready: 0,
-      conditions: [condition('FailureTarget', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message), condition('Failed', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message)],
+      ...SYNCED,
     };
   }
   return {
+    conditions: [condition('SuccessCriteriaMet', 'CompletionsReached', 'Reached expected number of succeeded pods'), condition('Complete', 'CompletionsReached', 'Reached expected number of succeeded pods')],
     startTime,
     completionTime: now,
     succeeded: Math.max(1, count(spec['completions'], 1)),
-    ready: 0,
-    conditions: [condition('SuccessCriteriaMet', 'CompletionsReached', 'Reached expected number of succeeded pods'), condition('Complete', 'CompletionsReached', 'Reached expected number of succeeded pods')],
+    ...SYNCED,
   };
 }

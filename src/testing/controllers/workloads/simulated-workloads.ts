@@ -16,7 +16,7 @@ import { createObject } from '../../operations/create.js';
 import { deleteObject } from '../../operations/delete.js';
 import { isDeleting } from '../../operations/object-rules.js';
 import { systemUpdate } from '../../operations/system-write.js';
-import type { ResourceType } from '../../resources/resource-type.js';
+import type { ResourceType, ResourceView } from '../../resources/resource-type.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
 import { EventRecorder } from '../event-recorder.js';
 import { storageView } from '../storage-view.js';
@@ -25,8 +25,8 @@ import { NAMESPACES_KEY } from '../../resources/builtin-resources.js';
 import { DeferredTimers } from './deferred-timers.js';
 import { DeploymentController, DEPLOYMENTS_KEY, REPLICA_SETS_KEY } from './deployment-controller.js';
 import { DisruptionController } from './disruption-controller.js';
-import { BACKOFF_LIMIT, finishedJobStatus, jobFinished, jobSuspended, startedJobStatus } from './job-status.js';
-import { desiredReplicas, podManifest, podNames, runningPodStatus } from './pod-manifests.js';
+import { BACKOFF_LIMIT, finishedJobStatus, jobFinished, jobSuspended, jobWaiting, startedJobStatus, waitingJobStatus } from './job-status.js';
+import { desiredReplicas, podManifest, podNames, runningPodStatus, safeHash } from './pod-manifests.js';
 import { PodTerminations } from './pod-terminations.js';
 import { statusOf, unobserved } from './object-fields.js';
 import { dependentsOf, KUBELET, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
@@ -117,6 +117,11 @@ class Simulator implements WorkloadSimulator {
     return liveObject(this.cluster, uid);
   }
 
+  private podView(): ResourceView | undefined {
+    const podType = this.cluster.registry.byKey(PODS_KEY);
+    return podType === undefined ? undefined : storageView(podType);
+  }
+
   private pods(uid: string): StoredRecord[] {
     return dependentsOf(this.cluster, uid, PODS_KEY);
   }
@@ -125,8 +130,7 @@ class Simulator implements WorkloadSimulator {
   private progress(uid: string): void {
     const located = this.live(uid);
     const kind = located === undefined ? undefined : WORKLOAD_KINDS[located.key];
-    const podType = this.cluster.registry.byKey(PODS_KEY);
-    const podView = podType === undefined ? undefined : storageView(podType);
+    const podView = this.podView();
     if (located === undefined || kind === undefined || podView === undefined) return;
     const owner = located.record.object;
     const pods = this.pods(uid);
@@ -143,15 +147,11 @@ class Simulator implements WorkloadSimulator {
     for (const name of waits ? [] : wanted) {
       const namespace = located.record.namespace;
       if (this.cluster.store.get(PODS_KEY, namespace, name) !== undefined) continue;
-      // PodSecurity judges a controller's Pod as any other: one its namespace's enforce level refuses is not made.
-      if (podSecurityMayApply(this.cluster, PODS_KEY, namespace)) {
-        const checked = createObject(this.cluster, podView, podManifest(kind, apiVersion, owner, name), namespace, { manager: MANAGER, dryRun: true });
-        const refusal = podSecurityRefusal(this.cluster, namespace, name, checked.object);
-        if (refusal !== undefined) {
-          this.failedCreate(kind, owner, name, refusal);
-          refused ??= refusal;
-          continue;
-        }
+      const refusal = this.refusalOf(kind, apiVersion, owner, name);
+      if (refusal !== undefined) {
+        this.failedCreate(kind, owner, name, refusal);
+        refused ??= refusal;
+        continue;
       }
       createObject(this.cluster, podView, podManifest(kind, apiVersion, owner, name), namespace, { manager: MANAGER, dryRun: false });
       this.podEvent(kind, owner, 'Create', name);
@@ -162,8 +162,21 @@ class Simulator implements WorkloadSimulator {
   }
 
   /**
-   * A namespace's labels changed, PodSecurity's among them: its workloads that lack Pods try again at once, as kube's
-   * controllers retry a refused create with backoff (retried here only when the refusal may have changed).
+   * PodSecurity judges a controller's Pod as any other: the refusal of the Pod `name` the owner's template makes when
+   * its namespace's enforce level refuses it, else undefined.
+   */
+  private refusalOf(kind: string, apiVersion: string, owner: KubeObject, name: string): string | undefined {
+    const namespace = String(metadataOf(owner)['namespace'] ?? '');
+    const podView = this.podView();
+    if (podView === undefined || !podSecurityMayApply(this.cluster, PODS_KEY, namespace)) return undefined;
+    const checked = createObject(this.cluster, podView, podManifest(kind, apiVersion, owner, name), namespace, { manager: MANAGER, dryRun: true });
+    return podSecurityRefusal(this.cluster, namespace, name, checked.object);
+  }
+
+  /**
+   * A namespace's labels changed, PodSecurity's among them: its workloads that lack Pods, and its Jobs whose Pods were
+   * refused, try again at once, as kube's controllers retry a refused create with backoff (retried here only when the
+   * refusal may have changed).
    */
   private relabelled(namespace: string): void {
     for (const [key, kind] of Object.entries(WORKLOAD_KINDS)) {
@@ -173,6 +186,11 @@ class Simulator implements WorkloadSimulator {
         const uid = record.uid;
         this.cluster.defer(() => this.progress(uid));
       }
+    }
+    for (const record of this.cluster.store.list(JOBS_KEY, namespace)) {
+      if (!jobWaiting(record.object)) continue;
+      const uid = record.uid;
+      this.cluster.defer(() => this.runJob(uid));
     }
   }
 
@@ -189,7 +207,7 @@ class Simulator implements WorkloadSimulator {
 
   /** The Warning Event of a Pod the API server refused, in its controller's words (a StatefulSet's differ). */
   private failedCreate(kind: string, owner: KubeObject, pod: string, error: string): void {
-    const involved = { apiVersion: 'apps/v1', kind, object: owner };
+    const involved = { apiVersion: String(owner['apiVersion']), kind, object: owner };
     const message = kind === 'StatefulSet' ? `create Pod ${pod} in StatefulSet ${String(metadataOf(owner)['name'])} failed error: ${error}` : `Error creating: ${error}`;
     this.events.record(kind === 'StatefulSet' ? 'statefulset-controller' : `${kind.toLowerCase()}-controller`, involved, 'Warning', 'FailedCreate', message);
   }
@@ -239,17 +257,31 @@ class Simulator implements WorkloadSimulator {
   private startJob(uid: string): void {
     const located = this.live(uid);
     if (located === undefined || statusOf(located.record.object)['startTime'] !== undefined || jobSuspended(located.record.object)) return;
+    this.runJob(uid);
+  }
+
+  /**
+   * The Job starts its Pod: it runs until `jobDurationMs`, or, when PodSecurity refuses the Pod, it waits (started,
+   * nothing active) with the Job controller's FailedCreate Event, until its namespace changes.
+   */
+  private runJob(uid: string): void {
+    const located = this.live(uid);
+    if (located === undefined || jobFinished(located.record.object) || jobSuspended(located.record.object)) return;
+    const job = located.record.object;
+    const pod = `${String(metadataOf(job)['name'])}-${safeHash(`${uid}/${this.cluster.store.currentRevision}`, 5)}`;
+    const refusal = this.refusalOf('Job', 'batch/v1', job, pod);
     const now = this.cluster.now();
     systemUpdate(
       this.cluster,
       JOBS_KEY,
       located.record,
       (next) => {
-        next['status'] = startedJobStatus(located.record.object, now);
+        next['status'] = refusal === undefined ? startedJobStatus(job, now) : waitingJobStatus(job, now);
       },
       MANAGER,
     );
-    this.timers.schedule(uid, this.simulation.jobDurationMs, () => this.finishJob(uid));
+    if (refusal !== undefined) this.failedCreate('Job', job, pod, refusal);
+    else this.timers.schedule(uid, this.simulation.jobDurationMs, () => this.finishJob(uid));
   }
 
   private finishJob(uid: string): void {
