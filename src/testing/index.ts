@@ -18,7 +18,7 @@ export type { RequestCounter, RequestFilter, RequestRecord } from './requests.js
 export type { PatchType } from './operations/patch.js';
 export type { PropagationPolicy } from './operations/delete-options.js';
 export { SIMULATE_ANNOTATION, type WorkloadSimulationOptions } from './controllers/workloads/simulation-options.js';
-export { crdManifest, type CrdManifestSpec, type CrdManifestVersion } from './crd-manifest.js';
+export { crdManifest, type CrdManifestConversionWebhook, type CrdManifestSpec, type CrdManifestVersion } from './crd-manifest.js';
 export { StatusError, type KubeStatus, type StatusCause } from './status-errors.js';
 export type { Clock, TimerHandle } from '../util/clock.js';
 export { KatalogError, KubeError } from '../errors.js';

@@ -6,6 +6,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, waitFor, type Backend, type Json } from './backend.js';
 import { raw, type RawAnswer } from './raw-http.js';
+import { crdManifest } from '../../src/testing/index.js';
 
 const GROUP = 'policies.conformance.katalog.dev';
 const POLICIES = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies';
@@ -49,23 +50,19 @@ export function admissionPolicySuite(backend: () => Backend): void {
         assert.equal((await request('POST', '/api/v1/namespaces', { metadata: { name, labels } })).status, 201);
       }
       assert.equal((await request('POST', configMaps(), { metadata: { name: 'limits' }, data: { max: '1' } })).status, 201);
-      await backend().applyCrd({
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: `widgets.${GROUP}` },
-        spec: {
-          group: GROUP,
-          scope: 'Namespaced',
-          names: { plural: 'widgets', kind: 'Widget' },
-          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' }, when: { type: 'string', format: 'date-time' } } } } } } }],
-        },
-      });
-      await backend().applyCrd({
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: `limits.${GROUP}` },
-        spec: { group: GROUP, scope: 'Cluster', names: { plural: 'limits', kind: 'Limit' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { max: { type: 'integer' } } } } }] },
-      });
+      await backend().applyCrd(crdManifest({
+        group: GROUP,
+        kind: 'Widget',
+        plural: 'widgets',
+        versions: [{ name: 'v1', status: false, schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' }, when: { type: 'string', format: 'date-time' } } } } } }],
+      }));
+      await backend().applyCrd(crdManifest({
+        group: GROUP,
+        kind: 'Limit',
+        plural: 'limits',
+        scope: 'Cluster',
+        versions: [{ name: 'v1', status: false, schema: { type: 'object', properties: { max: { type: 'integer' } } } }],
+      }));
       for (const [name, max] of [
         [`small-${id}`, 2],
         [`big-${id}`, 10],

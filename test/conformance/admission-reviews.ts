@@ -10,6 +10,7 @@ import { selfSignedCertificate } from '../../src/testing/tls.js';
 import { webhookServer, type FakeWebhook } from '../support/fake-webhook.js';
 import { masked, unique, type Backend, type Json } from './backend.js';
 import { raw } from './raw-http.js';
+import { crdManifest } from '../../src/testing/index.js';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 const GROUP = 'reviews.conformance.katalog.dev';
@@ -46,17 +47,12 @@ export function admissionReviewSuite(backend: () => Backend): void {
         return answers(String(object?.metadata?.['name'] ?? ''), path, review) ?? { allowed: true };
       };
       assert.equal((await request('POST', '/api/v1/namespaces', { metadata: { name: namespace } })).status, 201);
-      await backend().applyCrd({
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: `things.${GROUP}` },
-        spec: {
-          group: GROUP,
-          scope: 'Namespaced',
-          names: { plural: 'things', kind: 'Thing' },
-          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { zeta: { type: 'string' }, size: { type: 'integer', default: 3 }, nested: { type: 'object', properties: { b: { type: 'string' }, a: { type: 'string' } } } } } } } } }],
-        },
-      });
+      await backend().applyCrd(crdManifest({
+        group: GROUP,
+        kind: 'Thing',
+        plural: 'things',
+        versions: [{ name: 'v1', status: false, schema: { type: 'object', properties: { spec: { type: 'object', properties: { zeta: { type: 'string' }, size: { type: 'integer', default: 3 }, nested: { type: 'object', properties: { b: { type: 'string' }, a: { type: 'string' } } } } } } } }],
+      }));
       for (const kind of ['mutating', 'validating'] as const) {
         const configuration = {
           metadata: { name: names[kind] },

@@ -3,6 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiException, KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
+import { crdManifest } from '../../src/testing/index.js';
 import { unique, type Backend, type Json } from './backend.js';
 import { raw, type RawAnswer } from './raw-http.js';
 
@@ -26,17 +27,9 @@ function ownsDataKey(entry: ManagedField | undefined, key: string): boolean {
 /** A namespaced CRD with this schema in each version (`v1` alone unless told; the last one stored); its plural is unique per call. */
 async function applyCrd(backend: Backend, group: string, kind: string, openAPIV3Schema: Json, versions = ['v1']): Promise<string> {
   const plural = `${kind.toLowerCase()}s${unique('c').replace(/[^a-z0-9]/g, '')}`;
-  await backend.applyCrd({
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      scope: 'Namespaced',
-      names: { plural, singular: plural.slice(0, -1), kind, listKind: `${kind}List` },
-      versions: versions.map((name, i) => ({ name, served: true, storage: i === versions.length - 1, schema: { openAPIV3Schema } })),
-    },
-  });
+  await backend.applyCrd(
+    crdManifest({ group, kind, plural, singular: plural.slice(0, -1), versions: versions.map((name, i) => ({ name, storage: i === versions.length - 1, status: false, schema: openAPIV3Schema })) }),
+  );
   return plural;
 }
 

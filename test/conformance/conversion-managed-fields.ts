@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { crdManifest } from '../../src/testing/index.js';
 import { selfSignedCertificate } from '../../src/testing/tls.js';
 import { webhookServer, type FakeWebhook } from '../support/fake-webhook.js';
 import type { Backend, Json } from './backend.js';
@@ -44,22 +45,19 @@ export function conversionManagedFieldsSuite(backend: () => Backend): void {
       webhook = await webhookServer(tls);
       webhook.answer = (request) => ({ result: { status: 'Success' }, convertedObjects: (request['objects'] as Json[]).map((object) => renamed(object, String(request['desiredAPIVersion']))) });
       const part = (field: string): Json => ({ type: 'object', properties: { [field]: { type: 'integer' }, other: { type: 'string' }, more: { type: 'string' } } }) as Json;
-      const schema = (field: string): Json => ({ openAPIV3Schema: { type: 'object', properties: { spec: part(field), status: part(field) } } }) as Json;
-      await backend().applyCrd({
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: `dials.${GROUP}` },
-        spec: {
+      const schema = (field: string): Json => ({ type: 'object', properties: { spec: part(field), status: part(field) } }) as Json;
+      await backend().applyCrd(
+        crdManifest({
           group: GROUP,
-          scope: 'Namespaced',
-          names: { plural: 'dials', kind: 'Dial' },
-          conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: `${webhook.url}/convert`, caBundle: Buffer.from(tls.cert).toString('base64') }, conversionReviewVersions: ['v1'] } },
+          kind: 'Dial',
+          plural: 'dials',
           versions: [
-            { name: 'v1beta1', served: true, storage: false, schema: schema('count'), subresources: { status: {} } },
-            { name: 'v1', served: true, storage: true, schema: schema('size'), subresources: { status: {} } },
+            { name: 'v1beta1', schema: schema('count') },
+            { name: 'v1', storage: true, schema: schema('size') },
           ],
-        },
-      });
+          conversionWebhook: { url: `${webhook.url}/convert`, caBundle: tls.cert },
+        }),
+      );
     });
     after(async () => {
       await webhook.close();

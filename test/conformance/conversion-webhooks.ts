@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { crdManifest } from '../../src/testing/index.js';
 import { selfSignedCertificate } from '../../src/testing/tls.js';
 import { webhookServer, type FakeWebhook } from '../support/fake-webhook.js';
 import { masked, unique, type Backend, type Json } from './backend.js';
@@ -29,22 +30,19 @@ export function conversionWebhookSuite(backend: () => Backend): void {
         const desired = String(request['desiredAPIVersion']);
         return answer(request, (request['objects'] as Json[]).map((object) => ({ ...object, apiVersion: desired })));
       };
-      const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { z: { type: 'string' }, a: { type: 'integer' } } } } } };
-      await backend().applyCrd({
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: `things.${GROUP}` },
-        spec: {
+      const schema = { type: 'object', properties: { spec: { type: 'object', properties: { z: { type: 'string' }, a: { type: 'integer' } } } } };
+      await backend().applyCrd(
+        crdManifest({
           group: GROUP,
-          scope: 'Namespaced',
-          names: { plural: 'things', kind: 'Thing' },
-          conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: `${webhook.url}/convert`, caBundle: Buffer.from(tls.cert).toString('base64') }, conversionReviewVersions: ['v1'] } },
+          kind: 'Thing',
+          plural: 'things',
           versions: [
-            { name: 'v1', served: true, storage: true, schema },
-            { name: 'v2', served: true, storage: false, schema },
+            { name: 'v1', storage: true, status: false, schema },
+            { name: 'v2', status: false, schema },
           ],
-        },
-      });
+          conversionWebhook: { url: `${webhook.url}/convert`, caBundle: tls.cert },
+        }),
+      );
       const created = await raw(backend().kubeConfig, 'POST', THINGS, JSON.stringify({ apiVersion: `${GROUP}/v1`, kind: 'Thing', metadata: { name, labels: { b: '1', a: '2' } }, spec: { z: 'z', a: 1 } }));
       assert.equal(created.status, 201);
     });

@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, type Backend, type Json } from './backend.js';
 import { raw } from './raw-http.js';
+import { crdManifest } from '../../src/testing/index.js';
 
 const GROUP = 'lists.conformance.katalog.dev';
 
@@ -22,42 +23,28 @@ async function apply(backend: Backend, path: string, manager: string, body: unkn
   return { status: answer.status, body: answer.body as Json, owned: Object.fromEntries(entries.map((entry) => [entry.manager, entry.fieldsV1])) };
 }
 
-const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `tags.${GROUP}` },
-  spec: {
-    group: GROUP,
-    scope: 'Namespaced',
-    names: { plural: 'tags', kind: 'Tag' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: {
-                  tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
-                  ports: {
-                    type: 'array',
-                    'x-kubernetes-list-type': 'map',
-                    'x-kubernetes-list-map-keys': ['port', 'protocol'],
-                    items: { type: 'object', required: ['port'], properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' }, name: { type: 'string' } } },
-                  },
-                },
-              },
-            },
+const crd = crdManifest({
+  group: GROUP,
+  kind: 'Tag',
+  plural: 'tags',
+  versions: [{ name: 'v1', status: false, schema: {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: {
+          tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+          ports: {
+            type: 'array',
+            'x-kubernetes-list-type': 'map',
+            'x-kubernetes-list-map-keys': ['port', 'protocol'],
+            items: { type: 'object', required: ['port'], properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' }, name: { type: 'string' } } },
           },
         },
       },
-    ],
-  },
-};
+    },
+  } }],
+});
 
 export function listMergeSuite(backend: () => Backend): void {
   describe('how lists merge', () => {

@@ -11,6 +11,7 @@ import { selfSignedCertificate } from '../../src/testing/tls.js';
 import { webhookServer, type FakeWebhook } from '../support/fake-webhook.js';
 import { unique, waitFor, type Backend, type Json } from './backend.js';
 import { raw, type RawAnswer } from './raw-http.js';
+import { crdManifest } from '../../src/testing/index.js';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 const GROUP = 'mutations.conformance.katalog.dev';
@@ -64,41 +65,27 @@ export function mutatingPolicySuite(backend: () => Backend): void {
       assert.equal((await request('POST', '/api/v1/namespaces', { metadata: { name: namespace, labels: { suite: id, team: 'blue' } } })).status, 201);
       assert.equal((await request('POST', configMaps, { metadata: { name: 'settings' }, data: { greeting: 'hi' } })).status, 201);
       const item = { type: 'object', required: ['name'], properties: { name: { type: 'string' }, v: { type: 'string' } } };
-      await backend().applyCrd({
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: `widgets.${GROUP}` },
-        spec: {
-          group: GROUP,
-          scope: 'Namespaced',
-          names: { plural: 'widgets', kind: 'Widget' },
-          versions: [
-            {
-              name: 'v1',
-              served: true,
-              storage: true,
-              schema: {
-                openAPIV3Schema: {
-                  type: 'object',
-                  properties: {
-                    spec: {
-                      type: 'object',
-                      properties: {
-                        keyed: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: item },
-                        atomic: { type: 'array', items: { type: 'string' } },
-                        set: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
-                        amap: { type: 'object', 'x-kubernetes-map-type': 'atomic', properties: { a: { type: 'string' }, b: { type: 'string' } } },
-                        size: { type: 'integer' },
-                        note: { type: 'string' },
-                      },
-                    },
-                  },
-                },
+      await backend().applyCrd(crdManifest({
+        group: GROUP,
+        kind: 'Widget',
+        plural: 'widgets',
+        versions: [{ name: 'v1', status: false, schema: {
+          type: 'object',
+          properties: {
+            spec: {
+              type: 'object',
+              properties: {
+                keyed: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: item },
+                atomic: { type: 'array', items: { type: 'string' } },
+                set: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+                amap: { type: 'object', 'x-kubernetes-map-type': 'atomic', properties: { a: { type: 'string' }, b: { type: 'string' } } },
+                size: { type: 'integer' },
+                note: { type: 'string' },
               },
             },
-          ],
-        },
-      });
+          },
+        } }],
+      }));
       const reinvoked = "Object{metadata: Object.metadata{annotations: {'saw': 'webhook' in object.metadata.labels ? object.metadata.labels.webhook : 'nothing'}}}";
       const cases: [string, Json, Json?][] = [
         ['apply', { matchConstraints: covering('apply'), mutations: [apply("Object{data: {'added': 'yes', 'team': namespaceObject.metadata.labels.team, 'op': request.operation}, metadata: Object.metadata{labels: {'mutated': 'true'}}}")] }],

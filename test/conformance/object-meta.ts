@@ -5,22 +5,13 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, type Backend, type Json } from './backend.js';
 import { raw } from './raw-http.js';
+import { crdManifest } from '../../src/testing/index.js';
 
 const GROUP = 'meta.conformance.katalog.dev';
 const CONFIG_MAPS = '/api/v1/namespaces/default/configmaps';
 const THINGS = `/apis/${GROUP}/v1/namespaces/default/things`;
 
-const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `things.${GROUP}` },
-  spec: {
-    group: GROUP,
-    scope: 'Namespaced',
-    names: { plural: 'things', kind: 'Thing' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-  },
-};
+const crd = crdManifest({ group: GROUP, kind: 'Thing', plural: 'things', versions: [{ name: 'v1', status: false }] });
 
 const LABEL_VALUE_FORM =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";

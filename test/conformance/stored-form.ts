@@ -7,35 +7,26 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, type Backend, type Json } from './backend.js';
 import { raw, rawWatch } from './raw-http.js';
+import { crdManifest } from '../../src/testing/index.js';
 
 const GROUP = 'stored.conformance.katalog.dev';
 const NS = '/api/v1/namespaces/default';
 
-const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `things.${GROUP}` },
-  spec: {
-    group: GROUP,
-    scope: 'Namespaced',
-    names: { plural: 'things', kind: 'Thing' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            'x-kubernetes-preserve-unknown-fields': true,
-            properties: { spec: { 'x-kubernetes-preserve-unknown-fields': true, type: 'object', properties: { zeta: { type: 'string' }, list: { items: { properties: { z: { type: 'string' }, a: { type: 'string' } }, type: 'object' }, type: 'array' } } } },
-          },
-        },
+const crd = crdManifest({
+  group: GROUP,
+  kind: 'Thing',
+  plural: 'things',
+  versions: [
+    {
+      name: 'v1',
+      schema: {
+        type: 'object',
+        'x-kubernetes-preserve-unknown-fields': true,
+        properties: { spec: { 'x-kubernetes-preserve-unknown-fields': true, type: 'object', properties: { zeta: { type: 'string' }, list: { items: { properties: { z: { type: 'string' }, a: { type: 'string' } }, type: 'object' }, type: 'array' } } } },
       },
-    ],
-  },
-};
+    },
+  ],
+});
 
 /** The object's JSON text with what differs between servers and runs (uid, times, resourceVersion) as `~`. */
 function text(body: Json): string {
