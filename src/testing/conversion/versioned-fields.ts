@@ -86,8 +86,8 @@ export interface VersionedWrite {
  */
 export async function withVersionedFields(cluster: Cluster, view: ResourceView, object: KubeObject, write: AdmittedOperation, what: VersionedWrite): Promise<AdmittedOperation> {
   const conversion = webhookConversionOf(cluster, view);
-  const { storage } = conversion ?? {};
-  if (conversion === undefined || storage === undefined) return write;
+  if (conversion === undefined) return write;
+  const { storage } = conversion;
   const prev = what.prev === undefined ? undefined : (JSON.parse(objectJson(what.prev, storage.apiVersion, view.type.kind)) as KubeObject);
   if (!needsVersionedFields(conversion, view, prev)) return write;
   let planned: StoredRecord;

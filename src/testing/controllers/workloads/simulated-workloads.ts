@@ -17,6 +17,7 @@ import { deleteObject } from '../../operations/delete.js';
 import { isDeleting } from '../../operations/object-rules.js';
 import { systemUpdate } from '../../operations/system-write.js';
 import type { ResourceType, ResourceView } from '../../resources/resource-type.js';
+import { jsonEqual } from '../../patch/json-value.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
 import { EventRecorder } from '../event-recorder.js';
 import { storageView } from '../storage-view.js';
@@ -307,7 +308,7 @@ class Simulator implements WorkloadSimulator {
 }
 
 function sameLabels(a: KubeObject, b: KubeObject): boolean {
-  return JSON.stringify(metadataOf(a)['labels'] ?? {}) === JSON.stringify(metadataOf(b)['labels'] ?? {});
+  return jsonEqual(metadataOf(a)['labels'] ?? {}, metadataOf(b)['labels'] ?? {});
 }
 
 /** Subscribes the simulated workload controllers to the cluster's commits. */

@@ -73,13 +73,11 @@ export function workloadStatus(kind: string, object: KubeObject, pods: readonly 
  * message and time); removed by a sync that made every Pod it wanted.
  */
 function replicaFailure(conditions: unknown, sync: PodSync | undefined): unknown {
-  if (sync === undefined || !Array.isArray(conditions)) {
-    if (sync?.refused === undefined) return conditions;
-    return [failedCreate(sync.refused, sync.now)];
-  }
-  const present = conditions.some((condition) => asObject(condition)['type'] === 'ReplicaFailure');
-  if (sync.refused !== undefined) return present ? conditions : [...conditions, failedCreate(sync.refused, sync.now)];
-  return present ? conditions.filter((condition) => asObject(condition)['type'] !== 'ReplicaFailure') : conditions;
+  if (sync === undefined) return conditions;
+  const list: unknown[] = Array.isArray(conditions) ? conditions : [];
+  const present = list.some((condition) => asObject(condition)['type'] === 'ReplicaFailure');
+  if (sync.refused !== undefined) return present ? conditions : [...list, failedCreate(sync.refused, sync.now)];
+  return present ? list.filter((condition) => asObject(condition)['type'] !== 'ReplicaFailure') : conditions;
 }
 
 function failedCreate(message: string, now: string): Json {
