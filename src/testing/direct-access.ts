@@ -12,6 +12,7 @@ import { updateObject } from './operations/update.js';
 import { CRDS_KEY } from './resources/builtin-resources.js';
 import type { ResourceView } from './resources/resource-type.js';
 import { withJsonKeywords } from './resources/schema-keywords.js';
+import { heldAtView } from './resources/version-forms.js';
 import { badRequest, StatusError } from './status-errors.js';
 import { copyObject, metadataOf, type KubeObject, type StoredRecord } from './store/record.js';
 
@@ -74,8 +75,9 @@ export class DirectAccess {
     return view;
   }
 
+  /** The object of `record` at `view`'s version (pruned to its schema under the `None` strategy). */
   private out(view: ResourceView, record: StoredRecord): KubeObject {
-    return copyObject(record, view.apiVersion, view.type.kind);
+    return heldAtView(view, copyObject(record, view.apiVersion, view.type.kind));
   }
 
   private namespaceOf(view: ResourceView, namespace: string | undefined): string {

@@ -40,6 +40,7 @@ import { scaleSuite } from './scale.js';
 import { schemaValidationSuite } from './schema-validation.js';
 import { statusAndFinalizerSuite } from './status-finalizers.js';
 import { typedApplySuite } from './typed-apply.js';
+import { versionSchemaSuite } from './version-schemas.js';
 import { watchListSuite } from './watch-list.js';
 import { watchSuite } from './watch.js';
 import { webhookConfigurationSuite } from './webhook-configurations.js';
@@ -93,6 +94,7 @@ describe(`conformance (${choice})`, () => {
   mutatingPolicyObjectSuite(backend);
   conversionWebhookSuite(backend);
   conversionManagedFieldsSuite(backend);
+  versionSchemaSuite(backend);
   admissionPolicySuite(backend);
   mutatingPolicySuite(backend);
   podSecuritySuite(backend);

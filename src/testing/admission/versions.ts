@@ -4,11 +4,11 @@
  * that version is sent the object in it. Under `matchPolicy: Equivalent` (the default) a rule that names another
  * served version of the same resource matches too, and that webhook or policy gets the object converted to the
  * version its rule names (`kind` and `resource` say which; `requestKind` still says the client's). Conversion is the
- * CRD's: the apiVersion rewritten (`None`) or a call of its conversion webhook (`Webhook`), as kube-apiserver's
- * VersionedAttributes convert it (the number of conversion calls differs: see docs/testing.md).
+ * CRD's: the apiVersion rewritten (`None`) or a call of its conversion webhook (`Webhook`), then pruned to the
+ * version's schema (resources/version-forms.ts), as kube-apiserver's VersionedAttributes convert it (the number of conversion calls differs: see docs/testing.md).
  */
 import type { Cluster } from '../cluster.js';
-import { conversionWebhookOf, convertThroughWebhook } from '../conversion/conversion-webhook.js';
+import { conversionOf, convertObjects } from '../conversion/converted-views.js';
 import { apiVersionOf } from '../resources/resource-type.js';
 import type { KubeObject } from '../store/record.js';
 import type { AdmissionWrite } from './admit.js';
@@ -51,9 +51,9 @@ export async function heldVersion(cluster: Cluster, request: AdmissionWrite, obj
 }
 
 async function convertedTo(cluster: Cluster, request: AdmissionWrite, object: KubeObject, apiVersion: string): Promise<KubeObject> {
-  const webhook = conversionWebhookOf(cluster, request.view.type);
-  if (webhook === undefined) return { ...object, apiVersion };
-  const [converted] = await convertThroughWebhook(webhook, [object], apiVersion);
+  const conversion = conversionOf(cluster, request.view.type);
+  if (conversion === undefined) return { ...object, apiVersion };
+  const [converted] = await convertObjects(conversion, [object], apiVersion);
   return converted ?? object;
 }
 

@@ -1,14 +1,13 @@
 /**
- * A watch at a version other than the storage version of a CRD that converts through a webhook: the watcher writes
- * each event's object with the storage content, and this sink converts it (one webhook call per written chunk,
- * in order) before it reaches the client. A failed conversion ends the watch with an ERROR event carrying the
+ * A watch at a version other than the storage version of a CRD that converts through a webhook, or whose versions'
+ * schemas differ: the watcher writes each event's object with the storage content, and this sink converts it (one
+ * webhook call per written chunk, in order; converted-views.ts) before it reaches the client. A failed conversion ends the watch with an ERROR event carrying the
  * 500 Status, as kube-apiserver ends a watch it cannot serve; the client re-lists and sees the error there.
  */
 import type { WatchSink } from '../watch/watcher.js';
 import type { KubeObject } from '../store/record.js';
 import { StatusError } from '../status-errors.js';
-import type { Conversion } from './converted-views.js';
-import { convertThroughWebhook } from './conversion-webhook.js';
+import { convertObjects, type Conversion } from './converted-views.js';
 
 interface WatchEvent {
   type: string;
@@ -31,7 +30,7 @@ export function convertingSink(sink: WatchSink, conversion: Conversion, apiVersi
       .map((line) => JSON.parse(line) as WatchEvent);
     const data = events.filter((event) => CONVERTED.has(event.type));
     const stored = data.map((event) => ({ ...event.object, apiVersion: conversion.storage.apiVersion }));
-    const converted = await convertThroughWebhook(conversion.webhook, stored, apiVersion);
+    const converted = await convertObjects(conversion, stored, apiVersion);
     data.forEach((event, index) => {
       event.object = converted[index] ?? event.object;
     });

@@ -1,30 +1,66 @@
 /**
- * What the resource endpoints do for a CRD that converts through a webhook, when the request's version is not the
- * storage version: objects read are converted from the storage version to the request's (one call for a list), and
- * a body written is converted to the storage version before it is admitted and stored, so the store keeps one
- * version as etcd does. Every other request is served as before (`conversionFor` answers undefined).
+ * What the resource endpoints do for a custom resource asked for in a version other than its storage version: the
+ * store keeps one version, as etcd does, so objects read are converted from the storage version to the request's
+ * (through the CRD's webhook, one call for a list; or, under the `None` strategy, by their apiVersion alone), and are
+ * then pruned to the request version's schema, as kube-apiserver's converter prunes what it converts
+ * (resources/version-forms.ts). A body written through a CRD's webhook is converted to the storage version before
+ * it is admitted and stored. Every other request is served as before (`conversionFor` answers undefined): a built-in
+ * kind, the storage version, or a `None` CRD whose versions' schemas are the same.
  */
 import type { Cluster } from '../cluster.js';
 import { storageView } from '../controllers/storage-view.js';
-import type { ResourceView } from '../resources/resource-type.js';
+import type { ResourceType, ResourceView } from '../resources/resource-type.js';
+import { convertedWithoutWebhook, differsFromStorage, prunedTo } from '../resources/version-forms.js';
 import { objectJson, type KubeObject, type StoredRecord } from '../store/record.js';
 import type { WebhookEndpoint } from '../admission/call-webhook.js';
 import { conversionWebhookOf, convertThroughWebhook } from './conversion-webhook.js';
 import { goEncodedUnstructured } from '../go/go-encoding.js';
 
 export interface Conversion {
-  readonly webhook: WebhookEndpoint;
+  /** The CRD's conversion webhook; undefined under the `None` strategy. */
+  readonly webhook: WebhookEndpoint | undefined;
   /** The storage version's view: writes go through it. */
   readonly storage: ResourceView;
 }
 
-/** The conversion a request at `view` needs, or undefined (built-in, `None` strategy, or the storage version). */
+/** A conversion through a CRD's webhook. */
+export interface WebhookConversion extends Conversion {
+  readonly webhook: WebhookEndpoint;
+}
+
+/** How `type`'s objects convert between its versions; undefined for a built-in kind. */
+export function conversionOf(cluster: Cluster, type: ResourceType): Conversion | undefined {
+  const storage = type.builtin ? undefined : storageView(type);
+  return storage === undefined ? undefined : { webhook: conversionWebhookOf(cluster, type), storage };
+}
+
+/**
+ * The conversion a request at `view` needs, or undefined: a built-in kind, the storage version, or the `None`
+ * strategy between versions whose schemas are the same (the apiVersion alone changes).
+ */
 export function conversionFor(cluster: Cluster, view: ResourceView): Conversion | undefined {
   if (view.type.builtin || view.version === view.type.storageVersion) return undefined;
-  const webhook = conversionWebhookOf(cluster, view.type);
-  const storage = storageView(view.type);
-  if (webhook === undefined || storage === undefined || storage.version === view.version) return undefined;
-  return { webhook, storage };
+  const conversion = conversionOf(cluster, view.type);
+  if (conversion === undefined || conversion.storage.version === view.version) return undefined;
+  return conversion.webhook !== undefined || differsFromStorage(view.type, view.version) ? conversion : undefined;
+}
+
+/** The conversion through a webhook a write at `view` needs, or undefined (see {@link conversionFor}). */
+export function webhookConversionFor(cluster: Cluster, view: ResourceView): WebhookConversion | undefined {
+  const conversion = conversionFor(cluster, view);
+  return conversion?.webhook === undefined ? undefined : { webhook: conversion.webhook, storage: conversion.storage };
+}
+
+/**
+ * `objects` (all of one version) converted to `apiVersion` and pruned to its schema: through the webhook in one call
+ * (`framed` words its failure), or by their apiVersion under the `None` strategy.
+ */
+export async function convertObjects(conversion: Conversion, objects: readonly KubeObject[], apiVersion: string, framed?: (message: string) => string): Promise<KubeObject[]> {
+  const { type } = conversion.storage;
+  const version = apiVersion.slice(type.group.length + 1);
+  if (conversion.webhook === undefined) return objects.map((object) => convertedWithoutWebhook(type, object, version));
+  const converted = await convertThroughWebhook(conversion.webhook, objects, apiVersion, framed);
+  return converted.map((object) => prunedTo(type, version, object));
 }
 
 /** The JSON texts of `records` at `view`'s version. */
@@ -32,7 +68,7 @@ export async function recordTexts(cluster: Cluster, view: ResourceView, records:
   const conversion = conversionFor(cluster, view);
   if (conversion === undefined) return records.map((record) => objectJson(record, view.apiVersion, view.type.kind));
   const stored = records.map((record) => JSON.parse(objectJson(record, conversion.storage.apiVersion, view.type.kind)) as KubeObject);
-  const converted = await convertThroughWebhook(conversion.webhook, stored, view.apiVersion, (message) => undecodable(view, records[0], message));
+  const converted = await convertObjects(conversion, stored, view.apiVersion, (message) => undecodable(view, records[0], message));
   // A converted custom resource is written as the map it is, its keys sorted.
   return converted.map((object) => JSON.stringify(goEncodedUnstructured(object)));
 }
@@ -60,8 +96,8 @@ export async function recordText(cluster: Cluster, view: ResourceView, record: S
  * refused by the operation, as before).
  */
 export async function writeTarget(cluster: Cluster, view: ResourceView, body: KubeObject): Promise<{ readonly view: ResourceView; readonly body: KubeObject }> {
-  const conversion = conversionFor(cluster, view);
+  const conversion = webhookConversionFor(cluster, view);
   if (conversion === undefined || body['apiVersion'] !== view.apiVersion) return { view, body };
-  const [converted] = await convertThroughWebhook(conversion.webhook, [body], conversion.storage.apiVersion);
+  const [converted] = await convertObjects(conversion, [body], conversion.storage.apiVersion);
   return { view: conversion.storage, body: converted ?? body };
 }

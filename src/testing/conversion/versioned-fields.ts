@@ -16,15 +16,12 @@ import type { AdmittedOperation } from '../admission/admit.js';
 import { recordUpdate, type ManagedFieldsEntry, type VersionPair } from '../patch/index.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { metadataOf, objectJson, type KubeObject, type StoredRecord } from '../store/record.js';
-import { storageView } from '../controllers/storage-view.js';
-import { conversionFor, type Conversion } from './converted-views.js';
-import { conversionWebhookOf, convertThroughWebhook } from './conversion-webhook.js';
+import { conversionOf, convertObjects, webhookConversionFor, type WebhookConversion } from './converted-views.js';
 
 /** The webhook and storage view of `view`'s CRD when it converts through a webhook, whatever the request's version. */
-export function webhookConversionOf(cluster: Cluster, view: ResourceView): Conversion | undefined {
-  const webhook = view.type.builtin ? undefined : conversionWebhookOf(cluster, view.type);
-  const storage = webhook === undefined ? undefined : storageView(view.type);
-  return webhook === undefined || storage === undefined ? undefined : { webhook, storage };
+export function webhookConversionOf(cluster: Cluster, view: ResourceView): WebhookConversion | undefined {
+  const conversion = conversionOf(cluster, view.type);
+  return conversion?.webhook === undefined ? undefined : { webhook: conversion.webhook, storage: conversion.storage };
 }
 
 /** The apiVersions that `object`'s managedFields entries name, other than `apiVersion`. */
@@ -40,8 +37,8 @@ export function otherEntryVersions(object: KubeObject | undefined, apiVersion: s
  * The conversion a PATCH goes through (operations/patch-converted.ts): the request version's, or, at the storage
  * version, the CRD's webhook when the stored object has entries of other versions, which are compared there.
  */
-export function patchConversion(cluster: Cluster, view: ResourceView, namespace: string, name: string): Conversion | undefined {
-  const converted = conversionFor(cluster, view);
+export function patchConversion(cluster: Cluster, view: ResourceView, namespace: string, name: string): WebhookConversion | undefined {
+  const converted = webhookConversionFor(cluster, view);
   if (converted !== undefined) return converted;
   const conversion = webhookConversionOf(cluster, view);
   const stored = conversion === undefined ? undefined : cluster.store.get(view.type.key, namespace, name);
@@ -49,7 +46,7 @@ export function patchConversion(cluster: Cluster, view: ResourceView, namespace:
 }
 
 /** True when a write at `view`'s version must have its managedFields computed across versions. */
-export function needsVersionedFields(conversion: Conversion, view: ResourceView, prev: KubeObject | undefined): boolean {
+export function needsVersionedFields(conversion: WebhookConversion, view: ResourceView, prev: KubeObject | undefined): boolean {
   return view.version !== conversion.storage.version || otherEntryVersions(prev, conversion.storage.apiVersion).length > 0;
 }
 
@@ -57,7 +54,7 @@ export function needsVersionedFields(conversion: Conversion, view: ResourceView,
  * The object before and after a write at each of `versions`: `before` and `after` (at one version) as they are for
  * their own version, else converted through the webhook, the two in one review.
  */
-export async function objectsAt(conversion: Conversion, before: KubeObject | undefined, after: KubeObject, versions: readonly string[]): Promise<Map<string, VersionPair>> {
+export async function objectsAt(conversion: WebhookConversion, before: KubeObject | undefined, after: KubeObject, versions: readonly string[]): Promise<Map<string, VersionPair>> {
   const out = new Map<string, VersionPair>();
   for (const version of versions) {
     if (out.has(version)) continue;
@@ -65,7 +62,7 @@ export async function objectsAt(conversion: Conversion, before: KubeObject | und
       out.set(version, { before, after });
       continue;
     }
-    const converted = await convertThroughWebhook(conversion.webhook, before === undefined ? [after] : [before, after], version);
+    const converted = await convertObjects(conversion, before === undefined ? [after] : [before, after], version);
     out.set(version, before === undefined ? { before: undefined, after: converted[0] ?? after } : { before: converted[0], after: converted[1] ?? after });
   }
   return out;

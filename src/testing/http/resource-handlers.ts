@@ -31,6 +31,7 @@ import { admitPatch } from '../admission/admit-patch.js';
 import type { KubeObject as Body } from '../store/record.js';
 import { conversionFor, recordText, recordTexts, writeTarget } from '../conversion/converted-views.js';
 import { patchConversion, withVersionedFields } from '../conversion/versioned-fields.js';
+import { heldAtView } from '../resources/version-forms.js';
 import { goEncodedUnstructured } from '../go/go-encoding.js';
 
 /** A subresource that only takes a POST (served by its own handler). */
@@ -168,7 +169,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const rules = new RuleWarnings();
       const admitted = await warnedOnFailure(res, () => withWarnings(headers, rules.all()), async () => {
         const write = await writeTarget(cluster, view, body);
-        const oldObject = current === undefined ? undefined : (JSON.parse(objectText(write.view, current)) as Body);
+        const oldObject = current === undefined ? undefined : heldAtView(write.view, JSON.parse(objectText(write.view, current)) as Body);
         const update = await withVersionedFields(
           cluster,
           view,
@@ -220,7 +221,7 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
           options: writeOptionsOf(query),
           oldObject: () => {
             const current = cluster.store.get(view.type.key, namespace, target.name);
-            return current === undefined ? undefined : (JSON.parse(objectText(view, current)) as Body);
+            return current === undefined ? undefined : heldAtView(view, JSON.parse(objectText(view, current)) as Body);
           },
         },
         // Under admission the patch runs the patch several times and each run patches a copy (the engines keep

@@ -15,6 +15,7 @@ import { SAFE_ALPHABET } from '../resources/dns-names.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { alreadyExists, badRequest, forbidden, invalid, methodNotAllowed, notFound, type ResourceName } from '../status-errors.js';
 import { storedForm, storedRecord } from '../resources/stored-record.js';
+import { storedFormAt } from '../resources/version-forms.js';
 import type { KubeObject, StoredRecord } from '../store/record.js';
 import { checkKind, checkName, ensureMetadata, isDeleting } from './object-rules.js';
 import { checkSchema } from './schema-rules.js';
@@ -104,7 +105,7 @@ export function createObject(cluster: Cluster, view: ResourceView, body: KubeObj
     object['apiVersion'] = view.apiVersion;
     return storedRecord(type, object);
   }
-  return cluster.commit(type, 'ADDED', object, undefined);
+  return cluster.commit(type, 'ADDED', storedFormAt(type, view.version, object), undefined);
 }
 
 /**

@@ -12,8 +12,7 @@
  */
 import type { Cluster } from '../cluster.js';
 import { admitWrite, type AdmittedOperation, type AdmittedWrite } from '../admission/admit.js';
-import type { Conversion } from '../conversion/converted-views.js';
-import { convertThroughWebhook } from '../conversion/conversion-webhook.js';
+import { convertObjects, type WebhookConversion } from '../conversion/converted-views.js';
 import { objectsAt, otherEntryVersions, withVersionedFields } from '../conversion/versioned-fields.js';
 import { applyMergePatch, serverSideApply, type ManagedFieldsEntry, type ObjectsByVersion } from '../patch/index.js';
 import type { ResourceView } from '../resources/resource-type.js';
@@ -42,7 +41,7 @@ interface Patched {
 export async function patchConverted(
   cluster: Cluster,
   view: ResourceView,
-  conversion: Conversion,
+  conversion: WebhookConversion,
   type: PatchType,
   patch: unknown,
   target: ObjectTarget,
@@ -96,9 +95,9 @@ export async function patchConverted(
   }
 }
 
-async function toVersion(conversion: Conversion, object: KubeObject, apiVersion: string): Promise<KubeObject> {
+async function toVersion(conversion: WebhookConversion, object: KubeObject, apiVersion: string): Promise<KubeObject> {
   if (object['apiVersion'] === apiVersion) return object;
-  const [converted] = await convertThroughWebhook(conversion.webhook, [object], apiVersion);
+  const [converted] = await convertObjects(conversion, [object], apiVersion);
   return converted ?? object;
 }
 
@@ -128,7 +127,7 @@ function patched(
 async function appliedAcrossVersions(
   cluster: Cluster,
   view: ResourceView,
-  conversion: Conversion,
+  conversion: WebhookConversion,
   patch: unknown,
   live: KubeObject | undefined,
   target: ObjectTarget,

@@ -35,6 +35,7 @@ import {
   unsupportedMediaType,
 } from '../status-errors.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
+import { heldAtView } from '../resources/version-forms.js';
 import { createObject } from './create.js';
 import { decodedJsonPatch, jsonPatched } from './json-patch-answers.js';
 import { checkIdentity, finishUpdate, type ObjectTarget } from './update.js';
@@ -123,7 +124,7 @@ export function patchObject(cluster: Cluster, view: ResourceView, type: PatchTyp
   const prev = cluster.store.get(view.type.key, target.namespace, target.name);
   if (prev === undefined) throw notFound(view.type, target.name);
   // The engines never modify their inputs: the stored object is patched without a copy of its own.
-  const base: KubeObject = { ...prev.object, apiVersion: view.apiVersion };
+  const base = heldAtView(view, prev.object);
   let patched: unknown;
   let jsonPatch: JsonPatch = [];
   // A status patch keeps only the patched `status` (finishUpdate takes the rest from the stored object), and
@@ -240,7 +241,7 @@ function applyObject(cluster: Cluster, view: ResourceView, body: unknown, target
     });
     return { record, created: true };
   }
-  const live: KubeObject = { ...prev.object, apiVersion: view.apiVersion };
+  const live = heldAtView(view, prev.object);
   const result = runApply(() => serverSideApply(live, applied, common));
   result.object['apiVersion'] = view.apiVersion;
   result.object['kind'] = view.type.kind;

@@ -15,6 +15,7 @@ import { commitChange } from './commit-change.js';
 import { checkKind, checkNoNewFinalizers, ensureMetadata, sameContent, specChanged, unstoredRecord } from './object-rules.js';
 import { checkSchema } from './schema-rules.js';
 import { managedFieldsOfUpdate } from './update-managed-fields.js';
+import { heldAtView, storedFormAt } from '../resources/version-forms.js';
 import type { ComputedWriteOptions } from './write-options.js';
 
 /** Where a write goes: the object's namespace ('' for cluster scope), name and subresource. */
@@ -57,9 +58,9 @@ export function updateObject(cluster: Cluster, view: ResourceView, body: KubeObj
 }
 
 /** `metadata` of `next` with the system fields (and `kept`) taken from the stored object. */
-function withSystemMetadata(next: KubeObject, prev: StoredRecord, kept: readonly string[] = []): void {
+function withSystemMetadata(next: KubeObject, prev: KubeObject, kept: readonly string[] = []): void {
   const metadata = ensureMetadata(next);
-  const prevMetadata = metadataOf(prev.object);
+  const prevMetadata = metadataOf(prev);
   for (const key of [...SYSTEM_METADATA, ...kept]) {
     if (prevMetadata[key] === undefined) delete metadata[key];
     else metadata[key] = prevMetadata[key];
@@ -67,25 +68,26 @@ function withSystemMetadata(next: KubeObject, prev: StoredRecord, kept: readonly
   delete metadata['selfLink'];
 }
 
-function mergeForSubresource(view: ResourceView, prev: StoredRecord, candidate: KubeObject, subresource: 'status' | undefined): KubeObject {
+/** `candidate` merged with `prev` (the stored object, at the write's version) as the subresource written takes it. */
+function mergeForSubresource(view: ResourceView, prev: KubeObject, candidate: KubeObject, subresource: 'status' | undefined): KubeObject {
   if (subresource === 'status') {
     // A custom resource's status write takes only its status; a built-in kind's takes its metadata too, as
     // kube-apiserver's status strategies do (every one keeps the stored spec).
-    const metadata = view.type.builtin ? { ...metadataOf(candidate) } : { ...metadataOf(prev.object) };
-    const next: KubeObject = { ...prev.object, metadata };
+    const metadata = view.type.builtin ? { ...metadataOf(candidate) } : { ...metadataOf(prev) };
+    const next: KubeObject = { ...prev, metadata };
     if (candidate['status'] === undefined) delete next['status'];
     else next['status'] = candidate['status'];
     if (view.type.builtin) {
       const behaviour = behaviourOf(view.type.key);
       withSystemMetadata(next, prev, behaviour?.statusKeeps);
-      behaviour?.prepareStatusUpdate?.(next, prev.object);
+      behaviour?.prepareStatusUpdate?.(next, prev);
     }
     return next;
   }
   const next = candidate;
   if (view.statusSubresource) {
-    if (prev.object['status'] === undefined) delete next['status'];
-    else next['status'] = prev.object['status'];
+    if (prev['status'] === undefined) delete next['status'];
+    else next['status'] = prev['status'];
   }
   withSystemMetadata(next, prev);
   return next;
@@ -93,7 +95,9 @@ function mergeForSubresource(view: ResourceView, prev: StoredRecord, candidate: 
 
 /**
  * Applies the update rules to `candidate` (the full new object as the client wants it) against `prev`, and stores
- * the result. Returns `prev` itself for a no-op.
+ * the result. Returns `prev` itself for a no-op. The rules compare `candidate` with the stored object as the write's
+ * version holds it, and the result is stored in the storage version's form (resources/version-forms.ts); a no-op is
+ * one that leaves the stored form as it was.
  */
 export function finishUpdate(
   cluster: Cluster,
@@ -113,24 +117,26 @@ export function finishUpdate(
     const detail = `Precondition failed: UID in precondition: ${askedUid}, UID in object meta: ${prev.uid}`;
     throw conflict(type, prev.name, `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${detail}`);
   }
-  const requested = mergeForSubresource(view, prev, candidate, subresource);
+  const held = heldAtView(view, prev.object);
+  const requested = mergeForSubresource(view, held, candidate, subresource);
   // A built-in object is defaulted before its registry sees it, as kube-apiserver decodes it first.
   const merged = type.builtin ? withBuiltinDefaults(type, requested) : requested;
   const now = cluster.now();
   if (subresource === undefined) behaviourOf(type.key)?.prepareUpdate(merged, prev, { registry: cluster.registry, store: cluster.store, now, warn: options.warn });
-  checkNoNewFinalizers(type, prev.name, prev.object, merged);
-  const next = checkSchema(view, merged, prev.object, { subresource, decoded: options.fromApply !== true, warn: options.warn });
+  checkNoNewFinalizers(type, prev.name, held, merged);
+  const next = checkSchema(view, merged, held, { subresource, decoded: options.fromApply !== true, warn: options.warn });
   const metadata = ensureMetadata(next);
-  const prevMetadata = metadataOf(prev.object);
+  const prevMetadata = metadataOf(held);
   if (type.generation) {
     const generation = typeof prevMetadata['generation'] === 'number' ? prevMetadata['generation'] : 1;
-    metadata['generation'] = specChanged(prev.object, next, view.statusSubresource) ? generation + 1 : generation;
+    metadata['generation'] = specChanged(held, next, view.statusSubresource) ? generation + 1 : generation;
   }
-  const managed = options.managedFields ?? managedFieldsOfUpdate(type, view.apiVersion, prev.object, next, { manager: options.manager, now, subresource });
+  const managed = options.managedFields ?? managedFieldsOfUpdate(type, view.apiVersion, held, next, { manager: options.manager, now, subresource });
   if (managed.length > 0) metadata['managedFields'] = managed;
   else delete metadata['managedFields'];
   metadata['resourceVersion'] = String(prev.rv);
-  if (sameContent(prev.object, next)) return prev;
+  const stored = storedFormAt(type, view.version, next);
+  if (sameContent(prev.object, stored)) return prev;
   if (options.dryRun) return unstoredRecord(view, next);
-  return commitChange(cluster, type, next, prev);
+  return commitChange(cluster, type, stored, prev);
 }
