@@ -10,7 +10,7 @@ import type { PropagationPolicy } from './operations/delete-options.js';
 import { patchObject, type PatchType } from './operations/patch.js';
 import { updateObject } from './operations/update.js';
 import { CRDS_KEY } from './resources/builtin-resources.js';
-import type { ResourceView } from './resources/resource-type.js';
+import { apiVersionOf, type ResourceView } from './resources/resource-type.js';
 import { withJsonKeywords } from './resources/schema-keywords.js';
 import { heldAtView } from './resources/version-forms.js';
 import { badRequest, StatusError } from './status-errors.js';
@@ -58,7 +58,10 @@ export class DirectAccess {
     private readonly manager: string,
   ) {}
 
-  /** The served view of an apiVersion and kind; 404 StatusError when none. */
+  /**
+   * The served view of an apiVersion and kind; 404 StatusError when none, 400 for a version other than the storage
+   * version of a CRD converting through a webhook.
+   */
   view(apiVersion: string, kind: string): ResourceView {
     const view = this.cluster.registry.byKind(apiVersion, kind);
     if (view === undefined) {
@@ -71,6 +74,13 @@ export class DirectAccess {
         reason: 'NotFound',
         code: 404,
       });
+    }
+    if (view.type.webhookConversion === true && view.version !== view.type.storageVersion) {
+      // The direct methods are synchronous, and a conversion webhook is an HTTP call: refused rather than stored or
+      // answered unconverted.
+      throw badRequest(
+        `katalog/testing: ${kind} in ${apiVersion} converts through its CRD's conversion webhook, which the direct methods do not call: use ${apiVersionOf(view.type.group, view.type.storageVersion)} (the storage version), or the HTTP API`,
+      );
     }
     return view;
   }

@@ -20,6 +20,7 @@ import { crdSchemaSuite } from './crd-schemas.js';
 import { crdSuite } from './crds.js';
 import { conversionWebhookSuite } from './conversion-webhooks.js';
 import { conversionManagedFieldsSuite } from './conversion-managed-fields.js';
+import { conversionRequestVersionSuite } from './conversion-request-version.js';
 import { crdSpecRuleSuite } from './crd-spec-rules.js';
 import { deletionSuite } from './deletion.js';
 import { evictionSuite } from './eviction.js';
@@ -94,6 +95,7 @@ describe(`conformance (${choice})`, () => {
   mutatingPolicyObjectSuite(backend);
   conversionWebhookSuite(backend);
   conversionManagedFieldsSuite(backend);
+  conversionRequestVersionSuite(backend);
   versionSchemaSuite(backend);
   admissionPolicySuite(backend);
   mutatingPolicySuite(backend);

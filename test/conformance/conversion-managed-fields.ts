@@ -6,28 +6,14 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { crdManifest } from '../../src/testing/index.js';
-import { selfSignedCertificate } from '../../src/testing/tls.js';
-import { webhookServer, type FakeWebhook } from '../support/fake-webhook.js';
+import type { FakeWebhook } from '../support/fake-webhook.js';
 import type { Backend, Json } from './backend.js';
 import { raw, type RawAnswer } from './raw-http.js';
+import { renamingWebhook } from './renaming-webhook.js';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 const GROUP = 'renamed.conformance.katalog.dev';
 const path = (version: string): string => `/apis/${GROUP}/${version}/namespaces/default/dials`;
-
-/** The webhook's conversion: `count` in v1beta1 is `size` in v1, in the spec and the status. */
-function renamed(object: Json, to: string): Json {
-  const out = structuredClone(object) as Record<string, Record<string, unknown> | string>;
-  out['apiVersion'] = to;
-  const [from, into] = to.endsWith('/v1') ? ['count', 'size'] : ['size', 'count'];
-  for (const part of ['spec', 'status']) {
-    const value = out[part];
-    if (typeof value !== 'object' || !(from in value)) continue;
-    value[into] = value[from];
-    delete value[from];
-  }
-  return out as Json;
-}
 
 /** Each entry as [manager, operation, version, subresource, fieldsV1]. */
 function entries(answer: RawAnswer): unknown[] {
@@ -41,9 +27,8 @@ export function conversionManagedFieldsSuite(backend: () => Backend): void {
     let webhook: FakeWebhook;
 
     before(async () => {
-      const tls = await selfSignedCertificate();
-      webhook = await webhookServer(tls);
-      webhook.answer = (request) => ({ result: { status: 'Success' }, convertedObjects: (request['objects'] as Json[]).map((object) => renamed(object, String(request['desiredAPIVersion']))) });
+      const renaming = await renamingWebhook();
+      webhook = renaming.webhook;
       const part = (field: string): Json => ({ type: 'object', properties: { [field]: { type: 'integer' }, other: { type: 'string' }, more: { type: 'string' } } }) as Json;
       const schema = (field: string): Json => ({ type: 'object', properties: { spec: part(field), status: part(field) } }) as Json;
       await backend().applyCrd(
@@ -55,7 +40,7 @@ export function conversionManagedFieldsSuite(backend: () => Backend): void {
             { name: 'v1beta1', schema: schema('count') },
             { name: 'v1', storage: true, schema: schema('size') },
           ],
-          conversionWebhook: { url: `${webhook.url}/convert`, caBundle: tls.cert },
+          conversionWebhook: { url: `${webhook.url}/convert`, caBundle: renaming.caBundle },
         }),
       );
     });

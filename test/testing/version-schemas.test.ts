@@ -1,6 +1,7 @@
 // A CRD whose versions' schemas differ, through the direct (HTTP-less) methods: they store and read what the HTTP
 // API does (the HTTP behaviour is pinned on both servers by test/conformance/version-schemas.ts), and a schema
-// changed by a later apply of the CRD is the one pruned to.
+// changed by a later apply of the CRD is the one pruned to. A CRD converting through a webhook is read and written
+// directly only in its storage version.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crdManifest, startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
@@ -46,5 +47,35 @@ describe('versions whose schemas differ, through direct access', () => {
     assert.deepEqual(server.get(`${GROUP}/v1beta1`, 'Dial', 'c')?.['spec'], { size: 5, mode: 'slow' });
     server.patch(`${GROUP}/v1beta1`, 'Dial', 'c', { spec: { size: 6 } });
     assert.deepEqual(server.get(`${GROUP}/v1`, 'Dial', 'c')?.['spec'], { size: 6, mode: 'slow' });
+  });
+});
+
+describe('a CRD converting through a webhook, through direct access', () => {
+  let server: TestApiServer;
+
+  before(async () => {
+    server = await startTestApiServer();
+  });
+  after(() => server.stop());
+
+  test('the storage version is served; another version is refused, saying why, and nothing is written', async () => {
+    server.applyCrd(
+      crdManifest({
+        group: 'hooked.example.com',
+        kind: 'Gear',
+        plural: 'gears',
+        versions: [{ name: 'v1beta1' }, { name: 'v1', storage: true }],
+        conversionWebhook: { url: 'https://127.0.0.1:9/convert', caBundle: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' },
+      }),
+    );
+    await server.settled();
+    server.create({ apiVersion: 'hooked.example.com/v1', kind: 'Gear', metadata: { name: 'g' }, spec: { teeth: 12 } });
+    assert.deepEqual(server.get('hooked.example.com/v1', 'Gear', 'g')?.['spec'], { teeth: 12 });
+    const refused = /Gear in hooked\.example\.com\/v1beta1 converts through its CRD's conversion webhook, which the direct methods do not call: use hooked\.example\.com\/v1 \(the storage version\), or the HTTP API/;
+    assert.throws(() => server.get('hooked.example.com/v1beta1', 'Gear', 'g'), refused);
+    assert.throws(() => server.create({ apiVersion: 'hooked.example.com/v1beta1', kind: 'Gear', metadata: { name: 'h' }, spec: {} }), refused);
+    assert.throws(() => server.patch('hooked.example.com/v1beta1', 'Gear', 'g', { spec: { teeth: 1 } }), refused);
+    assert.equal(server.get('hooked.example.com/v1', 'Gear', 'h'), undefined);
+    assert.deepEqual(server.get('hooked.example.com/v1', 'Gear', 'g')?.['spec'], { teeth: 12 });
   });
 });

@@ -60,11 +60,6 @@ export interface AdmissionWrite {
   readonly kind?: { readonly group: string; readonly version: string; readonly kind: string };
   /** What the validating webhooks see of the checked write's record, when not the record's object (its Scale). */
   readonly shown?: (record: StoredRecord) => KubeObject;
-  /**
-   * The version the client wrote in, when the objects are held at another (`view`'s: a CRD converting through a
-   * webhook holds them at its storage version); admission presents them at the version each rule matched.
-   */
-  readonly requestVersion?: string;
 }
 
 export interface AdmittedWrite {

@@ -14,9 +14,9 @@ import type { KubeObject } from '../store/record.js';
 import type { AdmissionWrite } from './admit.js';
 import { decodedMutation, reviewForm } from './review-object.js';
 
-/** The version the client wrote in. */
+/** The version the client wrote in: a write is held at it. */
 export function requestVersionOf(request: AdmissionWrite): string {
-  return request.requestVersion ?? request.view.version;
+  return request.view.version;
 }
 
 /**

@@ -3,9 +3,9 @@
  * store keeps one version, as etcd does, so objects read are converted from the storage version to the request's
  * (through the CRD's webhook, one call for a list; or, under the `None` strategy, by their apiVersion alone), and are
  * then pruned to the request version's schema, as kube-apiserver's converter prunes what it converts
- * (resources/version-forms.ts). A body written through a CRD's webhook is converted to the storage version before
- * it is admitted and stored. Every other request is served as before (`conversionFor` answers undefined): a built-in
- * kind, the storage version, or a `None` CRD whose versions' schemas are the same.
+ * (resources/version-forms.ts). A write through a CRD's webhook is made at the request's version and converted to
+ * be stored (converted-write.ts). Every other request is served as before (`conversionFor` answers undefined): a
+ * built-in kind, the storage version, or a `None` CRD whose versions' schemas are the same.
  */
 import type { Cluster } from '../cluster.js';
 import { storageView } from '../controllers/storage-view.js';
@@ -40,14 +40,15 @@ export function conversionOf(cluster: Cluster, type: ResourceType): Conversion |
  */
 export function conversionFor(cluster: Cluster, view: ResourceView): Conversion | undefined {
   if (view.type.builtin || view.version === view.type.storageVersion) return undefined;
+  if (view.type.webhookConversion !== true && !differsFromStorage(view.type, view.version)) return undefined;
   const conversion = conversionOf(cluster, view.type);
-  if (conversion === undefined || conversion.storage.version === view.version) return undefined;
-  return conversion.webhook !== undefined || differsFromStorage(view.type, view.version) ? conversion : undefined;
+  return conversion === undefined || conversion.storage.version === view.version ? undefined : conversion;
 }
 
-/** The conversion through a webhook a write at `view` needs, or undefined (see {@link conversionFor}). */
-export function webhookConversionFor(cluster: Cluster, view: ResourceView): WebhookConversion | undefined {
-  const conversion = conversionFor(cluster, view);
+/** The webhook and storage view of `type`'s CRD when it converts through a webhook, whatever the version asked. */
+export function webhookConversionOf(cluster: Cluster, type: ResourceType): WebhookConversion | undefined {
+  if (type.webhookConversion !== true) return undefined;
+  const conversion = conversionOf(cluster, type);
   return conversion?.webhook === undefined ? undefined : { webhook: conversion.webhook, storage: conversion.storage };
 }
 
@@ -88,16 +89,4 @@ function undecodable(view: ResourceView, record: StoredRecord | undefined, messa
 export async function recordText(cluster: Cluster, view: ResourceView, record: StoredRecord): Promise<string> {
   const [text] = await recordTexts(cluster, view, [record]);
   return text ?? '';
-}
-
-/**
- * The view and body a write goes through: the storage view and the body converted to it when the CRD converts
- * through a webhook and the body is at the request's version; else both as given (a body at another apiVersion is
- * refused by the operation, as before).
- */
-export async function writeTarget(cluster: Cluster, view: ResourceView, body: KubeObject): Promise<{ readonly view: ResourceView; readonly body: KubeObject }> {
-  const conversion = webhookConversionFor(cluster, view);
-  if (conversion === undefined || body['apiVersion'] !== view.apiVersion) return { view, body };
-  const [converted] = await convertObjects(conversion, [body], conversion.storage.apiVersion);
-  return { view: conversion.storage, body: converted ?? body };
 }

@@ -14,7 +14,7 @@ import type { ResourceView } from '../resources/resource-type.js';
 import { typedApplyProblem } from '../resources/typed-apply.js';
 import { parseFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
-import { badRequest, deletedStatus, internalErrorWithMessage, methodNotAllowed, unknownPatchType } from '../status-errors.js';
+import { alreadyExists, badRequest, conflict, deletedStatus, internalErrorWithMessage, methodNotAllowed, unknownPatchType } from '../status-errors.js';
 import { bareJson, objectJson, type KubeObject, type StoredRecord } from '../store/record.js';
 import { parseApplyBody, parseJsonBody, parsePatchBody, readBody } from './body.js';
 import type { ServerContext } from './context.js';
@@ -26,11 +26,12 @@ import { sendJson, withWarnings } from './respond.js';
 import { negotiate } from '../printing/accept.js';
 import { contentTypeOf, render } from '../printing/render.js';
 import { startWatch } from './watch-handler.js';
-import { admitWrite, hasAdmission } from '../admission/admit.js';
+import { admitWrite, hasAdmission, type AdmittedOperation } from '../admission/admit.js';
 import { admitPatch } from '../admission/admit-patch.js';
 import type { KubeObject as Body } from '../store/record.js';
-import { conversionFor, recordText, recordTexts, writeTarget } from '../conversion/converted-views.js';
-import { patchConversion, withVersionedFields } from '../conversion/versioned-fields.js';
+import { conversionFor, recordText, recordTexts } from '../conversion/converted-views.js';
+import { admitVersioned, convertedWriteOf } from '../conversion/converted-write.js';
+import { isDeleting } from '../operations/object-rules.js';
 import { heldAtView } from '../resources/version-forms.js';
 import { goEncodedUnstructured } from '../go/go-encoding.js';
 
@@ -142,19 +143,11 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const namespace = view.type.namespaced ? (r.namespace ?? (typeof (metadata as Body | undefined)?.namespace === 'string' ? String((metadata as Body).namespace) : '')) : '';
       const rules = new RuleWarnings();
       const admitted = await warnedOnFailure(res, () => withWarnings(headers, rules.all()), async () => {
-        const write = await writeTarget(cluster, view, body);
-        const create = await withVersionedFields(
-          cluster,
-          view,
-          write.body,
-          (object, dry, managedFields) => createObject(cluster, write.view, object ?? {}, r.namespace, { manager, dryRun: dry, warn: rules.warn, ...(managedFields === undefined ? {} : { managedFields }) }),
-          { manager, subresource: undefined, prev: undefined },
-        );
-        return admitWrite(
-          cluster,
-          { operation: 'CREATE', view: write.view, namespace, name, subresource: undefined, object: write.body, oldObject: undefined, dryRun: dryRun(query, 'CreateOptions'), options: writeOptionsOf(query), requestVersion: view.version },
-          create,
-        );
+        const create = (): AdmittedOperation => (object, dry, managedFields) =>
+          createObject(cluster, view, object ?? {}, r.namespace, { manager, dryRun: dry, warn: rules.warn, ...(managedFields === undefined ? {} : { managedFields }) });
+        const request = { operation: 'CREATE', view, namespace, name, subresource: undefined, object: body, dryRun: dryRun(query, 'CreateOptions'), options: writeOptionsOf(query) } as const;
+        // Converted (converted-write.ts), a create whose name was taken meanwhile is refused as any such create.
+        return admitVersioned(cluster, request, undefined, create, { manager }, (current) => alreadyExists(view.type, current?.name ?? name, current !== undefined && isDeleting(current.object)));
       });
       sendJson(res, 201, await recordText(cluster, view, admitted.record), withWarnings(headers, [...rules.all(), ...admitted.warnings]));
       return;
@@ -168,20 +161,11 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const current = cluster.store.get(view.type.key, namespace, target.name);
       const rules = new RuleWarnings();
       const admitted = await warnedOnFailure(res, () => withWarnings(headers, rules.all()), async () => {
-        const write = await writeTarget(cluster, view, body);
-        const oldObject = current === undefined ? undefined : heldAtView(write.view, JSON.parse(objectText(write.view, current)) as Body);
-        const update = await withVersionedFields(
-          cluster,
-          view,
-          write.body,
-          (object, dry, managedFields) => updateObject(cluster, write.view, object ?? {}, target, { manager, dryRun: dry, warn: rules.warn, ...(managedFields === undefined ? {} : { managedFields }) }),
-          { manager, subresource, prev: current },
-        );
-        return admitWrite(
-          cluster,
-          { operation: 'UPDATE', view: write.view, namespace, name: target.name, subresource: r.subresource, object: write.body, oldObject, dryRun: dryRun(query, 'UpdateOptions'), options: writeOptionsOf(query), requestVersion: view.version },
-          update,
-        );
+        const update = (held: StoredRecord | undefined): AdmittedOperation => (object, dry, managedFields) =>
+          updateObject(cluster, view, object ?? {}, target, { manager, dryRun: dry, warn: rules.warn, ...(managedFields === undefined ? {} : { managedFields }) }, held);
+        const request = { operation: 'UPDATE', view, namespace, name: target.name, subresource: r.subresource, object: body, dryRun: dryRun(query, 'UpdateOptions'), options: writeOptionsOf(query) } as const;
+        // Converted (converted-write.ts), a PUT whose object changed meanwhile is stale, as its resourceVersion says.
+        return admitVersioned(cluster, request, current, update, { manager }, () => conflict(view.type, target.name));
       });
       sendJson(res, 200, await recordText(cluster, view, admitted.record), withWarnings(headers, [...rules.all(), ...admitted.warnings]));
       return;
@@ -200,10 +184,10 @@ export async function serveResource(ctx: ServerContext, req: IncomingMessage, re
       const manager = fieldManagerOf(req, query, 'PatchOptions');
       const rules = new RuleWarnings();
       const warnings = (): Record<string, string | string[]> => withWarnings(fields.headers(), rules.all());
-      const conversion = patchConversion(cluster, view, namespace, target.name);
+      const conversion = convertedWriteOf(cluster, view, cluster.store.get(view.type.key, namespace, target.name));
       if (conversion !== undefined) {
-        // Converted to the request's version, patched there, converted back, its entries compared in their own
-        // versions (patch-converted.ts).
+        // Converted to the request's version, patched and written there, stored at the storage version, its entries
+        // compared in their own versions (patch-converted.ts).
         const options = { manager, force: flag(query, 'force'), dryRun: dryRun(query, 'PatchOptions'), checkFields: fields.check, decodeJsonPatch, warn: rules.warn, admissionOptions: writeOptionsOf(query) };
         const admitted = await warnedOnFailure(res, warnings, () => patchConverted(cluster, view, conversion, patchType, patch, target, options));
         sendJson(res, admitted.created ? 201 : 200, await recordText(cluster, view, admitted.record), withWarnings(warnings(), admitted.warnings));

@@ -148,5 +148,6 @@ export function typeFromCrd(crd: KubeObject): ResourceType {
     listKeys: schemaListKeys(schema),
     createOnUpdate: false,
     schemas: Object.fromEntries(versions.map((v) => [str(v['name']), obj(v['schema'])['openAPIV3Schema']])),
+    ...(obj(spec['conversion'])['strategy'] === 'Webhook' ? { webhookConversion: true as const } : {}),
   };
 }

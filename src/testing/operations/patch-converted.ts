@@ -1,23 +1,25 @@
 /**
- * PATCH of a custom resource in a version other than its storage version, when its CRD converts through a webhook,
- * as kube-apiserver does (`staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go`, the update of
- * `registry/rest/update.go`): the stored object is converted to the request's version, the patch (merge, JSON, or
- * server-side apply) is applied there, the result is converted back to the storage version, admitted and stored;
- * the answer is converted to the request's version by the caller. A strategic merge patch is a 415, as for every
- * custom resource. A webhook that fails answers the 500 of {@link convertThroughWebhook} and nothing is written.
+ * PATCH of a custom resource whose CRD converts through a webhook, in a version other than its storage version (or at
+ * the storage version when the stored object has managedFields entries of other versions), as kube-apiserver does
+ * (`staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go`, the update of `registry/rest/update.go`): the
+ * stored object is converted to the request's version, the patch (merge, JSON, or server-side apply) is applied
+ * there, and the result is written there and stored at the storage version (conversion/converted-write.ts); the
+ * answer is converted to the request's version by the caller. A strategic merge patch is a 415, as for every custom
+ * resource. A webhook that fails answers the conversion's 500 and nothing is written.
  *
  * The conversions are awaited, so another write may land between the read and the store: the whole patch is then
  * made again on the new object (kube-apiserver's GuaranteedUpdate retries the same way), at most
  * {@link PATCH_ATTEMPTS} times before a 409.
  */
 import type { Cluster } from '../cluster.js';
-import { admitWrite, type AdmittedOperation, type AdmittedWrite } from '../admission/admit.js';
-import { convertObjects, type WebhookConversion } from '../conversion/converted-views.js';
-import { objectsAt, otherEntryVersions, withVersionedFields } from '../conversion/versioned-fields.js';
+import type { AdmittedOperation, AdmittedWrite } from '../admission/admit.js';
+import type { WebhookConversion } from '../conversion/converted-views.js';
+import { admitConverted, ChangedUnderneath, heldRecord } from '../conversion/converted-write.js';
+import { objectsAt, otherEntryVersions } from '../conversion/versioned-fields.js';
 import { applyMergePatch, serverSideApply, type ManagedFieldsEntry, type ObjectsByVersion } from '../patch/index.js';
 import type { ResourceView } from '../resources/resource-type.js';
 import { conflict, notFound, STRATEGIC_ON_CUSTOM_RESOURCE, unsupportedMediaType } from '../status-errors.js';
-import { metadataOf, objectJson, type KubeObject, type StoredRecord } from '../store/record.js';
+import { copyObject, metadataOf, type KubeObject, type StoredRecord } from '../store/record.js';
 import { createObject } from './create.js';
 import { decodedJsonPatch, jsonPatched } from './json-patch-answers.js';
 import { jsonPatchedText } from '../patch/patched-text.js';
@@ -27,11 +29,8 @@ import { finishUpdate, type ObjectTarget } from './update.js';
 /** How many times a patch is made again when the object changed during its conversions. */
 export const PATCH_ATTEMPTS = 5;
 
-/** Thrown inside the write when the stored object is no longer the one the patch was made on. */
-class ChangedUnderneath extends Error {}
-
 interface Patched {
-  /** The object to store, at the storage version. */
+  /** The object to write, at the request's version. */
   readonly object: KubeObject;
   /** Server-side apply's managedFields. */
   readonly managedFields?: ManagedFieldsEntry[];
@@ -48,44 +47,40 @@ export async function patchConverted(
   options: Omit<PatchOptions, 'replace'> & { readonly admissionOptions?: Readonly<Record<string, unknown>> },
 ): Promise<AdmittedWrite & { readonly created: boolean }> {
   if (type === 'strategic') throw unsupportedMediaType(STRATEGIC_ON_CUSTOM_RESOURCE);
-  const { storage } = conversion;
   for (let attempt = 1; ; attempt++) {
     const prev = cluster.store.get(view.type.key, target.namespace, target.name);
     if (prev === undefined && type !== 'apply') throw notFound(view.type, target.name);
-    const live = prev === undefined ? undefined : await toVersion(conversion, JSON.parse(objectJson(prev, storage.apiVersion, view.type.kind)) as KubeObject, view.apiVersion);
-    const made = type === 'apply' ? await appliedAcrossVersions(cluster, view, conversion, patch, live, target, options) : patched(view, type, patch, live, prev, options);
-    const object = await toVersion(conversion, made.object, storage.apiVersion);
-    if (prev !== undefined) checkUnchangedIdentity(storage, object, prev);
+    const held = prev === undefined ? undefined : await heldRecord(conversion, view, prev);
+    const live = held === undefined ? undefined : copyObject(held, view.apiVersion, view.type.kind);
+    const made = type === 'apply' ? await appliedAcrossVersions(cluster, view, conversion, patch, live, target, options) : patched(view, type, patch, live, held, options);
     const writeOptions = {
       manager: options.manager,
       ...(options.warn === undefined ? {} : { warn: options.warn }),
       ...(made.managedFields === undefined ? {} : { managedFields: made.managedFields, fromApply: true }),
     };
     const write: AdmittedOperation = (candidate, dryRun, managedFields) => {
-      const current = cluster.store.get(view.type.key, target.namespace, target.name);
-      if (current !== prev) throw new ChangedUnderneath();
       const computed = { ...writeOptions, dryRun, ...(managedFields === undefined ? {} : { managedFields }) };
-      if (prev === undefined) return createObject(cluster, storage, candidate ?? object, view.type.namespaced ? target.namespace : undefined, computed);
-      return finishUpdate(cluster, storage, prev, candidate ?? object, target.subresource, computed);
+      if (held === undefined) return createObject(cluster, view, candidate ?? made.object, view.type.namespaced ? target.namespace : undefined, computed);
+      return finishUpdate(cluster, view, held, candidate ?? made.object, target.subresource, computed);
     };
     try {
-      // An apply's entries were computed across versions above; a merge or JSON patch's are computed here.
-      const versioned = made.managedFields === undefined ? await withVersionedFields(cluster, view, object, write, { manager: options.manager, subresource: target.subresource, prev }) : write;
-      const admitted = await admitWrite(
+      const admitted = await admitConverted(
         cluster,
+        conversion,
         {
           operation: prev === undefined ? 'CREATE' : 'UPDATE',
-          view: storage,
+          view,
           namespace: target.namespace,
           name: target.name,
           subresource: target.subresource,
-          object,
-          oldObject: prev === undefined ? undefined : (JSON.parse(objectJson(prev, storage.apiVersion, view.type.kind)) as KubeObject),
+          object: made.object,
           dryRun: options.dryRun,
-          requestVersion: view.version,
           ...(options.admissionOptions === undefined ? {} : { options: options.admissionOptions }),
         },
-        versioned,
+        { prev, held },
+        write,
+        // An apply's entries were computed across versions above; a merge or JSON patch's are computed there.
+        made.managedFields === undefined ? { manager: options.manager } : undefined,
       );
       return { ...admitted, created: prev === undefined };
     } catch (error) {
@@ -93,12 +88,6 @@ export async function patchConverted(
       if (attempt >= PATCH_ATTEMPTS) throw conflict(view.type, target.name);
     }
   }
-}
-
-async function toVersion(conversion: WebhookConversion, object: KubeObject, apiVersion: string): Promise<KubeObject> {
-  if (object['apiVersion'] === apiVersion) return object;
-  const [converted] = await convertObjects(conversion, [object], apiVersion);
-  return converted ?? object;
 }
 
 /** A merge or JSON patch applied to the live object at the request's version. */
@@ -111,7 +100,7 @@ function patched(
   options: Pick<PatchOptions, 'checkFields' | 'decodeJsonPatch'>,
 ): Patched {
   if (live === undefined || prev === undefined) throw new Error('katalog/testing: a merge or JSON patch needs the stored object');
-  const base: KubeObject = { ...live, apiVersion: view.apiVersion };
+  const base = live;
   const jsonPatch = type === 'json' ? (options.decodeJsonPatch ?? decodedJsonPatch)(patch) : [];
   const result = asObject(type === 'merge' ? runEngine(() => applyMergePatch(base, patch)) : jsonPatched(base, jsonPatch), 'the patch');
   const object = options.checkFields === undefined ? result : options.checkFields(result, type === 'json' ? () => jsonPatchedText(base, jsonPatch) : undefined);

@@ -44,11 +44,14 @@ export function checkIdentity(view: ResourceView, body: KubeObject, target: Obje
   resolveNamespace(view, metadata, view.type.namespaced ? target.namespace : undefined);
 }
 
-/** PUT of `body` (owned by the caller) on the main resource or `/status`. */
-export function updateObject(cluster: Cluster, view: ResourceView, body: KubeObject, target: ObjectTarget, options: ComputedWriteOptions): StoredRecord {
+/**
+ * PUT of `body` (owned by the caller) on the main resource or `/status`; `held`, the stored object as the write's
+ * version holds it when the caller converted it (conversion/converted-write.ts), else the store's.
+ */
+export function updateObject(cluster: Cluster, view: ResourceView, body: KubeObject, target: ObjectTarget, options: ComputedWriteOptions, held?: StoredRecord): StoredRecord {
   checkKind(view, body);
   checkIdentity(view, body, target);
-  const prev = existing(cluster, view, target);
+  const prev = held ?? existing(cluster, view, target);
   const rv = metadataOf(body)['resourceVersion'];
   if ((rv === undefined || rv === '') && !view.type.unconditionalUpdate) {
     // The generic store names the resource, not the kind: `leases.coordination.k8s.io "l" is invalid: ...`.

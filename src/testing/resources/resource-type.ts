@@ -72,6 +72,8 @@ export interface ResourceType {
   readonly createOnUpdate: boolean;
   /** A custom resource's `openAPIV3Schema` by version name (for `fieldValidation` and pruning); absent for built-ins. */
   readonly schemas?: Readonly<Record<string, unknown>>;
+  /** True for a custom resource whose CRD converts between versions through a webhook (`strategy: Webhook`). */
+  readonly webhookConversion?: true;
 }
 
 /** A resource type seen through one served version. */

@@ -6,7 +6,8 @@
  * in a version that does not declare a stored field does not show it. A stored object is decoded with the storage
  * version's defaults.
  *
- * When the two versions' schemas are the same, the conversion is the new apiVersion alone (the fast path).
+ * When the two versions' schemas are the same, the conversion is the new apiVersion alone (the fast path). A CRD
+ * that converts through a webhook is converted by its callers (conversion/), which prune with {@link prunedTo}.
  */
 import { decodedObject } from './schema-defaults.js';
 import { asSchema } from './schema-keywords.js';
@@ -63,25 +64,30 @@ export function convertedWithoutWebhook(type: ResourceType, object: KubeObject, 
 }
 
 /**
- * The stored `object` (at the storage version, whatever apiVersion it is labelled with) as a write or read at `view`
- * holds it under the `None` strategy: at `view`'s apiVersion, pruned to its schema when that differs from the
+ * The stored `object` (at the storage version, whatever apiVersion it is labelled with, or, for a CRD converting
+ * through a webhook, already converted to `view`'s version) as a write or read at `view` holds it under the `None`
+ * strategy: at `view`'s apiVersion, pruned to its schema when that differs from the
  * storage version's. `object` itself when it is at `view`'s apiVersion, a shallow copy when only the apiVersion
  * changes: not to be modified.
  */
 export function heldAtView(view: ResourceView, object: KubeObject): KubeObject {
-  if (!differsFromStorage(view.type, view.version)) return object['apiVersion'] === view.apiVersion ? object : { ...object, apiVersion: view.apiVersion };
+  if (view.type.webhookConversion === true || !differsFromStorage(view.type, view.version)) return object['apiVersion'] === view.apiVersion ? object : { ...object, apiVersion: view.apiVersion };
   return prunedTo(view.type, view.version, { ...structuredClone(object), apiVersion: view.apiVersion });
 }
 
 /**
  * `object`, written at `version` and checked there, in the form it is stored in: at the storage version, pruned to
  * its schema and decoded with its defaults, as kube-apiserver stores it and reads it back. `object` itself when the
- * two versions' schemas are the same.
+ * two versions' schemas are the same, or when the CRD converts through a webhook (the write's caller converts it).
  */
 export function storedFormAt(type: ResourceType, version: string, object: KubeObject): KubeObject {
-  if (!differsFromStorage(type, version)) return object;
+  if (type.webhookConversion === true || !differsFromStorage(type, version)) return object;
   // A copy: what the write did not reach may be shared with the stored object.
-  const stored = prunedTo(type, type.storageVersion, { ...structuredClone(object), apiVersion: apiVersionOf(type.group, type.storageVersion) });
+  return withStorageDefaults(type, prunedTo(type, type.storageVersion, { ...structuredClone(object), apiVersion: apiVersionOf(type.group, type.storageVersion) }));
+}
+
+/** `object`, converted to the storage version, as it is stored: decoded with the storage version's defaults. */
+export function withStorageDefaults(type: ResourceType, object: KubeObject): KubeObject {
   const schema = asSchema(type.schemas?.[type.storageVersion]);
-  return schema === undefined ? stored : decodedObject(stored, schema);
+  return schema === undefined ? object : decodedObject(object, schema);
 }
