@@ -84,8 +84,16 @@ describe('Events of the simulated controllers', () => {
     const [agentPod] = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=agent' })).items;
     assert.deepEqual(said(await about('db')), ['statefulset-controller Normal SuccessfulCreate: Create Pod db-0 in StatefulSet db successful (1)']);
     assert.deepEqual(said(await about('agent')), [`daemonset-controller Normal SuccessfulCreate: Created pod: ${agentPod?.metadata?.name} (1)`]);
-    assert.deepEqual(said(await about('done')), ['job-controller Normal Completed: Job completed (1)']);
-    assert.deepEqual(said(await about('broken')), ['job-controller Warning BackoffLimitExceeded: Job has reached the specified backoff limit (1)']);
+    const podsOf = async (job: string): Promise<string[]> => (await core.listNamespacedPod({ namespace: 'default', labelSelector: `job-name=${job}` })).items.map((pod) => String(pod.metadata?.name));
+    const [donePod] = await podsOf('done');
+    assert.deepEqual(said(await about('done')), ['job-controller Normal Completed: Job completed (1)', `job-controller Normal SuccessfulCreate: Created pod: ${donePod} (1)`]);
+    // A failing Job makes its Pod and, at once, its retries up to backoffLimit + 1 (the default 6: seven Pods).
+    const brokenPods = await podsOf('broken');
+    assert.equal(brokenPods.length, 7);
+    assert.deepEqual(said(await about('broken')), [
+      ...brokenPods.map((pod) => `job-controller Normal SuccessfulCreate: Created pod: ${pod} (1)`).sort(),
+      'job-controller Warning BackoffLimitExceeded: Job has reached the specified backoff limit (1)',
+    ]);
 
     // A StatefulSet makes its Pod again under the same name: the same Event, counted.
     await core.deleteNamespacedPod({ namespace: 'default', name: 'db-0', gracePeriodSeconds: 0 });

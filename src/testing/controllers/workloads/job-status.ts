@@ -1,7 +1,7 @@
 /**
- * The status the Job controller writes, its fields in Go's order: `startTime` and `active` while it runs, then
- * `Complete` (with `completionTime` and `succeeded`) or `Failed` (`BackoffLimitExceeded`, `failed` one over the
- * backoff limit). Pure.
+ * The status the Job controller writes, its fields in Go's order: `startTime`, `active` and `ready` while its Pods
+ * run; once they end, the Pods in `uncountedTerminatedPods` with the first condition of the end; then, counted,
+ * `Complete` (with `completionTime` and `succeeded`) or `Failed` (`BackoffLimitExceeded`, `failed`). Pure.
  */
 import { asObject } from '../../patch/json-value.js';
 import type { KubeObject } from '../../store/record.js';
@@ -27,10 +27,12 @@ export function jobSuspended(job: KubeObject): boolean {
  */
 const SYNCED = { terminating: 0, uncountedTerminatedPods: {}, ready: 0 } as const;
 
-/** The status of a Job that has just started (or whose Pods are at last made: it keeps its start time). */
-export function startedJobStatus(job: KubeObject, now: string): Record<string, unknown> {
-  const spec = asObject(job['spec']);
-  return { startTime: startTimeOf(job) ?? now, active: Math.max(1, count(spec['parallelism'], 1)), ...SYNCED };
+/**
+ * The status of a Job whose Pods run: `active` of them, `ready` of those Ready; it keeps its start time (a Job whose
+ * Pods were refused started then).
+ */
+export function runningJobStatus(job: KubeObject, now: string, active: number, ready = 0): Record<string, unknown> {
+  return { startTime: startTimeOf(job) ?? now, ...(active > 0 ? { active } : {}), ...SYNCED, ready };
 }
 
 /** The status of a Job started whose Pods the API server refuses: nothing active. */
@@ -49,31 +51,37 @@ function startTimeOf(job: KubeObject): string | undefined {
   return typeof startTime === 'string' ? startTime : undefined;
 }
 
-/** The status of a Job that finished, succeeding or failing. */
-export function finishedJobStatus(job: KubeObject, now: string, failed: boolean): Record<string, unknown> {
-  const spec = asObject(job['spec']);
-  const status = asObject(job['status']);
-  const startTime = typeof status['startTime'] === 'string' ? status['startTime'] : now;
-  const condition = (type: string, reason?: string, message?: string): Record<string, unknown> => ({
-    type,
-    status: 'True',
-    lastProbeTime: now,
-    lastTransitionTime: now,
-    ...(reason === undefined ? {} : { reason, message }),
-  });
-  if (failed) {
-    return {
-      conditions: [condition('FailureTarget', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message), condition('Failed', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message)],
-      startTime,
-      failed: count(spec['backoffLimit'], 6) + 1,
-      ...SYNCED,
-    };
-  }
+function condition(type: string, now: string, reason: string, message: string): Record<string, unknown> {
+  return { type, status: 'True', lastProbeTime: now, lastTransitionTime: now, reason, message };
+}
+
+const COMPLETIONS_REACHED = { reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' } as const;
+
+/**
+ * The status of a Job whose Pods (`uids`) have all ended, as the Job controller writes it before it counts them: the
+ * first condition of the end (`SuccessCriteriaMet` or `FailureTarget`), the Pods in `uncountedTerminatedPods`.
+ */
+export function endingJobStatus(job: KubeObject, now: string, failed: boolean, uids: readonly string[]): Record<string, unknown> {
+  const { reason, message } = failed ? BACKOFF_LIMIT : COMPLETIONS_REACHED;
   return {
-    conditions: [condition('SuccessCriteriaMet', 'CompletionsReached', 'Reached expected number of succeeded pods'), condition('Complete', 'CompletionsReached', 'Reached expected number of succeeded pods')],
-    startTime,
-    completionTime: now,
-    succeeded: Math.max(1, count(spec['completions'], 1)),
+    conditions: [condition(failed ? 'FailureTarget' : 'SuccessCriteriaMet', now, reason, message)],
+    startTime: startTimeOf(job) ?? now,
     ...SYNCED,
+    uncountedTerminatedPods: { [failed ? 'failed' : 'succeeded']: [...uids] },
   };
+}
+
+/**
+ * The status of a Job that finished, its `pods` counted: succeeded (`Complete`, `completionTime`) or failed (`Failed`,
+ * `BackoffLimitExceeded`). The conditions of {@link endingJobStatus} keep their times.
+ */
+export function finishedJobStatus(job: KubeObject, now: string, failed: boolean, pods: number): Record<string, unknown> {
+  const status = asObject(job['status']);
+  const startTime = startTimeOf(job) ?? now;
+  const kept = Array.isArray(status['conditions']) ? (status['conditions'] as unknown[]) : [];
+  const { reason, message } = failed ? BACKOFF_LIMIT : COMPLETIONS_REACHED;
+  const first = kept.length > 0 ? kept : [condition(failed ? 'FailureTarget' : 'SuccessCriteriaMet', now, reason, message)];
+  const conditions = [...first, condition(failed ? 'Failed' : 'Complete', now, reason, message)];
+  if (failed) return { conditions, startTime, failed: pods, ...SYNCED };
+  return { conditions, startTime, completionTime: now, succeeded: pods, ...SYNCED };
 }

@@ -125,6 +125,31 @@ export function runningPodStatus(pod: KubeObject, index: number, now: string, cr
   };
 }
 
+/**
+ * The status of a Pod whose containers ran to their end (a Job's): `Succeeded` (exit code 0) or `Failed` (1), no
+ * longer Ready, as a kubelet writes it.
+ */
+export function endedPodStatus(pod: KubeObject, now: string, failed: boolean): Record<string, unknown> {
+  const status = asObject(pod['status']);
+  const condition = (type: string, value: string, reason?: string): Record<string, unknown> => ({ type, status: value, lastProbeTime: null, lastTransitionTime: now, ...(reason === undefined ? {} : { reason }) });
+  const startedAt = typeof status['startTime'] === 'string' ? status['startTime'] : now;
+  return {
+    phase: failed ? 'Failed' : 'Succeeded',
+    conditions: [condition('Initialized', 'True', 'PodCompleted'), condition('Ready', 'False', 'PodCompleted'), condition('ContainersReady', 'False', 'PodCompleted'), condition('PodScheduled', 'True')],
+    ...(status['hostIP'] === undefined ? {} : { hostIP: status['hostIP'], podIP: status['podIP'] }),
+    startTime: startedAt,
+    containerStatuses: containersOf(pod).map(({ name, image }) => ({
+      name,
+      image,
+      imageID: '',
+      ready: false,
+      started: false,
+      restartCount: 0,
+      state: { terminated: { exitCode: failed ? 1 : 0, reason: failed ? 'Error' : 'Completed', startedAt, finishedAt: now } },
+    })),
+  };
+}
+
 /** Whether a Pod has a True Ready condition. */
 export function podReady(pod: KubeObject): boolean {
   const conditions = asObject(pod['status'])['conditions'];

@@ -3,31 +3,30 @@
  * cluster would take them through, each after a delay on the server's clock. A StatefulSet, DaemonSet or ReplicaSet
  * whose generation is not yet observed gets its Pods (Pending) and a status that counts them; after `readyAfterMs`
  * its Pods run and are Ready (or crash, when told to fail) and the status says so. A Deployment rolls out through
- * ReplicaSets (deployment-controller.ts), moving on whenever one of them changes. A Job starts, then after
- * `jobDurationMs` completes (or fails). A workload's Pod deleted by someone else is replaced (a ReplicaSet's at once,
+ * ReplicaSets (deployment-controller.ts), moving on whenever one of them changes. A Job runs its Pods, which end
+ * after `jobDurationMs` (job-controller.ts). A workload's Pod deleted by someone else is replaced (a ReplicaSet's at once,
  * under a new name; a StatefulSet's or DaemonSet's once it is gone). A bound Pod deleted gracefully is removed by
  * the simulated kubelet once it has stopped (pod-terminations.ts). PodDisruptionBudgets' statuses follow their Pods
  * (disruption-controller.ts). Everything runs as controller work of the
  * cluster (after the request that caused it), so it is deterministic under a fake clock.
  */
 import type { Cluster } from '../../cluster.js';
-import { podSecurityMayApply, podSecurityRefusal } from '../../admission/pod-security-admission.js';
 import { createObject } from '../../operations/create.js';
 import { deleteObject } from '../../operations/delete.js';
 import { isDeleting } from '../../operations/object-rules.js';
 import { systemUpdate } from '../../operations/system-write.js';
-import type { ResourceType, ResourceView } from '../../resources/resource-type.js';
+import type { ResourceType } from '../../resources/resource-type.js';
 import { jsonEqual } from '../../patch/json-value.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
 import { EventRecorder } from '../event-recorder.js';
-import { storageView } from '../storage-view.js';
 import { BUDGETS_KEY } from '../../kinds/builtin/disruption-budgets.js';
 import { NAMESPACES_KEY } from '../../resources/builtin-resources.js';
 import { DeferredTimers } from './deferred-timers.js';
 import { DeploymentController, DEPLOYMENTS_KEY, REPLICA_SETS_KEY } from './deployment-controller.js';
 import { DisruptionController } from './disruption-controller.js';
-import { BACKOFF_LIMIT, finishedJobStatus, jobFinished, jobSuspended, jobWaiting, startedJobStatus, waitingJobStatus } from './job-status.js';
-import { desiredReplicas, podManifest, podNames, runningPodStatus, safeHash } from './pod-manifests.js';
+import { JobController, JOBS_KEY } from './job-controller.js';
+import { desiredReplicas, podManifest, podNames, runningPodStatus } from './pod-manifests.js';
+import { podRefusal, podView } from './pod-refusal.js';
 import { PodTerminations } from './pod-terminations.js';
 import { statusOf, unobserved } from './object-fields.js';
 import { dependentsOf, KUBELET, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
@@ -40,7 +39,6 @@ const WORKLOAD_KINDS: Readonly<Record<string, string>> = {
   'apps/daemonsets': 'DaemonSet',
   [REPLICA_SETS_KEY]: 'ReplicaSet',
 };
-const JOBS_KEY = 'batch/jobs';
 
 /** The running simulation; `cancel()` drops every pending stage (reset, stop). */
 export interface WorkloadSimulator {
@@ -52,6 +50,7 @@ class Simulator implements WorkloadSimulator {
   private readonly deployments: DeploymentController;
   private readonly terminations: PodTerminations;
   private readonly disruptions: DisruptionController;
+  private readonly jobs: JobController;
   private readonly events: EventRecorder;
 
   constructor(
@@ -63,6 +62,7 @@ class Simulator implements WorkloadSimulator {
     this.deployments = new DeploymentController(cluster, simulation, this.events);
     this.terminations = new PodTerminations(cluster, simulation);
     this.disruptions = new DisruptionController(cluster, this.events);
+    this.jobs = new JobController(cluster, simulation, this.events);
   }
 
   cancel(): void {
@@ -70,6 +70,7 @@ class Simulator implements WorkloadSimulator {
     this.deployments.cancel();
     this.terminations.cancel();
     this.disruptions.cancel();
+    this.jobs.cancel();
   }
 
   /** Reacts to one commit: schedules the next stage of the object it concerns, if any. */
@@ -83,6 +84,7 @@ class Simulator implements WorkloadSimulator {
     if (type.key === BUDGETS_KEY) return;
     if (type.key === PODS_KEY) {
       this.terminations.observe(record, deleted);
+      this.jobs.observePod(record, deleted);
       // A Pod that goes, or starts going, moves its workload on: a ReplicaSet replaces it at once, a StatefulSet or
       // a DaemonSet once it is gone; the counts change.
       const startsGoing = isDeleting(object) && (prev === undefined || !isDeleting(prev.object));
@@ -96,6 +98,10 @@ class Simulator implements WorkloadSimulator {
       }
       return;
     }
+    if (type.key === JOBS_KEY) {
+      this.jobs.observe(record, deleted);
+      return;
+    }
     // A ReplicaSet's change, its deletion included, moves its Deployment's rollout on.
     if (type.key === REPLICA_SETS_KEY) this.deployments.requestOwner(object);
     if (deleted || isDeleting(object)) {
@@ -107,20 +113,11 @@ class Simulator implements WorkloadSimulator {
       if (unobserved(object)) this.deployments.request(uid);
       return;
     }
-    if (WORKLOAD_KINDS[type.key] !== undefined) {
-      if (unobserved(object)) this.cluster.defer(() => this.progress(uid));
-      return;
-    }
-    if (type.key === JOBS_KEY && statusOf(object)['startTime'] === undefined && !jobSuspended(object)) this.cluster.defer(() => this.startJob(uid));
+    if (WORKLOAD_KINDS[type.key] !== undefined && unobserved(object)) this.cluster.defer(() => this.progress(uid));
   }
 
   private live(uid: string): { key: string; record: StoredRecord } | undefined {
     return liveObject(this.cluster, uid);
-  }
-
-  private podView(): ResourceView | undefined {
-    const podType = this.cluster.registry.byKey(PODS_KEY);
-    return podType === undefined ? undefined : storageView(podType);
   }
 
   private pods(uid: string): StoredRecord[] {
@@ -131,14 +128,14 @@ class Simulator implements WorkloadSimulator {
   private progress(uid: string): void {
     const located = this.live(uid);
     const kind = located === undefined ? undefined : WORKLOAD_KINDS[located.key];
-    const podView = this.podView();
-    if (located === undefined || kind === undefined || podView === undefined) return;
+    const view = podView(this.cluster);
+    if (located === undefined || kind === undefined || view === undefined) return;
     const owner = located.record.object;
     const pods = this.pods(uid);
     const wanted = podNames(kind, owner, pods, String(this.cluster.store.currentRevision));
     for (const pod of pods) {
       if (wanted.includes(pod.name) || isDeleting(pod.object)) continue;
-      deleteObject(this.cluster, podView, pod.namespace, pod.name, {});
+      deleteObject(this.cluster, view, pod.namespace, pod.name, {});
       this.podEvent(kind, owner, 'Delete', pod.name);
     }
     // kube's DaemonSet controller makes a node's Pod once the one there is gone.
@@ -148,30 +145,18 @@ class Simulator implements WorkloadSimulator {
     for (const name of waits ? [] : wanted) {
       const namespace = located.record.namespace;
       if (this.cluster.store.get(PODS_KEY, namespace, name) !== undefined) continue;
-      const refusal = this.refusalOf(kind, apiVersion, owner, name);
+      const refusal = podRefusal(this.cluster, owner, podManifest(kind, apiVersion, owner, name));
       if (refusal !== undefined) {
         this.failedCreate(kind, owner, name, refusal);
         refused ??= refusal;
         continue;
       }
-      createObject(this.cluster, podView, podManifest(kind, apiVersion, owner, name), namespace, { manager: MANAGER, dryRun: false });
+      createObject(this.cluster, view, podManifest(kind, apiVersion, owner, name), namespace, { manager: MANAGER, dryRun: false });
       this.podEvent(kind, owner, 'Create', name);
     }
     const pending = this.pods(uid).some((pod) => statusOf(pod.object)['phase'] === 'Pending');
     this.writeStatus(uid, kind, { refused, now: this.cluster.now() });
     if (pending) this.timers.schedule(uid, this.simulation.readyAfterMs, () => this.settle(uid));
-  }
-
-  /**
-   * PodSecurity judges a controller's Pod as any other: the refusal of the Pod `name` the owner's template makes when
-   * its namespace's enforce level refuses it, else undefined.
-   */
-  private refusalOf(kind: string, apiVersion: string, owner: KubeObject, name: string): string | undefined {
-    const namespace = String(metadataOf(owner)['namespace'] ?? '');
-    const podView = this.podView();
-    if (podView === undefined || !podSecurityMayApply(this.cluster, PODS_KEY, namespace)) return undefined;
-    const checked = createObject(this.cluster, podView, podManifest(kind, apiVersion, owner, name), namespace, { manager: MANAGER, dryRun: true });
-    return podSecurityRefusal(this.cluster, namespace, name, checked.object);
   }
 
   /**
@@ -188,11 +173,7 @@ class Simulator implements WorkloadSimulator {
         this.cluster.defer(() => this.progress(uid));
       }
     }
-    for (const record of this.cluster.store.list(JOBS_KEY, namespace)) {
-      if (!jobWaiting(record.object)) continue;
-      const uid = record.uid;
-      this.cluster.defer(() => this.runJob(uid));
-    }
+    this.jobs.relabelled(namespace);
   }
 
   /** The Event of a Pod made or deleted, in its controller's words (a StatefulSet's differ from the others'). */
@@ -253,57 +234,6 @@ class Simulator implements WorkloadSimulator {
       },
       MANAGER,
     );
-  }
-
-  private startJob(uid: string): void {
-    const located = this.live(uid);
-    if (located === undefined || statusOf(located.record.object)['startTime'] !== undefined || jobSuspended(located.record.object)) return;
-    this.runJob(uid);
-  }
-
-  /**
-   * The Job starts its Pod: it runs until `jobDurationMs`, or, when PodSecurity refuses the Pod, it waits (started,
-   * nothing active) with the Job controller's FailedCreate Event, until its namespace changes.
-   */
-  private runJob(uid: string): void {
-    const located = this.live(uid);
-    if (located === undefined || jobFinished(located.record.object) || jobSuspended(located.record.object)) return;
-    const job = located.record.object;
-    const pod = `${String(metadataOf(job)['name'])}-${safeHash(`${uid}/${this.cluster.store.currentRevision}`, 5)}`;
-    const refusal = this.refusalOf('Job', 'batch/v1', job, pod);
-    const now = this.cluster.now();
-    systemUpdate(
-      this.cluster,
-      JOBS_KEY,
-      located.record,
-      (next) => {
-        next['status'] = refusal === undefined ? startedJobStatus(job, now) : waitingJobStatus(job, now);
-      },
-      MANAGER,
-    );
-    if (refusal !== undefined) this.failedCreate('Job', job, pod, refusal);
-    else this.timers.schedule(uid, this.simulation.jobDurationMs, () => this.finishJob(uid));
-  }
-
-  private finishJob(uid: string): void {
-    const located = this.live(uid);
-    if (located === undefined || jobFinished(located.record.object)) return;
-    const job = located.record.object;
-    const failed = shouldFail(job, this.simulation);
-    const status = finishedJobStatus(job, this.cluster.now(), failed);
-    systemUpdate(
-      this.cluster,
-      JOBS_KEY,
-      located.record,
-      (next) => {
-        next['status'] = status;
-      },
-      MANAGER,
-    );
-    // The Job controller's Event of the end: its Failed condition's reason and message as a Warning.
-    const involved = { apiVersion: 'batch/v1', kind: 'Job', object: job };
-    if (failed) this.events.record('job-controller', involved, 'Warning', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message);
-    else this.events.record('job-controller', involved, 'Normal', 'Completed', 'Job completed');
   }
 }
 

@@ -1,0 +1,199 @@
+/**
+ * The simulated Job controller, after kube-controller-manager's (checked against it, the probe acting as the
+ * kubelet): a Job that is not suspended starts and makes its Pods (`<job>-<suffix>`, its template's labels, the
+ * `batch.kubernetes.io/job-tracking` finalizer), `active` counting them. After `readyAfterMs` they run and are Ready
+ * (`ready`); after `jobDurationMs` they end, Succeeded or, when told to fail, Failed. The Job then lists them in
+ * `uncountedTerminatedPods` with the first condition of its end, takes its finalizer off each, and counts them:
+ * `Complete` with `succeeded`, or `Failed` with `failed`. What kube spaces out, the simulation does at once: the Pods a
+ * Job needs beyond its parallelism (its completions, or a failing Job's retries up to `backoffLimit` + 1, which kube
+ * makes after a backoff of 10 s doubling) are made when the first end, and end with them.
+ *
+ * A Pod whose PodSecurity is refused is not made: the Job waits, started with nothing active, until its namespace's
+ * labels change. A Job's Pod being deleted, or whose Job is gone, loses the finalizer, as kube's controller releases
+ * it; it is not replaced until the Job ends.
+ */
+import type { Cluster } from '../../cluster.js';
+import { createObject } from '../../operations/create.js';
+import { finalizersOf, isDeleting } from '../../operations/object-rules.js';
+import { removeFinalizer, systemUpdate } from '../../operations/system-write.js';
+import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
+import type { EventRecorder } from '../event-recorder.js';
+import { DeferredTimers } from './deferred-timers.js';
+import { BACKOFF_LIMIT, endingJobStatus, finishedJobStatus, jobFinished, jobSuspended, jobWaiting, runningJobStatus, waitingJobStatus } from './job-status.js';
+import { count, statusOf } from './object-fields.js';
+import { dependentsOf, KUBELET, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
+import { endedPodStatus, podManifest, podReady, runningPodStatus, safeHash } from './pod-manifests.js';
+import { podRefusal, podView } from './pod-refusal.js';
+import { shouldFail, type Simulation } from './simulation-options.js';
+
+export const JOBS_KEY = 'batch/jobs';
+
+/** The finalizer kube's Job controller puts on the Pods it makes, and takes off once it has counted them. */
+export const JOB_TRACKING = 'batch.kubernetes.io/job-tracking';
+
+/** How many Pods a Job runs at once: its parallelism (1), no more than its completions. */
+function parallelPods(job: KubeObject): number {
+  const spec = (job['spec'] ?? {}) as Record<string, unknown>;
+  const parallelism = count(spec['parallelism'], 1);
+  return spec['completions'] === undefined || spec['completions'] === null ? parallelism : Math.min(parallelism, count(spec['completions'], 1));
+}
+
+export class JobController {
+  private readonly timers: DeferredTimers;
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly simulation: Simulation,
+    private readonly events: EventRecorder,
+  ) {
+    this.timers = new DeferredTimers(cluster);
+  }
+
+  cancel(): void {
+    this.timers.cancel();
+  }
+
+  /** A Job's commit: one not started (nor suspended) starts; one going or gone has its stages dropped. */
+  observe(record: StoredRecord, deleted: boolean): void {
+    const uid = record.uid;
+    if (deleted || isDeleting(record.object)) {
+      this.timers.clear(uid);
+      this.timers.clear(`${uid}/ready`);
+      return;
+    }
+    if (statusOf(record.object)['startTime'] === undefined && !jobSuspended(record.object)) this.cluster.defer(() => this.start(uid));
+  }
+
+  /** A Pod's commit: a Job's Pod being deleted, or whose Job is gone, loses the tracking finalizer. */
+  observePod(pod: StoredRecord, deleted: boolean): void {
+    if (deleted || !finalizersOf(pod.object).includes(JOB_TRACKING)) return;
+    if (!isDeleting(pod.object) && this.ownerOf(pod) !== undefined) return;
+    const uid = pod.uid;
+    this.cluster.defer(() => removeFinalizer(this.cluster, uid, JOB_TRACKING));
+  }
+
+  /** A namespace's labels changed: its Jobs whose Pods PodSecurity refused try again. */
+  relabelled(namespace: string): void {
+    for (const record of this.cluster.store.list(JOBS_KEY, namespace)) {
+      if (!jobWaiting(record.object)) continue;
+      const uid = record.uid;
+      this.cluster.defer(() => this.run(uid));
+    }
+  }
+
+  private ownerOf(pod: StoredRecord): StoredRecord | undefined {
+    for (const ref of (metadataOf(pod.object)['ownerReferences'] as { uid?: unknown; controller?: unknown }[] | undefined) ?? []) {
+      const owner = ref.controller === true && typeof ref.uid === 'string' ? this.cluster.store.byUid(ref.uid) : undefined;
+      if (owner?.key === JOBS_KEY) return owner.record;
+    }
+    return undefined;
+  }
+
+  private live(uid: string): StoredRecord | undefined {
+    const located = liveObject(this.cluster, uid);
+    return located === undefined || jobFinished(located.record.object) || jobSuspended(located.record.object) ? undefined : located.record;
+  }
+
+  /** The Job's Pods that are not being deleted. */
+  private pods(uid: string): StoredRecord[] {
+    return dependentsOf(this.cluster, uid, PODS_KEY).filter((pod) => !isDeleting(pod.object));
+  }
+
+  private start(uid: string): void {
+    const job = this.live(uid);
+    if (job !== undefined && statusOf(job.object)['startTime'] === undefined) this.run(uid);
+  }
+
+  /**
+   * The Job makes its Pods and counts them active; or, when PodSecurity refuses its Pod, it waits (started, nothing
+   * active) with the Job controller's FailedCreate Event, until its namespace changes.
+   */
+  private run(uid: string): void {
+    const record = this.live(uid);
+    if (record === undefined || this.pods(uid).length > 0) return;
+    const job = record.object;
+    const wanted = parallelPods(job);
+    const first = this.manifest(job, uid, 0);
+    const refusal = wanted === 0 ? undefined : podRefusal(this.cluster, job, first);
+    const now = this.cluster.now();
+    if (refusal !== undefined) {
+      this.writeStatus(record, waitingJobStatus(job, now));
+      this.event(job, 'Warning', 'FailedCreate', `Error creating: ${refusal}`);
+      return;
+    }
+    for (let i = 0; i < wanted; i++) this.makePod(job, i === 0 ? first : this.manifest(job, uid, i));
+    this.writeStatus(record, runningJobStatus(job, now, wanted));
+    // A Job without Pods to run (parallelism 0) waits, as kube's does.
+    if (wanted === 0) return;
+    if (this.simulation.readyAfterMs < this.simulation.jobDurationMs) this.timers.schedule(`${uid}/ready`, this.simulation.readyAfterMs, () => this.ready(uid));
+    this.timers.schedule(uid, this.simulation.jobDurationMs, () => this.finish(uid));
+  }
+
+  /** The Job's Pods run and are Ready; `ready` counts them. */
+  private ready(uid: string): void {
+    const now = this.cluster.now();
+    this.pods(uid).forEach((pod, index) => {
+      if (statusOf(pod.object)['phase'] !== 'Pending') return;
+      systemUpdate(this.cluster, PODS_KEY, pod, (next) => void (next['status'] = runningPodStatus(pod.object, index, now, false)), KUBELET);
+    });
+    const record = this.live(uid);
+    if (record === undefined) return;
+    const pods = this.pods(uid);
+    this.writeStatus(record, runningJobStatus(record.object, now, pods.length, pods.filter((pod) => podReady(pod.object)).length));
+  }
+
+  /**
+   * The Job's Pods end (with those it needs beyond them, made now), Succeeded or Failed; the Job lists them, releases
+   * them, then counts them and ends.
+   */
+  private finish(uid: string): void {
+    this.timers.clear(`${uid}/ready`);
+    const record = this.live(uid);
+    if (record === undefined) return;
+    const job = record.object;
+    const failed = shouldFail(job, this.simulation);
+    const spec = (job['spec'] ?? {}) as Record<string, unknown>;
+    const pods = this.pods(uid).filter((pod) => statusOf(pod.object)['phase'] !== 'Succeeded' && statusOf(pod.object)['phase'] !== 'Failed');
+    const needed = failed ? count(spec['backoffLimit'], 6) + 1 : spec['completions'] === undefined || spec['completions'] === null ? Math.max(1, pods.length) : count(spec['completions'], 1);
+    for (let i = pods.length; i < needed; i++) {
+      const made = this.makePod(job, this.manifest(job, uid, i));
+      if (made !== undefined) pods.push(made);
+    }
+    const now = this.cluster.now();
+    for (const pod of pods) systemUpdate(this.cluster, PODS_KEY, pod, (next) => void (next['status'] = endedPodStatus(pod.object, now, failed)), KUBELET);
+    const listed = this.live(uid);
+    if (listed === undefined) return;
+    this.writeStatus(listed, endingJobStatus(listed.object, now, failed, pods.map((pod) => pod.uid)));
+    for (const pod of pods) removeFinalizer(this.cluster, pod.uid, JOB_TRACKING);
+    const counted = this.live(uid);
+    if (counted === undefined) return;
+    this.writeStatus(counted, finishedJobStatus(counted.object, now, failed, pods.length));
+    // The Job controller's Event of the end: its Failed condition's reason and message as a Warning.
+    if (failed) this.event(job, 'Warning', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message);
+    else this.event(job, 'Normal', 'Completed', 'Job completed');
+  }
+
+  /** The manifest of the Job's Pod number `index` of this round, as its controller makes it. */
+  private manifest(job: KubeObject, uid: string, index: number): KubeObject {
+    const name = String(metadataOf(job)['name']);
+    const pod = podManifest('Job', 'batch/v1', job, `${name}-${safeHash(`${uid}/${this.cluster.store.currentRevision}/${index}`, 5)}`);
+    return { ...pod, metadata: { ...metadataOf(pod), generateName: `${name}-`, finalizers: [JOB_TRACKING] } };
+  }
+
+  /** Makes a Pod of the Job, with the Job controller's Event; undefined when the Pod resource is gone. */
+  private makePod(job: KubeObject, manifest: KubeObject): StoredRecord | undefined {
+    const view = podView(this.cluster);
+    if (view === undefined) return undefined;
+    const made = createObject(this.cluster, view, manifest, String(metadataOf(job)['namespace']), { manager: MANAGER, dryRun: false });
+    this.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${made.name}`);
+    return made;
+  }
+
+  private writeStatus(record: StoredRecord, status: Record<string, unknown>): void {
+    systemUpdate(this.cluster, JOBS_KEY, record, (next) => void (next['status'] = status), MANAGER);
+  }
+
+  private event(job: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.events.record('job-controller', { apiVersion: 'batch/v1', kind: 'Job', object: job }, type, reason, message);
+  }
+}

@@ -1,0 +1,130 @@
+// The simulated Job controller's Pods, as kube-controller-manager's Job controller makes and counts them (checked
+// against it with the probe acting as the kubelet): the Pod made, the statuses a watch sees while it is Pending,
+// Ready and Succeeded, a failing Job's Pods up to backoffLimit + 1, completions beyond parallelism, and the tracking
+// finalizer released when a Pod or its Job is deleted. All through client-node over HTTP, on a fake clock.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BatchV1Api, CoreV1Api, Watch, type V1Job, type V1Pod } from '@kubernetes/client-node';
+import { SIMULATE_ANNOTATION, startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { FakeClock } from '../support/fake-clock.js';
+import { waitFor } from './wait-for.js';
+
+const TRACKING = 'batch.kubernetes.io/job-tracking';
+
+function job(name: string, spec: Partial<NonNullable<V1Job['spec']>> = {}, annotations?: Record<string, string>): V1Job {
+  return {
+    metadata: { name, ...(annotations === undefined ? {} : { annotations }) },
+    spec: { template: { metadata: { labels: { app: name } }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'i' }] } }, ...spec },
+  };
+}
+
+describe('simulated Jobs run Pods (fake clock)', () => {
+  const clock = new FakeClock();
+  let server: TestApiServer;
+  let batch: BatchV1Api;
+  let core: CoreV1Api;
+  const podsOf = async (name: string): Promise<V1Pod[]> => (await core.listNamespacedPod({ namespace: 'default', labelSelector: `job-name=${name}` })).items;
+  const statusOf = async (name: string): Promise<Record<string, unknown>> => JSON.parse(JSON.stringify((await batch.readNamespacedJob({ namespace: 'default', name })).status)) as Record<string, unknown>;
+  const advance = async (ms: number): Promise<void> => {
+    await clock.advance(ms);
+    await server.settled();
+  };
+
+  before(async () => {
+    server = await startTestApiServer({ clock, simulateWorkloads: { readyAfterMs: 1000, jobDurationMs: 3000 } });
+    batch = server.kubeConfig.makeApiClient(BatchV1Api);
+    core = server.kubeConfig.makeApiClient(CoreV1Api);
+  });
+  after(() => server.stop());
+
+  test('a Job makes its Pod, counts it active, then ready, then lists it uncounted, releases it and completes', async () => {
+    const seen: string[] = [];
+    const watch = await new Watch(server.kubeConfig).watch('/apis/batch/v1/namespaces/default/jobs', { fieldSelector: 'metadata.name=work' }, (type, object: V1Job) => {
+      const status = { ...object.status, conditions: object.status?.conditions?.map((c) => c.type), uncountedTerminatedPods: Object.keys(object.status?.uncountedTerminatedPods ?? {}) };
+      seen.push(`${type} ${JSON.stringify(status).replace(/"\d{4}-[\d-]+T[\d:]+Z"/g, 'T')}`);
+    }, () => undefined);
+    const created = await batch.createNamespacedJob({ namespace: 'default', body: job('work') });
+    await server.settled();
+    const [pod] = await podsOf('work');
+    assert.ok(pod !== undefined, 'the Job made its Pod');
+    const uid = String(created.metadata?.uid);
+    assert.match(String(pod.metadata?.name), /^work-[a-z0-9]{5}$/);
+    assert.equal(pod.metadata?.generateName, 'work-');
+    assert.deepEqual(pod.metadata?.labels, { app: 'work', 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': 'work', 'controller-uid': uid, 'job-name': 'work' });
+    assert.deepEqual(pod.metadata?.ownerReferences?.map((ref) => [ref.kind, ref.name, ref.uid, ref.controller, ref.blockOwnerDeletion]), [['Job', 'work', uid, true, true]]);
+    assert.deepEqual(pod.metadata?.finalizers, [TRACKING]);
+    assert.equal(pod.status?.phase, 'Pending');
+    assert.deepEqual(pick(await statusOf('work'), ['active', 'ready']), { active: 1, ready: 0 });
+
+    await advance(1000);
+    assert.equal((await podsOf('work'))[0]?.status?.phase, 'Running');
+    assert.deepEqual(pick(await statusOf('work'), ['active', 'ready']), { active: 1, ready: 1 });
+
+    await advance(2000);
+    const [ended] = await podsOf('work');
+    assert.deepEqual([ended?.status?.phase, ended?.status?.containerStatuses?.[0]?.state?.terminated?.exitCode, ended?.metadata?.finalizers], ['Succeeded', 0, undefined]);
+    const done = await statusOf('work');
+    assert.deepEqual(pick(done, ['active', 'succeeded', 'ready', 'uncountedTerminatedPods']), { succeeded: 1, ready: 0, uncountedTerminatedPods: {} });
+    await waitFor(() => seen.length >= 5, 'five watch events');
+    watch.abort();
+    // As kube's Job controller writes them: started, ready, the Pod listed uncounted with the first condition, counted.
+    assert.deepEqual(seen, [
+      'ADDED {"uncountedTerminatedPods":[]}',
+      'MODIFIED {"startTime":T,"active":1,"terminating":0,"uncountedTerminatedPods":[],"ready":0}',
+      'MODIFIED {"startTime":T,"active":1,"terminating":0,"uncountedTerminatedPods":[],"ready":1}',
+      'MODIFIED {"conditions":["SuccessCriteriaMet"],"startTime":T,"terminating":0,"uncountedTerminatedPods":["succeeded"],"ready":0}',
+      'MODIFIED {"conditions":["SuccessCriteriaMet","Complete"],"startTime":T,"completionTime":T,"succeeded":1,"terminating":0,"uncountedTerminatedPods":[],"ready":0}',
+    ]);
+  });
+
+  test('a failing Job fails its Pod and its retries, up to backoffLimit + 1 Pods, then fails', async () => {
+    await batch.createNamespacedJob({ namespace: 'default', body: job('bad', { backoffLimit: 1 }, { [SIMULATE_ANNOTATION]: 'fail' }) });
+    await server.settled();
+    assert.equal((await podsOf('bad')).length, 1);
+    await advance(3000);
+    const pods = await podsOf('bad');
+    assert.deepEqual(pods.map((pod) => [pod.status?.phase, pod.status?.containerStatuses?.[0]?.state?.terminated?.exitCode, pod.metadata?.finalizers]), [
+      ['Failed', 1, undefined],
+      ['Failed', 1, undefined],
+    ]);
+    const status = await statusOf('bad');
+    assert.deepEqual(pick(status, ['failed', 'active', 'uncountedTerminatedPods']), { failed: 2, uncountedTerminatedPods: {} });
+    assert.deepEqual((status['conditions'] as { type: string; reason: string }[]).map((c) => [c.type, c.reason]), [
+      ['FailureTarget', 'BackoffLimitExceeded'],
+      ['Failed', 'BackoffLimitExceeded'],
+    ]);
+  });
+
+  test('completions beyond parallelism: two Pods at once, the third made when they end; parallelism 0 runs nothing', async () => {
+    await batch.createNamespacedJob({ namespace: 'default', body: job('three', { completions: 3, parallelism: 2 }) });
+    await batch.createNamespacedJob({ namespace: 'default', body: job('idle', { parallelism: 0 }) });
+    await server.settled();
+    assert.equal((await podsOf('three')).length, 2);
+    assert.equal((await statusOf('three'))['active'], 2);
+    await advance(3000);
+    assert.deepEqual((await podsOf('three')).map((pod) => pod.status?.phase), ['Succeeded', 'Succeeded', 'Succeeded']);
+    assert.equal((await statusOf('three'))['succeeded'], 3);
+    assert.equal((await podsOf('idle')).length, 0);
+    assert.deepEqual(pick(await statusOf('idle'), ['active', 'succeeded', 'conditions']), {});
+  });
+
+  test('a Job Pod being deleted, and the Pods of a deleted Job, lose the tracking finalizer and go', async () => {
+    await batch.createNamespacedJob({ namespace: 'default', body: job('gone') });
+    await batch.createNamespacedJob({ namespace: 'default', body: job('dropped') });
+    await server.settled();
+    const [pod] = await podsOf('gone');
+    await core.deleteNamespacedPod({ namespace: 'default', name: String(pod?.metadata?.name), gracePeriodSeconds: 0 });
+    await server.settled();
+    assert.deepEqual(await podsOf('gone'), []);
+    await batch.deleteNamespacedJob({ namespace: 'default', name: 'dropped', propagationPolicy: 'Foreground' });
+    await server.settled();
+    // Deleted gracefully, its Pod stops (podTerminationMs), and nothing holds it then.
+    await advance(100);
+    assert.deepEqual(await podsOf('dropped'), []);
+    await assert.rejects(batch.readNamespacedJob({ namespace: 'default', name: 'dropped' }), /404|not found/i);
+  });
+});
+
+function pick(object: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]));
+}
