@@ -1,10 +1,10 @@
 // The simulated Job controller's Pods, as kube-controller-manager's Job controller makes and counts them (checked
 // against it with the probe acting as the kubelet): the Pod made, the statuses a watch sees while it is Pending,
-// Ready and Succeeded, a failing Job's Pods up to backoffLimit + 1, completions beyond parallelism, and the tracking
-// finalizer released when a Pod or its Job is deleted. All through client-node over HTTP, on a fake clock.
+// Ready and Succeeded, a failing Job's Pods up to backoffLimit + 1, completions beyond parallelism, a Job suspended and
+// resumed, and the tracking finalizer released when a Pod or its Job is deleted. All through client-node over HTTP, on a fake clock.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BatchV1Api, CoreV1Api, Watch, type V1Job, type V1Pod } from '@kubernetes/client-node';
+import { BatchV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, Watch, type V1Job, type V1Pod } from '@kubernetes/client-node';
 import { SIMULATE_ANNOTATION, startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { waitFor } from './wait-for.js';
@@ -106,6 +106,44 @@ describe('simulated Jobs run Pods (fake clock)', () => {
     assert.equal((await statusOf('three'))['succeeded'], 3);
     assert.equal((await podsOf('idle')).length, 0);
     assert.deepEqual(pick(await statusOf('idle'), ['active', 'succeeded', 'conditions']), {});
+  });
+
+  test('suspended, a Job deletes its Pods and says so; resumed, it starts again; created suspended, it waits', async () => {
+    const suspend = (name: string, value: boolean): Promise<V1Job> => batch.patchNamespacedJob({ namespace: 'default', name, body: { spec: { suspend: value } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    const conditions = (status: Record<string, unknown>): unknown[] => ((status['conditions'] ?? []) as { type: string; status: string; reason: string }[]).map((c) => [c.type, c.status, c.reason]);
+    await batch.createNamespacedJob({ namespace: 'default', body: job('paused') });
+    await batch.createNamespacedJob({ namespace: 'default', body: job('held', { suspend: true }) });
+    await server.settled();
+    const [first] = await podsOf('paused');
+    await suspend('paused', true);
+    await server.settled();
+    const [going] = await podsOf('paused');
+    assert.deepEqual([going?.metadata?.name, going?.metadata?.deletionTimestamp !== undefined, going?.metadata?.finalizers], [first?.metadata?.name, true, undefined]);
+    const suspended = await statusOf('paused');
+    assert.deepEqual(pick(suspended, ['startTime', 'active', 'terminating', 'ready']), { terminating: 1, ready: 0 });
+    assert.deepEqual(conditions(suspended), [['Suspended', 'True', 'JobSuspended']]);
+    await advance(100);
+    assert.deepEqual(await podsOf('paused'), []);
+    assert.equal((await statusOf('paused'))['terminating'], 0);
+
+    await suspend('paused', false);
+    await server.settled();
+    const [again] = await podsOf('paused');
+    assert.ok(again !== undefined && again.metadata?.name !== first?.metadata?.name, 'a new Pod');
+    const resumed = await statusOf('paused');
+    assert.deepEqual([resumed['active'], resumed['startTime'] !== undefined, conditions(resumed)], [1, true, [['Suspended', 'False', 'JobResumed']]]);
+    await advance(3000);
+    assert.deepEqual(conditions(await statusOf('paused')), [
+      ['Suspended', 'False', 'JobResumed'],
+      ['SuccessCriteriaMet', 'True', 'CompletionsReached'],
+      ['Complete', 'True', 'CompletionsReached'],
+    ]);
+    const events = (await core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=paused' })).items.map((e) => e.reason).sort();
+    assert.deepEqual(events, ['Completed', 'Resumed', 'SuccessfulCreate', 'SuccessfulCreate', 'SuccessfulDelete', 'Suspended']);
+
+    assert.deepEqual(await podsOf('held'), []);
+    assert.deepEqual(conditions(await statusOf('held')), [['Suspended', 'True', 'JobSuspended']]);
+    assert.equal((await statusOf('held'))['startTime'], undefined);
   });
 
   test('a Job Pod being deleted, and the Pods of a deleted Job, lose the tracking finalizer and go', async () => {

@@ -9,17 +9,19 @@
  * makes after a backoff of 10 s doubling) are made when the first end, and end with them.
  *
  * A Pod whose PodSecurity is refused is not made: the Job waits, started with nothing active, until its namespace's
- * labels change. A Job's Pod being deleted, or whose Job is gone, loses the finalizer, as kube's controller releases
+ * labels change. A Job suspended deletes its Pods and says so (`Suspended`, no start time); resumed, it starts again
+ * (`Suspended` False, `JobResumed`). A Job's Pod being deleted, or whose Job is gone, loses the finalizer, as kube's controller releases
  * it; it is not replaced until the Job ends.
  */
 import type { Cluster } from '../../cluster.js';
 import { createObject } from '../../operations/create.js';
+import { deleteObject } from '../../operations/delete.js';
 import { finalizersOf, isDeleting } from '../../operations/object-rules.js';
 import { removeFinalizer, systemUpdate } from '../../operations/system-write.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
 import type { EventRecorder } from '../event-recorder.js';
 import { DeferredTimers } from './deferred-timers.js';
-import { BACKOFF_LIMIT, endingJobStatus, finishedJobStatus, jobFinished, jobSuspended, jobWaiting, runningJobStatus, waitingJobStatus } from './job-status.js';
+import { BACKOFF_LIMIT, endingJobStatus, finishedJobStatus, jobFinished, jobSuspended, jobSuspendedCondition, jobWaiting, runningJobStatus, suspendedJobStatus, waitingJobStatus } from './job-status.js';
 import { count, statusOf } from './object-fields.js';
 import { dependentsOf, KUBELET, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
 import { endedPodStatus, podManifest, podReady, runningPodStatus, safeHash } from './pod-manifests.js';
@@ -53,20 +55,40 @@ export class JobController {
     this.timers.cancel();
   }
 
-  /** A Job's commit: one not started (nor suspended) starts; one going or gone has its stages dropped. */
+  /**
+   * A Job's commit: one not started (nor suspended) starts; one suspended that runs Pods or does not say so yet is
+   * suspended; one going or gone has its stages dropped.
+   */
   observe(record: StoredRecord, deleted: boolean): void {
     const uid = record.uid;
-    if (deleted || isDeleting(record.object)) {
+    const job = record.object;
+    if (deleted || isDeleting(job)) {
       this.timers.clear(uid);
       this.timers.clear(`${uid}/ready`);
       return;
     }
-    if (statusOf(record.object)['startTime'] === undefined && !jobSuspended(record.object)) this.cluster.defer(() => this.start(uid));
+    if (jobFinished(job)) return;
+    if (jobSuspended(job)) {
+      if (!jobSuspendedCondition(job) || this.pods(uid).length > 0) this.cluster.defer(() => this.suspend(uid));
+      return;
+    }
+    if (statusOf(job)['startTime'] === undefined) this.cluster.defer(() => this.start(uid));
   }
 
-  /** A Pod's commit: a Job's Pod being deleted, or whose Job is gone, loses the tracking finalizer. */
+  /**
+   * A Pod's commit: a Job's Pod being deleted, or whose Job is gone, loses the tracking finalizer; a suspended Job's
+   * Pod gone is no longer terminating.
+   */
   observePod(pod: StoredRecord, deleted: boolean): void {
-    if (deleted || !finalizersOf(pod.object).includes(JOB_TRACKING)) return;
+    if (deleted) {
+      const owner = this.ownerOf(pod);
+      if (owner !== undefined && jobSuspended(owner.object)) {
+        const uid = owner.uid;
+        this.cluster.defer(() => this.suspend(uid));
+      }
+      return;
+    }
+    if (!finalizersOf(pod.object).includes(JOB_TRACKING)) return;
     if (!isDeleting(pod.object) && this.ownerOf(pod) !== undefined) return;
     const uid = pod.uid;
     this.cluster.defer(() => removeFinalizer(this.cluster, uid, JOB_TRACKING));
@@ -123,10 +145,36 @@ export class JobController {
     }
     for (let i = 0; i < wanted; i++) this.makePod(job, i === 0 ? first : this.manifest(job, uid, i));
     this.writeStatus(record, runningJobStatus(job, now, wanted));
+    if (jobSuspendedCondition(job)) this.event(job, 'Normal', 'Resumed', 'Job resumed');
     // A Job without Pods to run (parallelism 0) waits, as kube's does.
     if (wanted === 0) return;
     if (this.simulation.readyAfterMs < this.simulation.jobDurationMs) this.timers.schedule(`${uid}/ready`, this.simulation.readyAfterMs, () => this.ready(uid));
     this.timers.schedule(uid, this.simulation.jobDurationMs, () => this.finish(uid));
+  }
+
+  /**
+   * A suspended Job deletes its Pods (their finalizer taken off first) and says so: `Suspended`, no start time (a
+   * resumed Job starts again), `terminating` counting the Pods until they are gone.
+   */
+  private suspend(uid: string): void {
+    const located = liveObject(this.cluster, uid);
+    if (located === undefined || jobFinished(located.record.object) || !jobSuspended(located.record.object)) return;
+    this.timers.clear(uid);
+    this.timers.clear(`${uid}/ready`);
+    const job = located.record.object;
+    const view = podView(this.cluster);
+    if (view !== undefined) {
+      for (const pod of this.pods(uid)) {
+        removeFinalizer(this.cluster, pod.uid, JOB_TRACKING);
+        deleteObject(this.cluster, view, pod.namespace, pod.name, {});
+        this.event(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.name}`);
+      }
+    }
+    const terminating = dependentsOf(this.cluster, uid, PODS_KEY).length;
+    const record = liveObject(this.cluster, uid)?.record;
+    if (record === undefined) return;
+    this.writeStatus(record, suspendedJobStatus(job, this.cluster.now(), terminating));
+    if (!jobSuspendedCondition(job)) this.event(job, 'Normal', 'Suspended', 'Job suspended');
   }
 
   /** The Job's Pods run and are Ready; `ready` counts them. */

@@ -29,10 +29,37 @@ const SYNCED = { terminating: 0, uncountedTerminatedPods: {}, ready: 0 } as cons
 
 /**
  * The status of a Job whose Pods run: `active` of them, `ready` of those Ready; it keeps its start time (a Job whose
- * Pods were refused started then).
+ * Pods were refused started then) and its conditions, but for a `Suspended` one, which it turns False (`JobResumed`).
  */
 export function runningJobStatus(job: KubeObject, now: string, active: number, ready = 0): Record<string, unknown> {
-  return { startTime: startTimeOf(job) ?? now, ...(active > 0 ? { active } : {}), ...SYNCED, ready };
+  const conditions = conditionsOf(job).map((c) => (isSuspended(c) ? condition('Suspended', now, 'JobResumed', 'Job resumed', 'False') : c));
+  return { ...(conditions.length > 0 ? { conditions } : {}), startTime: startTimeOf(job) ?? now, ...(active > 0 ? { active } : {}), ...SYNCED, ready };
+}
+
+/** Whether the Job's `Suspended` condition is True (it was suspended, and has not run since). */
+export function jobSuspendedCondition(job: KubeObject): boolean {
+  return conditionsOf(job).some(isSuspended);
+}
+
+/**
+ * The status of a suspended Job, as kube's Job controller writes it once it has deleted its Pods: no start time,
+ * nothing active, `terminating` the Pods still going, and a `Suspended` condition True (`JobSuspended`; kept as it
+ * was when the Job was suspended already).
+ */
+export function suspendedJobStatus(job: KubeObject, now: string, terminating: number): Record<string, unknown> {
+  const suspended = condition('Suspended', now, 'JobSuspended', 'Job suspended');
+  const others = conditionsOf(job).filter((c) => asObject(c)['type'] !== 'Suspended');
+  const kept = conditionsOf(job).find(isSuspended);
+  return { conditions: [...others, kept ?? suspended], ...SYNCED, terminating };
+}
+
+function conditionsOf(job: KubeObject): unknown[] {
+  const conditions = asObject(job['status'])['conditions'];
+  return Array.isArray(conditions) ? conditions : [];
+}
+
+function isSuspended(c: unknown): boolean {
+  return asObject(c)['type'] === 'Suspended' && asObject(c)['status'] === 'True';
 }
 
 /** The status of a Job started whose Pods the API server refuses: nothing active. */
@@ -51,8 +78,8 @@ function startTimeOf(job: KubeObject): string | undefined {
   return typeof startTime === 'string' ? startTime : undefined;
 }
 
-function condition(type: string, now: string, reason: string, message: string): Record<string, unknown> {
-  return { type, status: 'True', lastProbeTime: now, lastTransitionTime: now, reason, message };
+function condition(type: string, now: string, reason: string, message: string, status = 'True'): Record<string, unknown> {
+  return { type, status, lastProbeTime: now, lastTransitionTime: now, reason, message };
 }
 
 const COMPLETIONS_REACHED = { reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' } as const;
@@ -64,7 +91,7 @@ const COMPLETIONS_REACHED = { reason: 'CompletionsReached', message: 'Reached ex
 export function endingJobStatus(job: KubeObject, now: string, failed: boolean, uids: readonly string[]): Record<string, unknown> {
   const { reason, message } = failed ? BACKOFF_LIMIT : COMPLETIONS_REACHED;
   return {
-    conditions: [condition(failed ? 'FailureTarget' : 'SuccessCriteriaMet', now, reason, message)],
+    conditions: [...conditionsOf(job), condition(failed ? 'FailureTarget' : 'SuccessCriteriaMet', now, reason, message)],
     startTime: startTimeOf(job) ?? now,
     ...SYNCED,
     uncountedTerminatedPods: { [failed ? 'failed' : 'succeeded']: [...uids] },
