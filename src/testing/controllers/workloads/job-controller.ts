@@ -33,11 +33,22 @@ export const JOBS_KEY = 'batch/jobs';
 /** The finalizer kube's Job controller puts on the Pods it makes, and takes off once it has counted them. */
 export const JOB_TRACKING = 'batch.kubernetes.io/job-tracking';
 
+/** The Job's `completions`, or undefined when it has none (a work queue: it completes when its Pods do). */
+function completionsOf(job: KubeObject): number | undefined {
+  const completions = ((job['spec'] ?? {}) as Record<string, unknown>)['completions'];
+  return completions === undefined || completions === null ? undefined : count(completions, 1);
+}
+
 /** How many Pods a Job runs at once: its parallelism (1), no more than its completions. */
 function parallelPods(job: KubeObject): number {
-  const spec = (job['spec'] ?? {}) as Record<string, unknown>;
-  const parallelism = count(spec['parallelism'], 1);
-  return spec['completions'] === undefined || spec['completions'] === null ? parallelism : Math.min(parallelism, count(spec['completions'], 1));
+  const parallelism = count(((job['spec'] ?? {}) as Record<string, unknown>)['parallelism'], 1);
+  return Math.min(parallelism, completionsOf(job) ?? parallelism);
+}
+
+/** How many Pods end the Job: a failing Job's backoffLimit + 1, else its completions (or the Pods it ran). */
+function podsToEnd(job: KubeObject, failed: boolean, running: number): number {
+  if (failed) return count(((job['spec'] ?? {}) as Record<string, unknown>)['backoffLimit'], 6) + 1;
+  return completionsOf(job) ?? Math.max(1, running);
 }
 
 export class JobController {
@@ -200,9 +211,8 @@ export class JobController {
     if (record === undefined) return;
     const job = record.object;
     const failed = shouldFail(job, this.simulation);
-    const spec = (job['spec'] ?? {}) as Record<string, unknown>;
     const pods = this.pods(uid).filter((pod) => statusOf(pod.object)['phase'] !== 'Succeeded' && statusOf(pod.object)['phase'] !== 'Failed');
-    const needed = failed ? count(spec['backoffLimit'], 6) + 1 : spec['completions'] === undefined || spec['completions'] === null ? Math.max(1, pods.length) : count(spec['completions'], 1);
+    const needed = podsToEnd(job, failed, pods.length);
     for (let i = pods.length; i < needed; i++) {
       const made = this.makePod(job, this.manifest(job, uid, i));
       if (made !== undefined) pods.push(made);

@@ -101,10 +101,15 @@ function containersOf(pod: KubeObject): { name: string; image: string }[] {
   return containers.map((c) => ({ name: String(asObject(c)['name'] ?? ''), image: String(asObject(c)['image'] ?? '') }));
 }
 
+/** A Pod condition as the kubelet writes it (no probe time). */
+function podCondition(type: string, status: string, now: string): Record<string, unknown> {
+  return { type, status, lastProbeTime: null, lastTransitionTime: now };
+}
+
 /** The status of a Pod that runs: Running and Ready, or Running with crashing containers (never Ready). */
 export function runningPodStatus(pod: KubeObject, index: number, now: string, crashing: boolean): Record<string, unknown> {
   const ready = crashing ? 'False' : 'True';
-  const condition = (type: string, status: string): Record<string, unknown> => ({ type, status, lastProbeTime: null, lastTransitionTime: now });
+  const condition = (type: string, status: string): Record<string, unknown> => podCondition(type, status, now);
   return {
     phase: 'Running',
     conditions: [condition('Initialized', 'True'), condition('Ready', ready), condition('ContainersReady', ready), condition('PodScheduled', 'True')],
@@ -131,7 +136,7 @@ export function runningPodStatus(pod: KubeObject, index: number, now: string, cr
  */
 export function endedPodStatus(pod: KubeObject, now: string, failed: boolean): Record<string, unknown> {
   const status = asObject(pod['status']);
-  const condition = (type: string, value: string, reason?: string): Record<string, unknown> => ({ type, status: value, lastProbeTime: null, lastTransitionTime: now, ...(reason === undefined ? {} : { reason }) });
+  const condition = (type: string, value: string, reason?: string): Record<string, unknown> => ({ ...podCondition(type, value, now), ...(reason === undefined ? {} : { reason }) });
   const startedAt = typeof status['startTime'] === 'string' ? status['startTime'] : now;
   return {
     phase: failed ? 'Failed' : 'Succeeded',
