@@ -254,6 +254,36 @@ export function applySuite(backend: () => Backend): void {
       await backend().delete(`${group}/v1`, 'Knob', name, 'default');
     });
 
+    test('a struct or map emptied or filled keeps its member with the manager that owned it; only its entries are removed', async () => {
+      const group = 'emptied.conformance.katalog.dev';
+      const str = { type: 'string' };
+      const fields = { type: 'object', properties: { a: str, b: str } };
+      const spec = { type: 'object', properties: { s: fields, m: { type: 'object', additionalProperties: str } } };
+      const plural = await applyCrd(backend(), group, 'Box', { type: 'object', properties: { spec } });
+      const name = unique('box');
+      const path = `/apis/${group}/v1/namespaces/default/${plural}`;
+      const write = async (method: string, manager: string, body: unknown, type: string): Promise<unknown[]> => {
+        const answer = await raw(backend().kubeConfig, method, `${path}${method === 'POST' ? '' : `/${name}`}?fieldManager=${manager}`, JSON.stringify(body), type);
+        assert.ok(answer.status < 300, JSON.stringify(answer.body));
+        return managed(answer.body).map((m) => [m.manager, m.fieldsV1]);
+      };
+      const merge = (manager: string, s: Json, m: Json): Promise<unknown[]> => write('PATCH', manager, { spec: { s, m } }, 'application/merge-patch+json');
+      const both = (value: Json): Json => ({ 'f:spec': { 'f:m': value, 'f:s': value } });
+
+      await write('POST', 'c', { apiVersion: `${group}/v1`, kind: 'Box', metadata: { name }, spec: {} }, 'application/json');
+      assert.deepEqual(await merge('u1', {}, {}), [['c', { 'f:spec': {} }], ['u1', both({})]]);
+      // Filled: the member u1 took when it set `{}` stays with u1 beside the entry it adds.
+      assert.deepEqual(await merge('u1', { a: '1' }, { a: '1' }), [['c', { 'f:spec': {} }], ['u1', both({ '.': {}, 'f:a': {} })]]);
+      // Emptied: the entry is removed, the member stays.
+      assert.deepEqual(await merge('u1', { a: null }, { a: null }), [['c', { 'f:spec': {} }], ['u1', both({})]]);
+      // Another manager filling it takes only its entry.
+      assert.deepEqual(await merge('u2', { b: '2' }, { b: '2' }), [['c', { 'f:spec': {} }], ['u1', both({})], ['u2', both({ 'f:b': {} })]]);
+      // Replaced by `{}`: the entry goes, and with it the entry of u2, who owned nothing else; the replacing write takes nothing.
+      const replace = [{ op: 'replace', path: '/spec/s', value: {} }, { op: 'replace', path: '/spec/m', value: {} }];
+      assert.deepEqual(await write('PATCH', 'u3', replace, 'application/json-patch+json'), [['c', { 'f:spec': {} }], ['u1', both({})]]);
+      await backend().delete(`${group}/v1`, 'Box', name, 'default');
+    });
+
     test("ports are keyed by number and protocol (TCP when left out); a created Service's allocated addresses are nobody's", async () => {
       const name = unique('ports');
       const send = (method: string, path: string, body: unknown, type = 'application/json'): Promise<RawAnswer> => raw(backend().kubeConfig, method, path, JSON.stringify(body), type);

@@ -65,6 +65,10 @@ describe('simulated Jobs run Pods (fake clock)', () => {
     assert.deepEqual([ended?.status?.phase, ended?.status?.containerStatuses?.[0]?.state?.terminated?.exitCode, ended?.metadata?.finalizers], ['Succeeded', 0, undefined]);
     const done = await statusOf('work');
     assert.deepEqual(pick(done, ['active', 'succeeded', 'ready', 'uncountedTerminatedPods']), { succeeded: 1, ready: 0, uncountedTerminatedPods: {} });
+    // kube-controller-manager's entry, as its probe showed it: emptied again, uncountedTerminatedPods stays its own.
+    const entries = (await batch.readNamespacedJob({ namespace: 'default', name: 'work' })).metadata?.managedFields ?? [];
+    const fields = { 'f:completionTime': {}, 'f:conditions': {}, 'f:ready': {}, 'f:startTime': {}, 'f:succeeded': {}, 'f:terminating': {}, 'f:uncountedTerminatedPods': {} };
+    assert.deepEqual(entries.find((entry) => entry.subresource === 'status')?.fieldsV1, { 'f:status': fields });
     await waitFor(() => seen.length >= 5, 'five watch events');
     watch.abort();
     // As kube's Job controller writes them: started, ready, the Pod listed uncounted with the first condition, counted.

@@ -220,12 +220,16 @@ export function changedMembers(set: FieldSet, before: unknown, after: unknown, a
   return changedUnder(set, '', true, before, true, after, addedNodes ? 'changes and added nodes' : 'changes') ?? emptySet();
 }
 
-/** The maps and lists of `set` (the field set of `before`) that `after` no longer has: the nodes a write removes. */
-export function removedNodes(set: FieldSet, before: unknown, after: unknown): FieldSet {
-  return changedUnder(set, '', true, after, true, before, 'added nodes') ?? emptySet();
+/**
+ * The paths of `set` (the field set of `before`), fields, maps and lists, that `after` no longer has: what a write
+ * removed, as kube's comparison counts it. A path `after` still has is not removed, whatever its value became: a map
+ * emptied or filled keeps its `.` member with whoever owned it (the entries it loses are removed).
+ */
+export function removedPaths(set: FieldSet, before: unknown, after: unknown): FieldSet {
+  return changedUnder(set, '', true, after, true, before, 'missing') ?? emptySet();
 }
 
-type Looking = 'changes' | 'changes and added nodes' | 'added nodes';
+type Looking = 'changes' | 'changes and added nodes' | 'missing';
 
 /**
  * The changed members at or under `node` (reached by path element `element`), as a new set built bottom-up: no
@@ -234,12 +238,14 @@ type Looking = 'changes' | 'changes and added nodes' | 'added nodes';
  */
 function changedUnder(node: FieldSet, element: string, foundA: boolean, a: unknown, foundB: boolean, b: unknown, looking: Looking): FieldSet | undefined {
   let member = false;
-  if (!node.member) {
-    member = looking !== 'changes' && node.children.size > 0 && element !== '' && !foundA && foundB;
-  } else if (looking !== 'added nodes') {
+  if (looking === 'missing') {
+    member = element !== '' && !foundA && foundB;
+  } else if (!node.member) {
+    member = looking === 'changes and added nodes' && node.children.size > 0 && element !== '' && !foundA && foundB;
+  } else {
     const identity = element.startsWith('k:') || element.startsWith('v:');
-    // A map emptied by the write is not itself changed: its entries were removed (kube treats a map as a leaf only
-    // when it is empty on both sides).
+    // A map or struct emptied by the write is not itself changed: its entries were removed (kube treats one as a
+    // leaf only when it is empty on both sides).
     const emptied = isJsonObject(b) && Object.keys(b).length === 0 && isJsonObject(a) && Object.keys(a).length > 0;
     member = foundA !== foundB || (!identity && !emptied && !jsonEqual(a, b));
   }

@@ -3,7 +3,7 @@
  * non-apply writes (create, update, patch).
  */
 import { difference, emptySet, fromFieldsV1, isEmptySet, sharesMember, toFieldsV1, union, type FieldSet } from './field-set.js';
-import { changedMembers, collectFields, removedNodes, type FieldScope } from './field-walk.js';
+import { changedMembers, collectFields, removedPaths, type FieldScope } from './field-walk.js';
 import { getOwn, isJsonObject } from './json-value.js';
 import { sortSmall } from './small-sort.js';
 
@@ -244,7 +244,7 @@ function comparison(before: Record<string, unknown> | undefined, after: Record<s
   const afterSet = collectFields(after, listKeys, 'lenient', scope);
   const beforeSet = collectFields(live, listKeys, 'lenient', scope);
   return {
-    removed: union(difference(beforeSet, afterSet), removedNodes(beforeSet, live, after)),
+    removed: removedPaths(beforeSet, live, after),
     changed: withoutMetadataMember(changedMembers(afterSet, live, after, true)),
   };
 }

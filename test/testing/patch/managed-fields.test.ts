@@ -96,6 +96,20 @@ describe('recordUpdate', () => {
     );
   });
 
+  test('a struct or map filled, then emptied, keeps the member its owner took when it was empty; only its entries come and go', () => {
+    const empty = pod({ securityContext: {}, overhead: {} });
+    const owner = update(pod({}), empty, [{ manager: 'owner', operation: 'Update', apiVersion: 'v1', time: T0, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }], 'owner');
+    assert.deepEqual(owner.map((e) => e.fieldsV1), [{ 'f:spec': { '.': {}, 'f:overhead': {}, 'f:securityContext': {} } }]);
+    const full = pod({ securityContext: { runAsUser: 1 }, overhead: { cpu: '1' } });
+    const filled = update(empty, full, owner, 'owner');
+    assert.deepEqual(filled.map((e) => e.fieldsV1), [
+      { 'f:spec': { '.': {}, 'f:overhead': { '.': {}, 'f:cpu': {} }, 'f:securityContext': { '.': {}, 'f:runAsUser': {} } } },
+    ]);
+    // Another manager empties them: the entries leave the owner, the members stay; the emptier takes nothing.
+    const emptied = update(full, empty, filled, 'other');
+    assert.deepEqual(emptied.map((e) => [e.manager, e.fieldsV1]), [['owner', { 'f:spec': { '.': {}, 'f:overhead': {}, 'f:securityContext': {} } }]]);
+  });
+
   test('an Update and an Apply of the same manager are separate entries, sorted Apply first then by time', () => {
     const apply: ManagedFieldsEntry = { manager: 'katalog', operation: 'Apply', apiVersion: 'v1', time: T1, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:hostname': {} } } };
     const before = pod({ hostname: 'h' });
