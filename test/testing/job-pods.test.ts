@@ -35,14 +35,30 @@ describe('simulated Jobs run Pods (fake clock)', () => {
     batch = server.kubeConfig.makeApiClient(BatchV1Api);
     core = server.kubeConfig.makeApiClient(CoreV1Api);
   });
-  after(() => server.stop());
+  // Every watch a test opened, aborted even when the test failed first.
+  const watches: AbortController[] = [];
+  after(async () => {
+    for (const watch of watches) watch.abort();
+    await server.stop();
+  });
 
-  test('a Job makes its Pod, counts it active, then ready, then lists it uncounted, releases it and completes', async () => {
+  /** The statuses of Job `name` a watch sees (conditions by type, uncountedTerminatedPods by key, times as T), until `count` are seen. */
+  const watchStatuses = async (name: string): Promise<(count: number) => Promise<string[]>> => {
     const seen: string[] = [];
-    const watch = await new Watch(server.kubeConfig).watch('/apis/batch/v1/namespaces/default/jobs', { fieldSelector: 'metadata.name=work' }, (type, object: V1Job) => {
+    const watch = await new Watch(server.kubeConfig).watch('/apis/batch/v1/namespaces/default/jobs', { fieldSelector: `metadata.name=${name}` }, (type, object: V1Job) => {
       const status = { ...object.status, conditions: object.status?.conditions?.map((c) => c.type), uncountedTerminatedPods: Object.keys(object.status?.uncountedTerminatedPods ?? {}) };
       seen.push(`${type} ${JSON.stringify(status).replace(/"\d{4}-[\d-]+T[\d:]+Z"/g, 'T')}`);
     }, () => undefined);
+    watches.push(watch);
+    return async (count) => {
+      await waitFor(() => seen.length >= count, `${count} watch events of ${name}`);
+      watch.abort();
+      return seen;
+    };
+  };
+
+  test('a Job makes its Pod, counts it active, then ready, then lists it uncounted, releases it and completes', async () => {
+    const seen = await watchStatuses('work');
     const created = await batch.createNamespacedJob({ namespace: 'default', body: job('work') });
     await server.settled();
     const [pod] = await podsOf('work');
@@ -69,10 +85,8 @@ describe('simulated Jobs run Pods (fake clock)', () => {
     const entries = (await batch.readNamespacedJob({ namespace: 'default', name: 'work' })).metadata?.managedFields ?? [];
     const fields = { 'f:completionTime': {}, 'f:conditions': {}, 'f:ready': {}, 'f:startTime': {}, 'f:succeeded': {}, 'f:terminating': {}, 'f:uncountedTerminatedPods': {} };
     assert.deepEqual(entries.find((entry) => entry.subresource === 'status')?.fieldsV1, { 'f:status': fields });
-    await waitFor(() => seen.length >= 5, 'five watch events');
-    watch.abort();
     // As kube's Job controller writes them: started, ready, the Pod listed uncounted with the first condition, counted.
-    assert.deepEqual(seen, [
+    assert.deepEqual(await seen(5), [
       'ADDED {"uncountedTerminatedPods":[]}',
       'MODIFIED {"startTime":T,"active":1,"terminating":0,"uncountedTerminatedPods":[],"ready":0}',
       'MODIFIED {"startTime":T,"active":1,"terminating":0,"uncountedTerminatedPods":[],"ready":1}',
@@ -114,7 +128,6 @@ describe('simulated Jobs run Pods (fake clock)', () => {
 
   test('suspended, a Job deletes its Pods and says so; resumed, it starts again; created suspended, it waits', async () => {
     const suspend = (name: string, value: boolean): Promise<V1Job> => batch.patchNamespacedJob({ namespace: 'default', name, body: { spec: { suspend: value } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
-    const conditions = (status: Record<string, unknown>): unknown[] => ((status['conditions'] ?? []) as { type: string; status: string; reason: string }[]).map((c) => [c.type, c.status, c.reason]);
     await batch.createNamespacedJob({ namespace: 'default', body: job('paused') });
     await batch.createNamespacedJob({ namespace: 'default', body: job('held', { suspend: true }) });
     await server.settled();
@@ -150,14 +163,82 @@ describe('simulated Jobs run Pods (fake clock)', () => {
     assert.equal((await statusOf('held'))['startTime'], undefined);
   });
 
-  test('a Job Pod being deleted, and the Pods of a deleted Job, lose the tracking finalizer and go', async () => {
+  test("a running Job's deleted Pod is listed, counted failed and replaced at once; terminating until it is gone", async () => {
+    const seen = await watchStatuses('gone');
     await batch.createNamespacedJob({ namespace: 'default', body: job('gone') });
+    await server.settled();
+    await advance(1000);
+    const [pod] = await podsOf('gone');
+    await core.deleteNamespacedPod({ namespace: 'default', name: String(pod?.metadata?.name) });
+    await server.settled();
+    const pods = (await podsOf('gone')).map((p) => [p.metadata?.name === pod?.metadata?.name, p.status?.phase, p.metadata?.finalizers, p.metadata?.deletionTimestamp !== undefined]);
+    assert.deepEqual(pods.sort().reverse(), [
+      [true, 'Running', undefined, true],
+      [false, 'Pending', [TRACKING], false],
+    ]);
+    // The deleted Pod stops (podTerminationMs), the replacement runs its course and the Job completes.
+    await advance(100);
+    await advance(1000);
+    await advance(2000);
+    const done = await statusOf('gone');
+    assert.deepEqual(pick(done, ['active', 'succeeded', 'failed', 'terminating']), { succeeded: 1, failed: 1, terminating: 0 });
+    // As kube's Job controller writes them (checked with its probe; kube makes the replacement after a 10 s backoff).
+    assert.deepEqual((await seen(8)).slice(3, 8), [
+      'MODIFIED {"startTime":T,"terminating":1,"uncountedTerminatedPods":["failed"],"ready":0}',
+      'MODIFIED {"startTime":T,"failed":1,"terminating":1,"uncountedTerminatedPods":[],"ready":0}',
+      'MODIFIED {"startTime":T,"active":1,"failed":1,"terminating":1,"uncountedTerminatedPods":[],"ready":0}',
+      'MODIFIED {"startTime":T,"active":1,"failed":1,"terminating":0,"uncountedTerminatedPods":[],"ready":0}',
+      'MODIFIED {"startTime":T,"active":1,"failed":1,"terminating":0,"uncountedTerminatedPods":[],"ready":1}',
+    ]);
+  });
+
+  test('podReplacementPolicy Failed: a deleted Pod is terminating until the kubelet has stopped it (Failed, exit 143), then counted and replaced', async () => {
+    await batch.createNamespacedJob({ namespace: 'default', body: job('failed-only', { podReplacementPolicy: 'Failed' }) });
+    await server.settled();
+    await advance(1000);
+    const [pod] = await podsOf('failed-only');
+    await core.deleteNamespacedPod({ namespace: 'default', name: String(pod?.metadata?.name) });
+    await server.settled();
+    assert.deepEqual(pick(await statusOf('failed-only'), ['active', 'failed', 'terminating', 'ready']), { terminating: 1, ready: 0 });
+    assert.deepEqual((await podsOf('failed-only')).map((p) => [p.status?.phase, p.metadata?.finalizers]), [['Running', [TRACKING]]], 'not replaced, still tracked');
+    let stopped: V1Pod | undefined;
+    const watch = await new Watch(server.kubeConfig).watch('/api/v1/namespaces/default/pods', { fieldSelector: `metadata.name=${String(pod?.metadata?.name)}` }, (_type, object: V1Pod) => {
+      if (object.status?.phase === 'Failed') stopped = object;
+    }, () => undefined);
+    watches.push(watch);
+    await advance(100);
+    await waitFor(() => stopped !== undefined, 'the kubelet says Failed');
+    assert.equal(stopped?.status?.containerStatuses?.[0]?.state?.terminated?.exitCode, 143);
+    assert.deepEqual(pick(await statusOf('failed-only'), ['active', 'failed', 'terminating', 'ready']), { active: 1, failed: 1, terminating: 0, ready: 0 });
+    assert.deepEqual((await podsOf('failed-only')).map((p) => [p.metadata?.name === pod?.metadata?.name, p.status?.phase]), [[false, 'Pending']], 'the stopped Pod gone, its replacement made');
+  });
+
+  test('deleted Pods past backoffLimit: the Job deletes its other Pods, lists them failed with FailureTarget, and fails once they are gone', async () => {
+    await batch.createNamespacedJob({ namespace: 'default', body: job('once', { backoffLimit: 0, parallelism: 2, completions: 2 }) });
+    await server.settled();
+    await advance(1000);
+    const [first] = await podsOf('once');
+    await core.deleteNamespacedPod({ namespace: 'default', name: String(first?.metadata?.name) });
+    await server.settled();
+    const failing = await statusOf('once');
+    assert.deepEqual(conditions(failing), [['FailureTarget', 'True', 'BackoffLimitExceeded']]);
+    assert.deepEqual(pick(failing, ['active', 'failed', 'terminating', 'ready']), { failed: 2, terminating: 2, ready: 0 });
+    assert.deepEqual((await podsOf('once')).map((p) => [p.metadata?.finalizers, p.metadata?.deletionTimestamp !== undefined]), [[undefined, true], [undefined, true]]);
+    await advance(100);
+    assert.deepEqual(await podsOf('once'), []);
+    const failed = await statusOf('once');
+    assert.deepEqual(conditions(failed), [['FailureTarget', 'True', 'BackoffLimitExceeded'], ['Failed', 'True', 'BackoffLimitExceeded']]);
+    assert.deepEqual(pick(failed, ['active', 'failed', 'terminating']), { failed: 2, terminating: 0 });
+    const events = (await core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=once' })).items.map((e) => e.reason).sort();
+    assert.deepEqual(events, ['BackoffLimitExceeded', 'SuccessfulCreate', 'SuccessfulCreate', 'SuccessfulDelete']);
+    // Its end is final: the timers of its run do not bring it back.
+    await advance(3000);
+    assert.deepEqual(conditions(await statusOf('once')), conditions(failed));
+  });
+
+  test('the Pods of a deleted Job lose the tracking finalizer and go', async () => {
     await batch.createNamespacedJob({ namespace: 'default', body: job('dropped') });
     await server.settled();
-    const [pod] = await podsOf('gone');
-    await core.deleteNamespacedPod({ namespace: 'default', name: String(pod?.metadata?.name), gracePeriodSeconds: 0 });
-    await server.settled();
-    assert.deepEqual(await podsOf('gone'), []);
     await batch.deleteNamespacedJob({ namespace: 'default', name: 'dropped', propagationPolicy: 'Foreground' });
     await server.settled();
     // Deleted gracefully, its Pod stops (podTerminationMs), and nothing holds it then.
@@ -166,6 +247,10 @@ describe('simulated Jobs run Pods (fake clock)', () => {
     await assert.rejects(batch.readNamespacedJob({ namespace: 'default', name: 'dropped' }), /404|not found/i);
   });
 });
+
+function conditions(status: Record<string, unknown>): unknown[] {
+  return ((status['conditions'] ?? []) as { type: string; status: string; reason: string }[]).map((c) => [c.type, c.status, c.reason]);
+}
 
 function pick(object: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]));

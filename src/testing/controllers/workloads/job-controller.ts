@@ -8,10 +8,15 @@
  * Job needs beyond its parallelism (its completions, or a failing Job's retries up to `backoffLimit` + 1, which kube
  * makes after a backoff of 10 s doubling) are made when the first end, and end with them.
  *
+ * A Pod deleted while it runs is counted failed (`podReplacementPolicy: TerminatingOrFailed`, the default) or, with
+ * `Failed`, once the kubelet has stopped it (Failed); the Job lists it, releases it, counts it and makes its
+ * replacement at once (kube's after the same backoff), `terminating` counting the deleted Pods until they are gone.
+ * Past `backoffLimit`, the Job deletes its other Pods and fails once they are gone.
+ *
  * A Pod whose PodSecurity is refused is not made: the Job waits, started with nothing active, until its namespace's
  * labels change. A Job suspended deletes its Pods and says so (`Suspended`, no start time); resumed, it starts again
- * (`Suspended` False, `JobResumed`). A Job's Pod being deleted, or whose Job is gone, loses the finalizer, as kube's controller releases
- * it; it is not replaced until the Job ends.
+ * (`Suspended` False, `JobResumed`). A Pod of a Job that is gone, finished or suspended loses the finalizer, as kube's
+ * controller releases it.
  */
 import type { Cluster } from '../../cluster.js';
 import { createObject } from '../../operations/create.js';
@@ -21,9 +26,27 @@ import { removeFinalizer, systemUpdate } from '../../operations/system-write.js'
 import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
 import type { EventRecorder } from '../event-recorder.js';
 import { DeferredTimers } from './deferred-timers.js';
-import { BACKOFF_LIMIT, endingJobStatus, finishedJobStatus, jobFinished, jobSuspended, jobSuspendedCondition, jobWaiting, runningJobStatus, suspendedJobStatus, waitingJobStatus } from './job-status.js';
-import { count, statusOf } from './object-fields.js';
+import {
+  BACKOFF_LIMIT,
+  countedJobStatus,
+  endingJobStatus,
+  failingJobStatus,
+  finishedJobStatus,
+  jobFailedCount,
+  jobFailing,
+  jobFinished,
+  jobSuspended,
+  jobSuspendedCondition,
+  jobWaiting,
+  lostPodsJobStatus,
+  runningJobStatus,
+  suspendedJobStatus,
+  terminatingJobStatus,
+  waitingJobStatus,
+} from './job-status.js';
+import { statusOf } from './object-fields.js';
 import { dependentsOf, KUBELET, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
+import { backoffLimitOf, countsFailed, parallelPods, podEnded, podsToEnd } from './job-spec.js';
 import { endedPodStatus, podManifest, podReady, runningPodStatus, safeHash } from './pod-manifests.js';
 import { podRefusal, podView } from './pod-refusal.js';
 import { shouldFail, type Simulation } from './simulation-options.js';
@@ -32,24 +55,6 @@ export const JOBS_KEY = 'batch/jobs';
 
 /** The finalizer kube's Job controller puts on the Pods it makes, and takes off once it has counted them. */
 export const JOB_TRACKING = 'batch.kubernetes.io/job-tracking';
-
-/** The Job's `completions`, or undefined when it has none (a work queue: it completes when its Pods do). */
-function completionsOf(job: KubeObject): number | undefined {
-  const completions = ((job['spec'] ?? {}) as Record<string, unknown>)['completions'];
-  return completions === undefined || completions === null ? undefined : count(completions, 1);
-}
-
-/** How many Pods a Job runs at once: its parallelism (1), no more than its completions. */
-function parallelPods(job: KubeObject): number {
-  const parallelism = count(((job['spec'] ?? {}) as Record<string, unknown>)['parallelism'], 1);
-  return Math.min(parallelism, completionsOf(job) ?? parallelism);
-}
-
-/** How many Pods end the Job: a failing Job's backoffLimit + 1, else its completions (or the Pods it ran). */
-function podsToEnd(job: KubeObject, failed: boolean, running: number): number {
-  if (failed) return count(((job['spec'] ?? {}) as Record<string, unknown>)['backoffLimit'], 6) + 1;
-  return completionsOf(job) ?? Math.max(1, running);
-}
 
 export class JobController {
   private readonly timers: DeferredTimers;
@@ -87,20 +92,20 @@ export class JobController {
   }
 
   /**
-   * A Pod's commit: a Job's Pod being deleted, or whose Job is gone, loses the tracking finalizer; a suspended Job's
-   * Pod gone is no longer terminating.
+   * A Pod's commit: a running Job's Pod deleted, or gone, moves the Job on (counted, replaced; `terminating`); the Pod
+   * of a Job that is gone, finished or suspended, being deleted, loses the tracking finalizer; a suspended Job's Pod
+   * gone is no longer terminating.
    */
   observePod(pod: StoredRecord, deleted: boolean): void {
-    if (deleted) {
-      const owner = this.ownerOf(pod);
-      if (owner !== undefined && jobSuspended(owner.object)) {
-        const uid = owner.uid;
-        this.cluster.defer(() => this.suspend(uid));
-      }
-      return;
+    const owner = this.ownerOf(pod);
+    const running = owner !== undefined && !jobFinished(owner.object) && !jobSuspended(owner.object) && !isDeleting(owner.object);
+    if (owner !== undefined && (deleted || isDeleting(pod.object))) {
+      const uid = owner.uid;
+      if (running) this.cluster.defer(() => this.podsChanged(uid));
+      else if (deleted && jobSuspended(owner.object)) this.cluster.defer(() => this.suspend(uid));
     }
-    if (!finalizersOf(pod.object).includes(JOB_TRACKING)) return;
-    if (!isDeleting(pod.object) && this.ownerOf(pod) !== undefined) return;
+    if (deleted || running || !finalizersOf(pod.object).includes(JOB_TRACKING)) return;
+    if (owner !== undefined && !isDeleting(pod.object)) return;
     const uid = pod.uid;
     this.cluster.defer(() => removeFinalizer(this.cluster, uid, JOB_TRACKING));
   }
@@ -122,9 +127,10 @@ export class JobController {
     return undefined;
   }
 
+  /** The Job, when it runs: not finished, failing, suspended or going. */
   private live(uid: string): StoredRecord | undefined {
-    const located = liveObject(this.cluster, uid);
-    return located === undefined || jobFinished(located.record.object) || jobSuspended(located.record.object) ? undefined : located.record;
+    const job = liveObject(this.cluster, uid)?.record;
+    return job === undefined || jobFinished(job.object) || jobFailing(job.object) || jobSuspended(job.object) ? undefined : job;
   }
 
   /** The Job's Pods that are not being deleted. */
@@ -159,8 +165,7 @@ export class JobController {
     if (jobSuspendedCondition(job)) this.event(job, 'Normal', 'Resumed', 'Job resumed');
     // A Job without Pods to run (parallelism 0) waits, as kube's does.
     if (wanted === 0) return;
-    if (this.simulation.readyAfterMs < this.simulation.jobDurationMs) this.timers.schedule(`${uid}/ready`, this.simulation.readyAfterMs, () => this.ready(uid));
-    this.timers.schedule(uid, this.simulation.jobDurationMs, () => this.finish(uid));
+    this.schedule(uid);
   }
 
   /**
@@ -188,6 +193,101 @@ export class JobController {
     if (!jobSuspendedCondition(job)) this.event(job, 'Normal', 'Suspended', 'Job suspended');
   }
 
+  /**
+   * A running Job's Pods changed: those deleted that it counts failed are listed, released, counted and replaced
+   * (past `backoffLimit`, the Job fails instead); otherwise `terminating` follows those still going. A failing Job
+   * says `Failed` once its Pods are gone.
+   */
+  private podsChanged(uid: string): void {
+    const record = liveObject(this.cluster, uid)?.record;
+    if (record === undefined || jobFinished(record.object) || jobSuspended(record.object)) return;
+    const job = record.object;
+    if (jobFailing(job)) return this.failWhenGone(record);
+    if (statusOf(job)['startTime'] === undefined) return;
+    const now = this.cluster.now();
+    const lost = dependentsOf(this.cluster, uid, PODS_KEY).filter((pod) => isDeleting(pod.object) && finalizersOf(pod.object).includes(JOB_TRACKING) && countsFailed(job, pod.object));
+    if (lost.length === 0) return void this.writeStatus(record, runningJobStatus(job, now, ...this.counts(uid)));
+    if (jobFailedCount(job) + lost.length > backoffLimitOf(job)) return this.failLost(record, lost);
+    this.writeStatus(record, lostPodsJobStatus(job, now, this.countsOf(uid), lost.map((pod) => pod.uid)));
+    for (const pod of lost) removeFinalizer(this.cluster, pod.uid, JOB_TRACKING);
+    const listed = this.live(uid);
+    if (listed === undefined) return;
+    this.writeStatus(listed, countedJobStatus(listed.object, now, this.countsOf(uid), lost.length));
+    // The replacements, at once (kube makes them after a backoff of 10 s, doubling): they run from now.
+    const missing = parallelPods(listed.object) - this.countsOf(uid).active;
+    if (missing <= 0) return;
+    for (let i = 0; i < missing; i++) this.makePod(listed.object, this.manifest(listed.object, uid, i));
+    const counted = this.live(uid);
+    if (counted === undefined) return;
+    this.writeStatus(counted, runningJobStatus(counted.object, now, ...this.counts(uid)));
+    this.schedule(uid);
+  }
+
+  /**
+   * The Job's deleted Pods took it past its backoffLimit: it deletes its other Pods, lists them all failed with
+   * `FailureTarget`, releases and counts them, and fails once they are gone.
+   */
+  private failLost(record: StoredRecord, lost: readonly StoredRecord[]): void {
+    const uid = record.uid;
+    const job = record.object;
+    this.timers.clear(uid);
+    this.timers.clear(`${uid}/ready`);
+    const active = this.pods(uid).filter((pod) => !podEnded(pod.object));
+    const view = podView(this.cluster);
+    if (view !== undefined) {
+      for (const pod of active) {
+        deleteObject(this.cluster, view, pod.namespace, pod.name, {});
+        this.event(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.name}`);
+      }
+    }
+    const listed = [...lost, ...active];
+    const now = this.cluster.now();
+    this.writeStatus(record, failingJobStatus(job, now, this.countsOf(uid).terminating, listed.map((pod) => pod.uid)));
+    for (const pod of listed) removeFinalizer(this.cluster, pod.uid, JOB_TRACKING);
+    const failing = liveObject(this.cluster, uid)?.record;
+    if (failing === undefined) return;
+    this.writeStatus(failing, countedJobStatus(failing.object, now, this.countsOf(uid), listed.length));
+    this.failWhenGone(liveObject(this.cluster, uid)?.record ?? failing);
+  }
+
+  /** A failing Job: `terminating` follows its Pods still going; once none is, it says `Failed`. */
+  private failWhenGone(record: StoredRecord): void {
+    const terminating = this.countsOf(record.uid).terminating;
+    const now = this.cluster.now();
+    const written = systemUpdate(this.cluster, JOBS_KEY, record, (next) => void (next['status'] = terminatingJobStatus(record.object, now, terminating)), MANAGER);
+    if (terminating > 0) return;
+    this.writeStatus(written, finishedJobStatus(written.object, now, true, 0));
+    this.event(written.object, 'Warning', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message);
+  }
+
+  /** The Job's Pods: `active` (not deleted, not ended), `ready` of those Ready, `terminating` (deleted, not ended). */
+  private countsOf(uid: string): { active: number; ready: number; terminating: number } {
+    let active = 0;
+    let ready = 0;
+    let terminating = 0;
+    for (const pod of dependentsOf(this.cluster, uid, PODS_KEY)) {
+      if (podEnded(pod.object)) continue;
+      if (isDeleting(pod.object)) terminating += 1;
+      else {
+        active += 1;
+        if (podReady(pod.object)) ready += 1;
+      }
+    }
+    return { active, ready, terminating };
+  }
+
+  /** {@link countsOf} as {@link runningJobStatus} takes them. */
+  private counts(uid: string): [number, number, number] {
+    const { active, ready, terminating } = this.countsOf(uid);
+    return [active, ready, terminating];
+  }
+
+  /** The Job's Pods are Ready after `readyAfterMs` and end after `jobDurationMs`, from now. */
+  private schedule(uid: string): void {
+    if (this.simulation.readyAfterMs < this.simulation.jobDurationMs) this.timers.schedule(`${uid}/ready`, this.simulation.readyAfterMs, () => this.ready(uid));
+    this.timers.schedule(uid, this.simulation.jobDurationMs, () => this.finish(uid));
+  }
+
   /** The Job's Pods run and are Ready; `ready` counts them. */
   private ready(uid: string): void {
     const now = this.cluster.now();
@@ -197,8 +297,7 @@ export class JobController {
     });
     const record = this.live(uid);
     if (record === undefined) return;
-    const pods = this.pods(uid);
-    this.writeStatus(record, runningJobStatus(record.object, now, pods.length, pods.filter((pod) => podReady(pod.object)).length));
+    this.writeStatus(record, runningJobStatus(record.object, now, ...this.counts(uid)));
   }
 
   /**
@@ -211,7 +310,7 @@ export class JobController {
     if (record === undefined) return;
     const job = record.object;
     const failed = shouldFail(job, this.simulation);
-    const pods = this.pods(uid).filter((pod) => statusOf(pod.object)['phase'] !== 'Succeeded' && statusOf(pod.object)['phase'] !== 'Failed');
+    const pods = this.pods(uid).filter((pod) => !podEnded(pod.object));
     const needed = podsToEnd(job, failed, pods.length);
     for (let i = pods.length; i < needed; i++) {
       const made = this.makePod(job, this.manifest(job, uid, i));
@@ -223,7 +322,8 @@ export class JobController {
     if (listed === undefined) return;
     this.writeStatus(listed, endingJobStatus(listed.object, now, failed, pods.map((pod) => pod.uid)));
     for (const pod of pods) removeFinalizer(this.cluster, pod.uid, JOB_TRACKING);
-    const counted = this.live(uid);
+    // Listed, a failing Job is no longer `live`: it is counted all the same.
+    const counted = liveObject(this.cluster, uid)?.record;
     if (counted === undefined) return;
     this.writeStatus(counted, finishedJobStatus(counted.object, now, failed, pods.length));
     // The Job controller's Event of the end: its Failed condition's reason and message as a Warning.

@@ -1,7 +1,9 @@
 /**
  * The status the Job controller writes, its fields in Go's order: `startTime`, `active` and `ready` while its Pods
  * run; once they end, the Pods in `uncountedTerminatedPods` with the first condition of the end; then, counted,
- * `Complete` (with `completionTime` and `succeeded`) or `Failed` (`BackoffLimitExceeded`, `failed`). Pure.
+ * `Complete` (with `completionTime` and `succeeded`) or `Failed` (`BackoffLimitExceeded`, `failed`). A Pod deleted
+ * while it runs is listed and counted `failed` the same way, and `terminating` counts those still going. The counters
+ * a Job has (`succeeded`, `failed`) are kept by every status. Pure.
  */
 import { asObject } from '../../patch/json-value.js';
 import type { KubeObject } from '../../store/record.js';
@@ -21,19 +23,87 @@ export function jobSuspended(job: KubeObject): boolean {
   return asObject(job['spec'])['suspend'] === true;
 }
 
-/**
- * What every sync of kube's Job controller writes: no Pod terminating, none terminated but uncounted (kept as `{}`),
- * none ready (no container runs here).
- */
-const SYNCED = { terminating: 0, uncountedTerminatedPods: {}, ready: 0 } as const;
+/** The Pods a status counts; `active`, `succeeded` and `failed` are left out at 0 (Go's omitempty), the others written. */
+interface JobCounts {
+  readonly active?: number;
+  readonly succeeded?: number;
+  readonly failed?: number;
+  readonly terminating?: number;
+  readonly uncounted?: { readonly succeeded?: readonly string[]; readonly failed?: readonly string[] };
+  readonly ready?: number;
+}
 
 /**
- * The status of a Job whose Pods run: `active` of them, `ready` of those Ready; it keeps its start time (a Job whose
- * Pods were refused started then) and its conditions, but for a `Suspended` one, which it turns False (`JobResumed`).
+ * A Job's status in Go's field order, as every sync of kube's Job controller writes it: `terminating`,
+ * `uncountedTerminatedPods` (kept as `{}`) and `ready` always there.
  */
-export function runningJobStatus(job: KubeObject, now: string, active: number, ready = 0): Record<string, unknown> {
+function jobStatus(conditions: readonly unknown[], startTime: string | undefined, completionTime: string | undefined, counts: JobCounts): Record<string, unknown> {
+  return {
+    ...(conditions.length > 0 ? { conditions } : {}),
+    ...(startTime === undefined ? {} : { startTime }),
+    ...(completionTime === undefined ? {} : { completionTime }),
+    ...(counts.active ? { active: counts.active } : {}),
+    ...(counts.succeeded ? { succeeded: counts.succeeded } : {}),
+    ...(counts.failed ? { failed: counts.failed } : {}),
+    terminating: counts.terminating ?? 0,
+    uncountedTerminatedPods: counts.uncounted ?? {},
+    ready: counts.ready ?? 0,
+  };
+}
+
+/** The Job's counters so far: what its status keeps whatever it writes. */
+function kept(job: KubeObject): { succeeded: number; failed: number } {
+  const status = asObject(job['status']);
+  return { succeeded: count(status['succeeded'], 0), failed: count(status['failed'], 0) };
+}
+
+/** How many of its Pods the Job has counted failed. */
+export function jobFailedCount(job: KubeObject): number {
+  return kept(job).failed;
+}
+
+/**
+ * The status of a Job whose Pods run: `active` of them, `ready` of those Ready, `terminating` deleted but still going;
+ * it keeps its start time (a Job whose Pods were refused started then) and its conditions, but for a `Suspended` one,
+ * which it turns False (`JobResumed`).
+ */
+export function runningJobStatus(job: KubeObject, now: string, active: number, ready = 0, terminating = 0): Record<string, unknown> {
   const conditions = conditionsOf(job).map((c) => (isSuspended(c) ? condition('Suspended', now, 'JobResumed', 'Job resumed', 'False') : c));
-  return { ...(conditions.length > 0 ? { conditions } : {}), startTime: startTimeOf(job) ?? now, ...(active > 0 ? { active } : {}), ...SYNCED, ready };
+  return jobStatus(conditions, startTimeOf(job) ?? now, undefined, { ...kept(job), active, terminating, ready });
+}
+
+/**
+ * The status of a running Job some of whose Pods (`uids`) were deleted, as kube's Job controller writes it before it
+ * counts them: listed failed in `uncountedTerminatedPods`, no longer active.
+ */
+export function lostPodsJobStatus(job: KubeObject, now: string, counts: { active: number; ready: number; terminating: number }, uids: readonly string[]): Record<string, unknown> {
+  return jobStatus(conditionsOf(job), startTimeOf(job) ?? now, undefined, { ...kept(job), ...counts, uncounted: { failed: [...uids] } });
+}
+
+/** The status once the Job has counted `lost` more of its Pods failed (their finalizer taken off). */
+export function countedJobStatus(job: KubeObject, now: string, counts: { active: number; ready: number; terminating: number }, lost: number): Record<string, unknown> {
+  const { succeeded, failed } = kept(job);
+  return jobStatus(conditionsOf(job), startTimeOf(job) ?? now, undefined, { succeeded, failed: failed + lost, ...counts });
+}
+
+/**
+ * The status of a Job whose deleted Pods took it past its backoffLimit, as kube's Job controller writes it before it
+ * counts them: `FailureTarget`, and every Pod it had (`uids`: those deleted, and its active ones, which it deletes)
+ * listed failed; `terminating` those still going. It says `Failed` only once they are gone.
+ */
+export function failingJobStatus(job: KubeObject, now: string, terminating: number, uids: readonly string[]): Record<string, unknown> {
+  const conditions = [...conditionsOf(job), condition('FailureTarget', now, BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message)];
+  return jobStatus(conditions, startTimeOf(job) ?? now, undefined, { ...kept(job), terminating, uncounted: { failed: [...uids] } });
+}
+
+/** Whether the Job has a `FailureTarget` condition: it fails once its Pods are gone. */
+export function jobFailing(job: KubeObject): boolean {
+  return conditionsOf(job).some((c) => asObject(c)['type'] === 'FailureTarget' && asObject(c)['status'] === 'True');
+}
+
+/** The status of a failing Job (`FailureTarget`) whose Pods are going: `terminating` of them still there. */
+export function terminatingJobStatus(job: KubeObject, now: string, terminating: number): Record<string, unknown> {
+  return jobStatus(conditionsOf(job), startTimeOf(job) ?? now, undefined, { ...kept(job), terminating });
 }
 
 /** Whether the Job's `Suspended` condition is True (it was suspended, and has not run since). */
@@ -49,8 +119,8 @@ export function jobSuspendedCondition(job: KubeObject): boolean {
 export function suspendedJobStatus(job: KubeObject, now: string, terminating: number): Record<string, unknown> {
   const suspended = condition('Suspended', now, 'JobSuspended', 'Job suspended');
   const others = conditionsOf(job).filter((c) => asObject(c)['type'] !== 'Suspended');
-  const kept = conditionsOf(job).find(isSuspended);
-  return { conditions: [...others, kept ?? suspended], ...SYNCED, terminating };
+  const held = conditionsOf(job).find(isSuspended);
+  return jobStatus([...others, held ?? suspended], undefined, undefined, { ...kept(job), terminating });
 }
 
 function conditionsOf(job: KubeObject): unknown[] {
@@ -64,7 +134,7 @@ function isSuspended(c: unknown): boolean {
 
 /** The status of a Job started whose Pods the API server refuses: nothing active. */
 export function waitingJobStatus(job: KubeObject, now: string): Record<string, unknown> {
-  return { startTime: startTimeOf(job) ?? now, ...SYNCED };
+  return jobStatus([], startTimeOf(job) ?? now, undefined, kept(job));
 }
 
 /** Whether the Job started and waits for Pods the API server refused (`waitingJobStatus`). */
@@ -90,12 +160,8 @@ const COMPLETIONS_REACHED = { reason: 'CompletionsReached', message: 'Reached ex
  */
 export function endingJobStatus(job: KubeObject, now: string, failed: boolean, uids: readonly string[]): Record<string, unknown> {
   const { reason, message } = failed ? BACKOFF_LIMIT : COMPLETIONS_REACHED;
-  return {
-    conditions: [...conditionsOf(job), condition(failed ? 'FailureTarget' : 'SuccessCriteriaMet', now, reason, message)],
-    startTime: startTimeOf(job) ?? now,
-    ...SYNCED,
-    uncountedTerminatedPods: { [failed ? 'failed' : 'succeeded']: [...uids] },
-  };
+  const conditions = [...conditionsOf(job), condition(failed ? 'FailureTarget' : 'SuccessCriteriaMet', now, reason, message)];
+  return jobStatus(conditions, startTimeOf(job) ?? now, undefined, { ...kept(job), uncounted: { [failed ? 'failed' : 'succeeded']: [...uids] } });
 }
 
 /**
@@ -103,12 +169,12 @@ export function endingJobStatus(job: KubeObject, now: string, failed: boolean, u
  * `BackoffLimitExceeded`). The conditions of {@link endingJobStatus} keep their times.
  */
 export function finishedJobStatus(job: KubeObject, now: string, failed: boolean, pods: number): Record<string, unknown> {
-  const status = asObject(job['status']);
   const startTime = startTimeOf(job) ?? now;
-  const kept = Array.isArray(status['conditions']) ? (status['conditions'] as unknown[]) : [];
+  const held = conditionsOf(job);
   const { reason, message } = failed ? BACKOFF_LIMIT : COMPLETIONS_REACHED;
-  const first = kept.length > 0 ? kept : [condition(failed ? 'FailureTarget' : 'SuccessCriteriaMet', now, reason, message)];
+  const first = held.length > 0 ? held : [condition(failed ? 'FailureTarget' : 'SuccessCriteriaMet', now, reason, message)];
   const conditions = [...first, condition(failed ? 'Failed' : 'Complete', now, reason, message)];
-  if (failed) return { conditions, startTime, failed: pods, ...SYNCED };
-  return { conditions, startTime, completionTime: now, succeeded: pods, ...SYNCED };
+  const counts = kept(job);
+  if (failed) return jobStatus(conditions, startTime, undefined, { succeeded: counts.succeeded, failed: counts.failed + pods });
+  return jobStatus(conditions, startTime, now, { succeeded: counts.succeeded + pods, failed: counts.failed });
 }

@@ -131,10 +131,10 @@ export function runningPodStatus(pod: KubeObject, index: number, now: string, cr
 }
 
 /**
- * The status of a Pod whose containers ran to their end (a Job's): `Succeeded` (exit code 0) or `Failed` (1), no
- * longer Ready, as a kubelet writes it.
+ * The status of a Pod whose containers ran to their end (a Job's): `Succeeded` (exit code 0) or `Failed` (1, or
+ * `exitCode`: 143 for a container stopped by the SIGTERM of a deletion), no longer Ready, as a kubelet writes it.
  */
-export function endedPodStatus(pod: KubeObject, now: string, failed: boolean): Record<string, unknown> {
+export function endedPodStatus(pod: KubeObject, now: string, failed: boolean, exitCode = failed ? 1 : 0): Record<string, unknown> {
   const status = asObject(pod['status']);
   const condition = (type: string, value: string, reason?: string): Record<string, unknown> => ({ ...podCondition(type, value, now), ...(reason === undefined ? {} : { reason }) });
   const startedAt = typeof status['startTime'] === 'string' ? status['startTime'] : now;
@@ -150,7 +150,7 @@ export function endedPodStatus(pod: KubeObject, now: string, failed: boolean): R
       ready: false,
       started: false,
       restartCount: 0,
-      state: { terminated: { exitCode: failed ? 1 : 0, reason: failed ? 'Error' : 'Completed', startedAt, finishedAt: now } },
+      state: { terminated: { exitCode, reason: failed ? 'Error' : 'Completed', startedAt, finishedAt: now } },
     })),
   };
 }

@@ -2,8 +2,10 @@
  * The simulated kubelet's part in a Pod's graceful deletion: a Pod bound to a node and marked with a grace period
  * stops (its containers are not real: it takes `podTerminationMs`, or its grace period when that is shorter), then
  * the kubelet removes it as a kubelet does, with a DELETE of grace period 0 and the Pod's uid as precondition (its
- * finalizers, if any, still hold it then). A later DELETE that shortens the period brings the end forward. It does
- * not write the stopped containers' statuses first.
+ * finalizers, if any, still hold it then). A later DELETE that shortens the period brings the end forward. A Pod
+ * that is not restarted (`restartPolicy` Never or OnFailure, a Job's) says `Failed` first, its containers stopped
+ * by the SIGTERM (exit code 143), as the kubelet writes a deleted Pod's end (a Job that replaces only failed Pods
+ * waits for it); the stopped containers of other Pods are not written.
  */
 import type { Cluster } from '../../cluster.js';
 import { deleteObject } from '../../operations/delete.js';
@@ -12,8 +14,13 @@ import { metadataOf, type StoredRecord } from '../../store/record.js';
 import type { TimerHandle } from '../../../util/clock.js';
 import { storageView } from '../storage-view.js';
 import { asObject } from '../../patch/json-value.js';
-import { PODS_KEY } from './owned-objects.js';
+import { systemUpdate } from '../../operations/system-write.js';
+import { KUBELET, PODS_KEY } from './owned-objects.js';
+import { endedPodStatus } from './pod-manifests.js';
 import type { Simulation } from './simulation-options.js';
+
+/** The exit code of a container that ended on the SIGTERM of its Pod's deletion (128 + 15). */
+const SIGTERM_EXIT = 143;
 
 export class PodTerminations {
   private readonly pending = new Map<string, { readonly handle: TimerHandle; readonly at: number }>();
@@ -66,6 +73,12 @@ export class PodTerminations {
     const type = this.cluster.registry.byKey(PODS_KEY);
     const view = type === undefined ? undefined : storageView(type);
     if (located === undefined || located.key !== PODS_KEY || view === undefined || !isDeleting(located.record.object)) return;
+    const pod = located.record.object;
+    const phase = asObject(pod['status'])['phase'];
+    if (asObject(pod['spec'])['restartPolicy'] !== 'Always' && phase !== 'Succeeded' && phase !== 'Failed') {
+      const now = this.cluster.now();
+      systemUpdate(this.cluster, PODS_KEY, located.record, (next) => void (next['status'] = endedPodStatus(pod, now, true, SIGTERM_EXIT)), KUBELET);
+    }
     deleteObject(this.cluster, view, located.record.namespace, located.record.name, { gracePeriodSeconds: 0, preconditions: { uid } });
   }
 }

@@ -4,7 +4,10 @@
 export interface WorkloadSimulationOptions {
   /** Time (on the server's clock) from a workload's change until its Pods run and its replicas are ready (default 100 ms). */
   readyAfterMs?: number;
-  /** Time (on the server's clock) from a Job's creation until it completes or fails (default 100 ms). */
+  /**
+   * Time (on the server's clock) a Job's Pods run before they end, and the Job completes or fails (default 100 ms):
+   * from its start, or from the replacement of a Pod deleted while it ran.
+   */
   jobDurationMs?: number;
   /**
    * Time (on the server's clock) a Pod deleted gracefully takes to stop before the simulated kubelet removes it
