@@ -24,6 +24,7 @@ import { NAMESPACES_KEY } from '../../resources/builtin-resources.js';
 import { DeferredTimers } from './deferred-timers.js';
 import { DeploymentController, DEPLOYMENTS_KEY, REPLICA_SETS_KEY } from './deployment-controller.js';
 import { DisruptionController } from './disruption-controller.js';
+import { CronJobController, CRONJOBS_KEY } from './cronjob-controller.js';
 import { JobController, JOBS_KEY } from './job-controller.js';
 import { desiredReplicas, podManifest, podNames, runningPodStatus } from './pod-manifests.js';
 import { podRefusal, podView } from './pod-refusal.js';
@@ -51,6 +52,7 @@ class Simulator implements WorkloadSimulator {
   private readonly terminations: PodTerminations;
   private readonly disruptions: DisruptionController;
   private readonly jobs: JobController;
+  private readonly cronJobs: CronJobController;
   private readonly events: EventRecorder;
 
   constructor(
@@ -63,6 +65,7 @@ class Simulator implements WorkloadSimulator {
     this.terminations = new PodTerminations(cluster, simulation);
     this.disruptions = new DisruptionController(cluster, this.events);
     this.jobs = new JobController(cluster, simulation, this.events);
+    this.cronJobs = new CronJobController(cluster, this.events);
   }
 
   cancel(): void {
@@ -71,6 +74,7 @@ class Simulator implements WorkloadSimulator {
     this.terminations.cancel();
     this.disruptions.cancel();
     this.jobs.cancel();
+    this.cronJobs.cancel();
   }
 
   /** Reacts to one commit: schedules the next stage of the object it concerns, if any. */
@@ -100,6 +104,11 @@ class Simulator implements WorkloadSimulator {
     }
     if (type.key === JOBS_KEY) {
       this.jobs.observe(record, deleted);
+      this.cronJobs.observeJob(record);
+      return;
+    }
+    if (type.key === CRONJOBS_KEY) {
+      this.cronJobs.observe(record, deleted);
       return;
     }
     // A ReplicaSet's change, its deletion included, moves its Deployment's rollout on.
@@ -245,7 +254,7 @@ function sameLabels(a: KubeObject, b: KubeObject): boolean {
 export function runWorkloadSimulation(cluster: Cluster, simulation: Simulation): WorkloadSimulator {
   const simulator = new Simulator(cluster, simulation);
   cluster.onCommit((type, event) => {
-    if (type.key === PODS_KEY || type.key === NAMESPACES_KEY || type.key === BUDGETS_KEY || type.key === JOBS_KEY || type.key === DEPLOYMENTS_KEY || WORKLOAD_KINDS[type.key] !== undefined) simulator.observe(type, event.record, event.type === 'DELETED', event.prev);
+    if (type.key === PODS_KEY || type.key === NAMESPACES_KEY || type.key === BUDGETS_KEY || type.key === JOBS_KEY || type.key === CRONJOBS_KEY || type.key === DEPLOYMENTS_KEY || WORKLOAD_KINDS[type.key] !== undefined) simulator.observe(type, event.record, event.type === 'DELETED', event.prev);
   });
   return simulator;
 }
