@@ -143,6 +143,14 @@ describe('simulated CronJobs (fake clock)', () => {
       assert.deepEqual(await reasons('replace'), ['SuccessfulCreate', 'SuccessfulCreate', 'SuccessfulDelete']);
       const replace = (await batch().readNamespacedCronJob({ namespace: 'default', name: 'replace' })).status;
       assert.deepEqual(replace?.active?.map((ref) => ref.name), [jobName('replace', '2026-12-07T12:02:00Z')]);
+
+      // Its active Job deleted by someone else, the CronJob lets it go (MissingJob) and makes the run it skipped, late.
+      await batch().deleteNamespacedJob({ namespace: 'default', name: jobName('forbid', '2026-12-07T12:01:00Z') });
+      await at('2026-12-07T12:02:30Z');
+      const after = (await batch().readNamespacedCronJob({ namespace: 'default', name: 'forbid' })).status;
+      assert.deepEqual(after?.active?.map((ref) => ref.name), [jobName('forbid', '2026-12-07T12:02:00Z')]);
+      assert.equal(after?.lastScheduleTime?.toISOString(), '2026-12-07T12:02:00.000Z');
+      assert.deepEqual(await reasons('forbid'), ['JobAlreadyActive', 'MissingJob', 'SuccessfulCreate', 'SuccessfulCreate']);
     });
   });
 });

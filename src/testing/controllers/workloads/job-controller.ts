@@ -39,6 +39,7 @@ import {
   jobSuspendedCondition,
   jobWaiting,
   lostPodsJobStatus,
+  type PodCounts,
   runningJobStatus,
   suspendedJobStatus,
   terminatingJobStatus,
@@ -161,7 +162,7 @@ export class JobController {
       return;
     }
     for (let i = 0; i < wanted; i++) this.makePod(job, i === 0 ? first : this.manifest(job, uid, i));
-    this.writeStatus(record, runningJobStatus(job, now, wanted));
+    this.writeStatus(record, runningJobStatus(job, now, { active: wanted }));
     if (jobSuspendedCondition(job)) this.event(job, 'Normal', 'Resumed', 'Job resumed');
     // A Job without Pods to run (parallelism 0) waits, as kube's does.
     if (wanted === 0) return;
@@ -206,7 +207,7 @@ export class JobController {
     if (statusOf(job)['startTime'] === undefined) return;
     const now = this.cluster.now();
     const lost = dependentsOf(this.cluster, uid, PODS_KEY).filter((pod) => isDeleting(pod.object) && finalizersOf(pod.object).includes(JOB_TRACKING) && countsFailed(job, pod.object));
-    if (lost.length === 0) return void this.writeStatus(record, runningJobStatus(job, now, ...this.counts(uid)));
+    if (lost.length === 0) return void this.writeStatus(record, runningJobStatus(job, now, this.countsOf(uid)));
     if (jobFailedCount(job) + lost.length > backoffLimitOf(job)) return this.failLost(record, lost);
     this.writeStatus(record, lostPodsJobStatus(job, now, this.countsOf(uid), lost.map((pod) => pod.uid)));
     for (const pod of lost) removeFinalizer(this.cluster, pod.uid, JOB_TRACKING);
@@ -219,7 +220,7 @@ export class JobController {
     for (let i = 0; i < missing; i++) this.makePod(listed.object, this.manifest(listed.object, uid, i));
     const counted = this.live(uid);
     if (counted === undefined) return;
-    this.writeStatus(counted, runningJobStatus(counted.object, now, ...this.counts(uid)));
+    this.writeStatus(counted, runningJobStatus(counted.object, now, this.countsOf(uid)));
     this.schedule(uid);
   }
 
@@ -260,8 +261,8 @@ export class JobController {
     this.event(written.object, 'Warning', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message);
   }
 
-  /** The Job's Pods: `active` (not deleted, not ended), `ready` of those Ready, `terminating` (deleted, not ended). */
-  private countsOf(uid: string): { active: number; ready: number; terminating: number } {
+  /** The Job's Pods, counted for its status. */
+  private countsOf(uid: string): Required<PodCounts> {
     let active = 0;
     let ready = 0;
     let terminating = 0;
@@ -274,12 +275,6 @@ export class JobController {
       }
     }
     return { active, ready, terminating };
-  }
-
-  /** {@link countsOf} as {@link runningJobStatus} takes them. */
-  private counts(uid: string): [number, number, number] {
-    const { active, ready, terminating } = this.countsOf(uid);
-    return [active, ready, terminating];
   }
 
   /** The Job's Pods are Ready after `readyAfterMs` and end after `jobDurationMs`, from now. */
@@ -297,7 +292,7 @@ export class JobController {
     });
     const record = this.live(uid);
     if (record === undefined) return;
-    this.writeStatus(record, runningJobStatus(record.object, now, ...this.counts(uid)));
+    this.writeStatus(record, runningJobStatus(record.object, now, this.countsOf(uid)));
   }
 
   /**

@@ -51,6 +51,16 @@ function jobStatus(conditions: readonly unknown[], startTime: string | undefined
   };
 }
 
+/**
+ * A Job's Pods as its status counts them: `active` (not deleted, not ended), `ready` of those, `terminating` (deleted,
+ * not ended).
+ */
+export interface PodCounts {
+  readonly active: number;
+  readonly ready?: number;
+  readonly terminating?: number;
+}
+
 /** The Job's counters so far: what its status keeps whatever it writes. */
 function kept(job: KubeObject): { succeeded: number; failed: number } {
   const status = asObject(job['status']);
@@ -67,21 +77,21 @@ export function jobFailedCount(job: KubeObject): number {
  * it keeps its start time (a Job whose Pods were refused started then) and its conditions, but for a `Suspended` one,
  * which it turns False (`JobResumed`).
  */
-export function runningJobStatus(job: KubeObject, now: string, active: number, ready = 0, terminating = 0): Record<string, unknown> {
+export function runningJobStatus(job: KubeObject, now: string, counts: PodCounts): Record<string, unknown> {
   const conditions = conditionsOf(job).map((c) => (isSuspended(c) ? condition('Suspended', now, 'JobResumed', 'Job resumed', 'False') : c));
-  return jobStatus(conditions, startTimeOf(job) ?? now, undefined, { ...kept(job), active, terminating, ready });
+  return jobStatus(conditions, startTimeOf(job) ?? now, undefined, { ...kept(job), ...counts });
 }
 
 /**
  * The status of a running Job some of whose Pods (`uids`) were deleted, as kube's Job controller writes it before it
  * counts them: listed failed in `uncountedTerminatedPods`, no longer active.
  */
-export function lostPodsJobStatus(job: KubeObject, now: string, counts: { active: number; ready: number; terminating: number }, uids: readonly string[]): Record<string, unknown> {
+export function lostPodsJobStatus(job: KubeObject, now: string, counts: PodCounts, uids: readonly string[]): Record<string, unknown> {
   return jobStatus(conditionsOf(job), startTimeOf(job) ?? now, undefined, { ...kept(job), ...counts, uncounted: { failed: [...uids] } });
 }
 
 /** The status once the Job has counted `lost` more of its Pods failed (their finalizer taken off). */
-export function countedJobStatus(job: KubeObject, now: string, counts: { active: number; ready: number; terminating: number }, lost: number): Record<string, unknown> {
+export function countedJobStatus(job: KubeObject, now: string, counts: PodCounts, lost: number): Record<string, unknown> {
   const { succeeded, failed } = kept(job);
   return jobStatus(conditionsOf(job), startTimeOf(job) ?? now, undefined, { succeeded, failed: failed + lost, ...counts });
 }
