@@ -20,6 +20,7 @@ import { storageView } from '../storage-view.js';
 import { cronTimes, MANY_MISSED, mostRecentDue, zonedRfc3339, type CronTimes } from './cronjob-schedule.js';
 import { DeferredTimers } from './deferred-timers.js';
 import { JOBS_KEY } from './job-controller.js';
+import { jobEnd } from './job-status.js';
 import { count, statusOf } from './object-fields.js';
 import { dependentsOf, liveObject, MANAGER } from './owned-objects.js';
 
@@ -40,14 +41,6 @@ interface JobReference {
 
 function referenceOf(job: StoredRecord): JobReference {
   return { kind: 'Job', namespace: job.namespace, name: job.name, uid: job.uid, apiVersion: 'batch/v1', resourceVersion: String(metadataOf(job.object)['resourceVersion']) };
-}
-
-/** How a finished Job ended: its True Complete or Failed condition's type. */
-function finishedAs(job: KubeObject): 'Complete' | 'Failed' | undefined {
-  const conditions = statusOf(job)['conditions'];
-  if (!Array.isArray(conditions)) return undefined;
-  const end = conditions.map(asObject).find((c) => (c['type'] === 'Complete' || c['type'] === 'Failed') && c['status'] === 'True');
-  return end?.['type'] as 'Complete' | 'Failed' | undefined;
 }
 
 export class CronJobController {
@@ -93,7 +86,7 @@ export class CronJobController {
     let lastSchedule = typeof status['lastScheduleTime'] === 'string' ? status['lastScheduleTime'] : undefined;
     for (const job of jobs) {
       const listed = active.some((ref) => ref.uid === job.uid);
-      const end = finishedAs(job.object);
+      const end = jobEnd(job.object);
       if (end === undefined) {
         if (!listed && !isDeleting(job.object)) this.event(cronJob, 'Warning', 'UnexpectedJob', `Saw a job that the controller did not create or forgot: ${job.name}`);
         continue;
@@ -205,7 +198,7 @@ export class CronJobController {
     for (const [end, limitField] of [['Complete', 'successfulJobsHistoryLimit'], ['Failed', 'failedJobsHistoryLimit']] as const) {
       const limit = spec[limitField];
       if (typeof limit !== 'number') continue;
-      const finished = dependentsOf(this.cluster, record.uid, JOBS_KEY).filter((job) => !isDeleting(job.object) && finishedAs(job.object) === end);
+      const finished = dependentsOf(this.cluster, record.uid, JOBS_KEY).filter((job) => !isDeleting(job.object) && jobEnd(job.object) === end);
       finished.sort(byStartTime);
       for (const job of finished.slice(0, Math.max(0, finished.length - count(limit, 0)))) {
         if (this.deleteJob(record.object, job.namespace, job.name)) listed = listed.filter((ref) => ref.uid !== job.uid);

@@ -12,10 +12,15 @@ import { count } from './object-fields.js';
 /** The reason and message of a failed Job's conditions, and of the Job controller's Warning Event then. */
 export const BACKOFF_LIMIT = { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' } as const;
 
+/** How the Job finished: the type of its Complete or Failed condition that is True; undefined while it has not. */
+export function jobEnd(job: KubeObject): 'Complete' | 'Failed' | undefined {
+  const end = conditionsOf(job).map(asObject).find((c) => (c['type'] === 'Complete' || c['type'] === 'Failed') && c['status'] === 'True');
+  return end?.['type'] as 'Complete' | 'Failed' | undefined;
+}
+
 /** Whether the Job has finished (a Complete or Failed condition that is True). */
 export function jobFinished(job: KubeObject): boolean {
-  const conditions = asObject(job['status'])['conditions'];
-  return Array.isArray(conditions) && conditions.some((c) => (asObject(c)['type'] === 'Complete' || asObject(c)['type'] === 'Failed') && asObject(c)['status'] === 'True');
+  return jobEnd(job) !== undefined;
 }
 
 /** Whether the Job is suspended (`spec.suspend: true`): it does not run. */
