@@ -248,6 +248,40 @@ describe('simulated Jobs run Pods (fake clock)', () => {
   });
 });
 
+describe('a simulated Job waits for its deleted Pods to be gone before it ends (fake clock)', () => {
+  const clock = new FakeClock();
+  let server: TestApiServer;
+  before(async () => {
+    server = await startTestApiServer({ clock, simulateWorkloads: { readyAfterMs: 1000, jobDurationMs: 3000, podTerminationMs: 10_000 } });
+  });
+  after(() => server.stop());
+
+  test('its replacement done while the deleted Pod still stops: SuccessCriteriaMet, counted, terminating; Complete once it is gone', async () => {
+    const batch = server.kubeConfig.makeApiClient(BatchV1Api);
+    const core = server.kubeConfig.makeApiClient(CoreV1Api);
+    const advance = async (ms: number): Promise<void> => {
+      await clock.advance(ms);
+      await server.settled();
+    };
+    const statusOf = async (): Promise<Record<string, unknown>> => JSON.parse(JSON.stringify((await batch.readNamespacedJob({ namespace: 'default', name: 'slow' })).status)) as Record<string, unknown>;
+    await batch.createNamespacedJob({ namespace: 'default', body: job('slow') });
+    await server.settled();
+    await advance(1000);
+    const [pod] = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'job-name=slow' })).items;
+    await core.deleteNamespacedPod({ namespace: 'default', name: String(pod?.metadata?.name) });
+    await server.settled();
+    await advance(3000);
+    const ending = await statusOf();
+    assert.deepEqual(conditions(ending), [['SuccessCriteriaMet', 'True', 'CompletionsReached']]);
+    assert.deepEqual(pick(ending, ['active', 'succeeded', 'failed', 'terminating', 'completionTime']), { succeeded: 1, failed: 1, terminating: 1 });
+    await advance(7000);
+    const done = await statusOf();
+    assert.deepEqual(conditions(done), [['SuccessCriteriaMet', 'True', 'CompletionsReached'], ['Complete', 'True', 'CompletionsReached']]);
+    assert.deepEqual(pick(done, ['active', 'succeeded', 'failed', 'terminating']), { succeeded: 1, failed: 1, terminating: 0 });
+    assert.equal(done['completionTime'], new Date(clock.now()).toISOString(), 'completed when the deleted Pod was gone');
+  });
+});
+
 function conditions(status: Record<string, unknown>): unknown[] {
   return ((status['conditions'] ?? []) as { type: string; status: string; reason: string }[]).map((c) => [c.type, c.status, c.reason]);
 }

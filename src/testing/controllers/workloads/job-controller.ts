@@ -33,7 +33,7 @@ import {
   failingJobStatus,
   finishedJobStatus,
   jobFailedCount,
-  jobFailing,
+  jobEnding,
   jobFinished,
   jobSuspended,
   jobSuspendedCondition,
@@ -131,7 +131,7 @@ export class JobController {
   /** The Job, when it runs: not finished, failing, suspended or going. */
   private live(uid: string): StoredRecord | undefined {
     const job = liveObject(this.cluster, uid)?.record;
-    return job === undefined || jobFinished(job.object) || jobFailing(job.object) || jobSuspended(job.object) ? undefined : job;
+    return job === undefined || jobFinished(job.object) || jobEnding(job.object) !== undefined || jobSuspended(job.object) ? undefined : job;
   }
 
   /** The Job's Pods that are not being deleted. */
@@ -203,7 +203,7 @@ export class JobController {
     const record = liveObject(this.cluster, uid)?.record;
     if (record === undefined || jobFinished(record.object) || jobSuspended(record.object)) return;
     const job = record.object;
-    if (jobFailing(job)) return this.failWhenGone(record);
+    if (jobEnding(job) !== undefined) return this.endWhenGone(record);
     if (statusOf(job)['startTime'] === undefined) return;
     const now = this.cluster.now();
     const lost = dependentsOf(this.cluster, uid, PODS_KEY).filter((pod) => isDeleting(pod.object) && finalizersOf(pod.object).includes(JOB_TRACKING) && countsFailed(job, pod.object));
@@ -213,7 +213,7 @@ export class JobController {
     for (const pod of lost) removeFinalizer(this.cluster, pod.uid, JOB_TRACKING);
     const listed = this.live(uid);
     if (listed === undefined) return;
-    this.writeStatus(listed, countedJobStatus(listed.object, now, this.countsOf(uid), lost.length));
+    this.writeStatus(listed, countedJobStatus(listed.object, now, this.countsOf(uid), { failed: lost.length }));
     // The replacements, at once (kube makes them after a backoff of 10 s, doubling): they run from now.
     const missing = parallelPods(listed.object) - this.countsOf(uid).active;
     if (missing <= 0) return;
@@ -247,18 +247,28 @@ export class JobController {
     for (const pod of listed) removeFinalizer(this.cluster, pod.uid, JOB_TRACKING);
     const failing = liveObject(this.cluster, uid)?.record;
     if (failing === undefined) return;
-    this.writeStatus(failing, countedJobStatus(failing.object, now, this.countsOf(uid), listed.length));
-    this.failWhenGone(liveObject(this.cluster, uid)?.record ?? failing);
+    this.writeStatus(failing, countedJobStatus(failing.object, now, this.countsOf(uid), { failed: listed.length }));
+    this.endWhenGone(liveObject(this.cluster, uid)?.record ?? failing);
   }
 
-  /** A failing Job: `terminating` follows its Pods still going; once none is, it says `Failed`. */
-  private failWhenGone(record: StoredRecord): void {
+  /**
+   * An ending Job (`FailureTarget` or `SuccessCriteriaMet`, its Pods counted): `terminating` follows its Pods still
+   * going; once none is, it says `Failed` or `Complete`, as kube's Job controller waits for them.
+   */
+  private endWhenGone(record: StoredRecord): void {
+    const failed = jobEnding(record.object) === 'failed';
     const terminating = this.countsOf(record.uid).terminating;
     const now = this.cluster.now();
     const written = systemUpdate(this.cluster, JOBS_KEY, record, (next) => void (next['status'] = terminatingJobStatus(record.object, now, terminating)), MANAGER);
     if (terminating > 0) return;
-    this.writeStatus(written, finishedJobStatus(written.object, now, true, 0));
-    this.event(written.object, 'Warning', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message);
+    this.writeStatus(written, finishedJobStatus(written.object, now, failed, 0));
+    this.ended(written.object, failed);
+  }
+
+  /** The Job controller's Event of a Job's end: its Failed condition's reason and message as a Warning, or Completed. */
+  private ended(job: KubeObject, failed: boolean): void {
+    if (failed) this.event(job, 'Warning', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message);
+    else this.event(job, 'Normal', 'Completed', 'Job completed');
   }
 
   /** The Job's Pods, counted for its status. */
@@ -317,13 +327,14 @@ export class JobController {
     if (listed === undefined) return;
     this.writeStatus(listed, endingJobStatus(listed.object, now, failed, pods.map((pod) => pod.uid)));
     for (const pod of pods) removeFinalizer(this.cluster, pod.uid, JOB_TRACKING);
-    // Listed, a failing Job is no longer `live`: it is counted all the same.
+    // Listed, an ending Job is no longer `live`: it is counted all the same.
     const counted = liveObject(this.cluster, uid)?.record;
     if (counted === undefined) return;
+    // Deleted Pods still going hold the end back until they are gone (endWhenGone).
+    const terminating = this.countsOf(uid).terminating;
+    if (terminating > 0) return void this.writeStatus(counted, countedJobStatus(counted.object, now, { active: 0, terminating }, failed ? { failed: pods.length } : { succeeded: pods.length }));
     this.writeStatus(counted, finishedJobStatus(counted.object, now, failed, pods.length));
-    // The Job controller's Event of the end: its Failed condition's reason and message as a Warning.
-    if (failed) this.event(job, 'Warning', BACKOFF_LIMIT.reason, BACKOFF_LIMIT.message);
-    else this.event(job, 'Normal', 'Completed', 'Job completed');
+    this.ended(job, failed);
   }
 
   /** The manifest of the Job's Pod number `index` of this round, as its controller makes it. */

@@ -95,10 +95,10 @@ export function lostPodsJobStatus(job: KubeObject, now: string, counts: PodCount
   return jobStatus(conditionsOf(job), startTimeOf(job) ?? now, undefined, { ...kept(job), ...counts, uncounted: { failed: [...uids] } });
 }
 
-/** The status once the Job has counted `lost` more of its Pods failed (their finalizer taken off). */
-export function countedJobStatus(job: KubeObject, now: string, counts: PodCounts, lost: number): Record<string, unknown> {
+/** The status once the Job has counted `added` more of its Pods (their finalizer taken off). */
+export function countedJobStatus(job: KubeObject, now: string, counts: PodCounts, added: { readonly succeeded?: number; readonly failed?: number }): Record<string, unknown> {
   const { succeeded, failed } = kept(job);
-  return jobStatus(conditionsOf(job), startTimeOf(job) ?? now, undefined, { succeeded, failed: failed + lost, ...counts });
+  return jobStatus(conditionsOf(job), startTimeOf(job) ?? now, undefined, { succeeded: succeeded + (added.succeeded ?? 0), failed: failed + (added.failed ?? 0), ...counts });
 }
 
 /**
@@ -111,12 +111,18 @@ export function failingJobStatus(job: KubeObject, now: string, terminating: numb
   return jobStatus(conditions, startTimeOf(job) ?? now, undefined, { ...kept(job), terminating, uncounted: { failed: [...uids] } });
 }
 
-/** Whether the Job has a `FailureTarget` condition: it fails once its Pods are gone. */
-export function jobFailing(job: KubeObject): boolean {
-  return conditionsOf(job).some((c) => asObject(c)['type'] === 'FailureTarget' && asObject(c)['status'] === 'True');
+/**
+ * How an ending Job ends: `failed` with a `FailureTarget` condition, `succeeded` with `SuccessCriteriaMet`; it says
+ * `Failed` or `Complete` once its Pods are counted and gone. Undefined when it is not ending (or has ended).
+ */
+export function jobEnding(job: KubeObject): 'failed' | 'succeeded' | undefined {
+  if (jobFinished(job)) return undefined;
+  const interim = conditionsOf(job).map(asObject).find((c) => (c['type'] === 'FailureTarget' || c['type'] === 'SuccessCriteriaMet') && c['status'] === 'True');
+  if (interim === undefined) return undefined;
+  return interim['type'] === 'FailureTarget' ? 'failed' : 'succeeded';
 }
 
-/** The status of a failing Job (`FailureTarget`) whose Pods are going: `terminating` of them still there. */
+/** The status of an ending Job ({@link jobEnding}) whose Pods are going: `terminating` of them still there. */
 export function terminatingJobStatus(job: KubeObject, now: string, terminating: number): Record<string, unknown> {
   return jobStatus(conditionsOf(job), startTimeOf(job) ?? now, undefined, { ...kept(job), terminating });
 }
