@@ -16,7 +16,8 @@ import { systemUpdate } from '../../operations/system-write.js';
 import { asObject } from '../../patch/json-value.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
 import type { EventRecorder } from '../event-recorder.js';
-import { storageView } from '../storage-view.js';
+import { storageViewOf } from '../storage-view.js';
+import type { ResourceView } from '../../resources/resource-type.js';
 import { cronTimes, MANY_MISSED, mostRecentDue, zonedRfc3339, type CronTimes } from './cronjob-schedule.js';
 import { DeferredTimers } from './deferred-timers.js';
 import { JOBS_KEY } from './job-controller.js';
@@ -228,9 +229,8 @@ export class CronJobController {
     else this.timers.schedule(uid, next - now, () => this.sync(uid));
   }
 
-  private jobView() {
-    const type = this.cluster.registry.byKey(JOBS_KEY);
-    return type === undefined ? undefined : storageView(type);
+  private jobView(): ResourceView | undefined {
+    return storageViewOf(this.cluster, JOBS_KEY);
   }
 
   private event(cronJob: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {

@@ -7,13 +7,12 @@ import { podSecurityMayApply, podSecurityRefusal } from '../../admission/pod-sec
 import { createObject } from '../../operations/create.js';
 import type { ResourceView } from '../../resources/resource-type.js';
 import { metadataOf, type KubeObject } from '../../store/record.js';
-import { storageView } from '../storage-view.js';
+import { storageViewOf } from '../storage-view.js';
 import { MANAGER, PODS_KEY } from './owned-objects.js';
 
 /** The view the simulated controllers write Pods through (undefined once the type is gone). */
 export function podView(cluster: Cluster): ResourceView | undefined {
-  const podType = cluster.registry.byKey(PODS_KEY);
-  return podType === undefined ? undefined : storageView(podType);
+  return storageViewOf(cluster, PODS_KEY);
 }
 
 /** PodSecurity's refusal of `pod` (a controller's manifest, not yet made) in `owner`'s namespace, or undefined. */

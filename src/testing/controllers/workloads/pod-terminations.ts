@@ -12,7 +12,7 @@ import { deleteObject } from '../../operations/delete.js';
 import { isDeleting } from '../../operations/object-rules.js';
 import { metadataOf, type StoredRecord } from '../../store/record.js';
 import type { TimerHandle } from '../../../util/clock.js';
-import { storageView } from '../storage-view.js';
+import { storageViewOf } from '../storage-view.js';
 import { asObject } from '../../patch/json-value.js';
 import { systemUpdate } from '../../operations/system-write.js';
 import { KUBELET, PODS_KEY } from './owned-objects.js';
@@ -70,8 +70,7 @@ export class PodTerminations {
 
   private finish(uid: string): void {
     const located = this.cluster.store.byUid(uid);
-    const type = this.cluster.registry.byKey(PODS_KEY);
-    const view = type === undefined ? undefined : storageView(type);
+    const view = storageViewOf(this.cluster, PODS_KEY);
     if (located === undefined || located.key !== PODS_KEY || view === undefined || !isDeleting(located.record.object)) return;
     const pod = located.record.object;
     const phase = asObject(pod['status'])['phase'];
