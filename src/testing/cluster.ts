@@ -56,6 +56,8 @@ export class Cluster {
   private deferred: (() => void)[] = [];
   private drainScheduled = false;
   private generationOfWork = 0;
+  /** Controller work under way that awaits something (admission), counted until it ends. */
+  private awaiting = 0;
   /** Errors thrown by deferred controller work, newest last (at most 100), for debugging. */
   readonly controllerErrors: unknown[] = [];
 
@@ -113,9 +115,22 @@ export class Cluster {
     this.drainScheduled = false;
   }
 
-  /** Whether controller work is pending. */
+  /**
+   * Runs controller work that awaits (a write under admission, which may call webhooks): `busy` until it ends, and
+   * what it throws kept as a deferred step's is.
+   */
+  track(work: () => Promise<void>): void {
+    this.awaiting += 1;
+    void work()
+      .catch((error: unknown) => this.keepError(error))
+      .finally(() => {
+        this.awaiting -= 1;
+      });
+  }
+
+  /** Whether controller work is pending or under way. */
   get busy(): boolean {
-    return this.deferred.length > 0;
+    return this.deferred.length > 0 || this.awaiting > 0;
   }
 
   private drain(generation: number): void {
@@ -128,10 +143,17 @@ export class Cluster {
       try {
         work();
       } catch (error) {
-        // A controller step failed (a bug, or an object removed meanwhile); keep the server running.
-        this.controllerErrors.push(error);
-        if (this.controllerErrors.length > 100) this.controllerErrors.shift();
+        this.keepError(error);
       }
     }
+  }
+
+  /**
+   * A controller step failed (a bug, or an object removed meanwhile): kept for debugging, and the server runs on, as
+   * kube-controller-manager logs a failed sync and goes on with the next.
+   */
+  private keepError(error: unknown): void {
+    this.controllerErrors.push(error);
+    if (this.controllerErrors.length > 100) this.controllerErrors.shift();
   }
 }

@@ -1,12 +1,16 @@
 // The simulated CronJob controller, as kube-controller-manager's makes and tracks a CronJob's Jobs (checked against it
 // with the probe acting as the kubelet): the Job made when due (its name, template, annotation, owner), the status
-// (`active`, `lastScheduleTime`, `lastSuccessfulTime`), the history limits, the concurrency policies, suspension and
-// time zones. All through client-node over HTTP, on a fake clock.
+// (`active`, `lastScheduleTime`, `lastSuccessfulTime`), the history limits, the concurrency policies, suspension, time
+// zones, `startingDeadlineSeconds`, missed runs, unexpected Jobs, and the Jobs' creates and deletes under admission
+// (policies and webhooks see them; a refusal is retried with backoff). All through client-node over HTTP, on a fake
+// clock.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BatchV1Api, CoreV1Api, type V1CronJob, type V1Job } from '@kubernetes/client-node';
-import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { AdmissionregistrationV1Api, BatchV1Api, CoreV1Api, type V1CronJob, type V1Job } from '@kubernetes/client-node';
+import { SIMULATE_ANNOTATION, startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { selfSignedCertificate } from '../../src/testing/tls.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { configuration, webhookServer, type FakeWebhook } from '../support/fake-webhook.js';
 
 const MINUTE = 60_000;
 const START = Date.parse('2026-12-07T12:00:30Z');
@@ -101,9 +105,23 @@ describe('simulated CronJobs (fake clock)', () => {
         `Normal SuccessfulCreate Created job ${first} (cronjob-controller)`,
         `Normal SawCompletedJob Saw completed job: ${first}, condition: Complete (cronjob-controller)`,
         `Normal SuccessfulCreate Created job ${second} (cronjob-controller)`,
-        `Normal SawCompletedJob Saw completed job: ${second}, condition: Complete (cronjob-controller)`,
+        // kube's sync cleans up the history first, then sees the completion: in one sync, in that order.
         `Normal SuccessfulDelete Deleted job ${first} (cronjob-controller)`,
+        `Normal SawCompletedJob Saw completed job: ${second}, condition: Complete (cronjob-controller)`,
       ]);
+    });
+
+    test('failed Jobs past failedJobsHistoryLimit go, the oldest first; a failed Job is no success', async () => {
+      const failing = cronJob('flaky', { failedJobsHistoryLimit: 1 });
+      const template = { ...failing.spec?.jobTemplate, metadata: { labels: { app: 'flaky' }, annotations: { [SIMULATE_ANNOTATION]: 'fail' } } };
+      await batch().createNamespacedCronJob({ namespace: 'default', body: { ...failing, spec: { schedule: '* * * * *', ...failing.spec, jobTemplate: template } } });
+      await at('2026-12-07T12:03:06Z');
+      assert.deepEqual(await statusOf('flaky'), { lastScheduleTime: '2026-12-07T12:03:00Z' }, 'the Job failed: no lastSuccessfulTime');
+      await at('2026-12-07T12:04:06Z');
+      assert.deepEqual((await jobsOf('flaky')).map((j) => [j.metadata?.name, j.status?.conditions?.map((c) => c.type)]), [[jobName('flaky', '2026-12-07T12:04:00Z'), ['FailureTarget', 'Failed']]]);
+      const first = jobName('flaky', '2026-12-07T12:03:00Z');
+      const second = jobName('flaky', '2026-12-07T12:04:00Z');
+      assert.deepEqual((await events('flaky')).slice(-2), [`Normal SuccessfulDelete Deleted job ${first} (cronjob-controller)`, `Normal SawCompletedJob Saw completed job: ${second}, condition: Failed (cronjob-controller)`]);
     });
 
     test('suspended, a CronJob makes nothing; resumed, it makes the run it missed last, once', async () => {
@@ -151,6 +169,117 @@ describe('simulated CronJobs (fake clock)', () => {
       assert.deepEqual(after?.active?.map((ref) => ref.name), [jobName('forbid', '2026-12-07T12:02:00Z')]);
       assert.equal(after?.lastScheduleTime?.toISOString(), '2026-12-07T12:02:00.000Z');
       assert.deepEqual(await reasons('forbid'), ['JobAlreadyActive', 'MissingJob', 'SuccessfulCreate', 'SuccessfulCreate']);
+    });
+  });
+
+  // Checked against kube-controller-manager 1.37.2's cronjob and job controllers: the same CronJobs, policies and
+  // times give the same Jobs, statuses and Events (but for the second a retried create lands in).
+  describe('deadlines, missed runs, Jobs it did not make, and admission', () => {
+    const { batch, core, server, at } = setup(60 * MINUTE);
+    const admission = () => server().kubeConfig.makeApiClient(AdmissionregistrationV1Api);
+    const names = async (prefix: string): Promise<string[]> =>
+      (await batch().listNamespacedJob({ namespace: 'default' })).items.filter((j) => j.metadata?.name?.startsWith(`${prefix}-`) && j.metadata.deletionTimestamp === undefined).map((j) => String(j.metadata?.name));
+    const warnings = async (name: string): Promise<string[]> =>
+      (await core().listNamespacedEvent({ namespace: 'default', fieldSelector: `involvedObject.name=${name},type=Warning` })).items.map((e) => `${e.reason}: ${e.message}`);
+    const refuse = async (name: string, operation: 'CREATE' | 'DELETE', expression: string, messageExpression?: string): Promise<void> => {
+      await admission().createValidatingAdmissionPolicy({
+        body: { metadata: { name }, spec: { failurePolicy: 'Fail', matchConstraints: { resourceRules: [{ apiGroups: ['batch'], apiVersions: ['v1'], operations: [operation], resources: ['jobs'] }] }, validations: [{ expression, message: `${name} says no`, ...(messageExpression === undefined ? {} : { messageExpression }) }] } },
+      });
+      await admission().createValidatingAdmissionPolicyBinding({ body: { metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } } });
+    };
+
+    test('startingDeadlineSeconds: resumed later than that after a run was due, the CronJob skips it and makes the next', async () => {
+      await batch().createNamespacedCronJob({ namespace: 'default', body: cronJob('late', { suspend: true, startingDeadlineSeconds: 10 }) });
+      await at('2026-12-07T12:01:20Z');
+      await batch().patchNamespacedCronJob({ namespace: 'default', name: 'late', body: [{ op: 'replace', path: '/spec/suspend', value: false }] });
+      await at('2026-12-07T12:01:59Z');
+      assert.deepEqual(await names('late'), [], 'the 12:01 run was due 20 s before: past the deadline');
+      assert.deepEqual(await warnings('late'), [], 'not even looked at (no MissSchedule): the deadline bounds how far back runs are sought');
+      await at('2026-12-07T12:02:00Z');
+      assert.deepEqual(await names('late'), [jobName('late', '2026-12-07T12:02:00Z')]);
+    });
+
+    test('more than 100 runs missed: the latest is made, with a TooManyMissedTimes warning', async () => {
+      await batch().createNamespacedCronJob({ namespace: 'default', body: cronJob('behind', { suspend: true }) });
+      const current = await batch().readNamespacedCronJob({ namespace: 'default', name: 'behind' });
+      await batch().replaceNamespacedCronJobStatus({ namespace: 'default', name: 'behind', body: { ...current, status: { lastScheduleTime: new Date(Date.parse('2026-12-07T09:00:00Z')) } } });
+      await batch().patchNamespacedCronJob({ namespace: 'default', name: 'behind', body: [{ op: 'replace', path: '/spec/suspend', value: false }] });
+      await at('2026-12-07T12:02:01Z');
+      assert.deepEqual(await names('behind'), [jobName('behind', '2026-12-07T12:02:00Z')]);
+      assert.deepEqual(await warnings('behind'), ['TooManyMissedTimes: too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew']);
+    });
+
+    test('a running Job it did not make, owned by it, is unexpected: not listed active', async () => {
+      const owner = await batch().createNamespacedCronJob({ namespace: 'default', body: cronJob('adopter', { suspend: true }) });
+      await batch().createNamespacedJob({
+        namespace: 'default',
+        body: { metadata: { name: 'by-hand', ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'adopter', uid: String(owner.metadata?.uid), controller: true }] }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'i' }] } } } },
+      });
+      await at('2026-12-07T12:02:05Z');
+      assert.deepEqual(await warnings('adopter'), ['UnexpectedJob: Saw a job that the controller did not create or forgot: by-hand']);
+      assert.equal((await batch().readNamespacedCronJob({ namespace: 'default', name: 'adopter' })).status?.active, undefined);
+    });
+
+    test('its Job refused by a policy: FailedCreate in the API server\'s words, retried with backoff until admitted', async () => {
+      await refuse('no-refused-jobs', 'CREATE', "!object.metadata.name.startsWith('refused-')", "'no Jobs from ' + request.userInfo.username");
+      await batch().createNamespacedCronJob({ namespace: 'default', body: cronJob('refused') });
+      await at('2026-12-07T12:03:20Z');
+      const due = jobName('refused', '2026-12-07T12:03:00Z');
+      assert.deepEqual(await names('refused'), []);
+      const [failed] = (await core().listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=refused,reason=FailedCreate' })).items;
+      assert.equal(
+        failed?.message,
+        `Error creating job: jobs.batch "${due}" is forbidden: ValidatingAdmissionPolicy 'no-refused-jobs' with binding 'no-refused-jobs' denied request: no Jobs from system:serviceaccount:kube-system:cronjob-controller`,
+      );
+      assert.ok((failed?.count ?? 0) > 5, `retried, the Event counted each time (${failed?.count})`);
+      await admission().deleteValidatingAdmissionPolicyBinding({ name: 'no-refused-jobs' });
+      // The retries double from 5 ms: the one after 12:03:40 admits it, for the run due at 12:03.
+      await at('2026-12-07T12:03:45Z');
+      assert.deepEqual(await names('refused'), [due]);
+      const status = (await batch().readNamespacedCronJob({ namespace: 'default', name: 'refused' })).status;
+      assert.equal(status?.lastScheduleTime?.toISOString(), '2026-12-07T12:03:00.000Z');
+      assert.deepEqual(status?.active?.map((ref) => ref.name), [due]);
+    });
+
+    test('Replace, its active Job refused deletion: FailedDelete, and no new Job while the old one stays', async () => {
+      await refuse('keep-stuck-jobs', 'DELETE', "!oldObject.metadata.name.startsWith('stuck-')");
+      await batch().createNamespacedCronJob({ namespace: 'default', body: cronJob('stuck', { concurrencyPolicy: 'Replace' }) });
+      await at('2026-12-07T12:04:00Z');
+      const first = jobName('stuck', '2026-12-07T12:04:00Z');
+      await at('2026-12-07T12:05:10Z');
+      assert.deepEqual(await names('stuck'), [first]);
+      const status = (await batch().readNamespacedCronJob({ namespace: 'default', name: 'stuck' })).status;
+      assert.equal(status?.lastScheduleTime?.toISOString(), '2026-12-07T12:04:00.000Z');
+      assert.deepEqual(status?.active?.map((ref) => ref.name), [first]);
+      assert.deepEqual(
+        [...new Set(await warnings('stuck'))],
+        [`FailedDelete: Deleted job: jobs.batch "${first}" is forbidden: ValidatingAdmissionPolicy 'keep-stuck-jobs' with binding 'keep-stuck-jobs' denied request: keep-stuck-jobs says no`],
+      );
+    });
+  });
+
+  describe('a mutating webhook on Jobs', () => {
+    const { batch, server, at } = setup(60 * MINUTE);
+    let webhook: FakeWebhook | undefined;
+    before(async () => {
+      const tls = await selfSignedCertificate();
+      webhook = await webhookServer(tls);
+      // Adds a label to every Job it is sent.
+      webhook.answer = () => ({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels/injected', value: 'yes' }])).toString('base64') });
+      const rules = [{ operations: ['CREATE'], apiGroups: ['batch'], apiVersions: ['v1'], resources: ['jobs'] }];
+      await server().kubeConfig.makeApiClient(AdmissionregistrationV1Api).createMutatingWebhookConfiguration({ body: configuration('mutating', webhook.url, tls.cert, { rules }) });
+    });
+    after(() => webhook?.close());
+
+    test("is called for the CronJob's Job, as the cronjob-controller service account, and what it adds is stored", async () => {
+      await batch().createNamespacedCronJob({ namespace: 'default', body: cronJob('hooked') });
+      await at('2026-12-07T12:01:00Z');
+      const [job] = (await batch().listNamespacedJob({ namespace: 'default' })).items;
+      assert.equal(job?.metadata?.name, jobName('hooked', '2026-12-07T12:01:00Z'));
+      assert.deepEqual(job?.metadata?.labels, { app: 'hooked', injected: 'yes' });
+      const sent = webhook?.seen.find((request) => request['name'] === job?.metadata?.name);
+      assert.deepEqual(sent?.['userInfo'], { username: 'system:serviceaccount:kube-system:cronjob-controller', groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] });
+      assert.deepEqual((await batch().readNamespacedCronJob({ namespace: 'default', name: 'hooked' })).status?.active?.map((ref) => ref.name), [job?.metadata?.name]);
     });
   });
 });

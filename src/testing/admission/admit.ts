@@ -60,7 +60,18 @@ export interface AdmissionWrite {
   readonly kind?: { readonly group: string; readonly version: string; readonly kind: string };
   /** What the validating webhooks see of the checked write's record, when not the record's object (its Scale). */
   readonly shown?: (record: StoredRecord) => KubeObject;
+  /** Who writes, when not the test client (a simulated controller: its service account). */
+  readonly user?: AdmissionUser;
 }
+
+/** The `userInfo` of an admission request. */
+export interface AdmissionUser {
+  readonly username: string;
+  readonly groups: readonly string[];
+}
+
+/** The test client's user: every request over HTTP is made as it. */
+export const CLIENT_USER: AdmissionUser = { username: 'katalog-testing', groups: ['system:masters', 'system:authenticated'] };
 
 export interface AdmittedWrite {
   readonly record: StoredRecord;

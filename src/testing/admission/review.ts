@@ -6,7 +6,7 @@
  * the request set of them.
  */
 import type { KubeObject } from '../store/record.js';
-import type { AdmissionWrite } from './admit.js';
+import { CLIENT_USER, type AdmissionWrite } from './admit.js';
 import { kindOf, requestIdentity } from './review-object.js';
 import { requestVersionOf } from './versions.js';
 
@@ -50,7 +50,7 @@ function admissionRequest(request: AdmissionWrite, object: KubeObject | undefine
       ...(name === '' ? {} : { name }),
       ...(namespace === '' ? {} : { namespace }),
       operation: request.operation,
-      userInfo: { username: 'katalog-testing', groups: ['system:masters', 'system:authenticated'] },
+      userInfo: { username: (request.user ?? CLIENT_USER).username, groups: [...(request.user ?? CLIENT_USER).groups] },
       object: object ?? null,
       oldObject: oldObject ?? null,
       dryRun: request.dryRun,

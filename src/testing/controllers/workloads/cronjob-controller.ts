@@ -9,8 +9,9 @@
  * skips a run that is too late (`MissSchedule`). One run is made for many missed ones, the latest, as kube's does.
  */
 import { rfc3339, type Cluster } from '../../cluster.js';
-import { createObject } from '../../operations/create.js';
-import { deleteObject } from '../../operations/delete.js';
+import { StatusError } from '../../status-errors.js';
+import { controllerCreate, controllerDelete } from '../controller-writes.js';
+import { KeyedWork, type SyncOutcome } from '../keyed-work.js';
 import { isDeleting } from '../../operations/object-rules.js';
 import { systemUpdate } from '../../operations/system-write.js';
 import { asObject } from '../../patch/json-value.js';
@@ -26,6 +27,9 @@ import { count, statusOf } from './object-fields.js';
 import { dependentsOf, liveObject, MANAGER } from './owned-objects.js';
 
 export const CRONJOBS_KEY = 'batch/cronjobs';
+
+/** The controller's name: its Events' component, and the service account it writes as. */
+const CONTROLLER = 'cronjob-controller';
 
 /** The annotation with the time a CronJob's Job was due, in the CronJob's zone. */
 export const SCHEDULED_TIMESTAMP = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
@@ -44,25 +48,39 @@ function referenceOf(job: StoredRecord): JobReference {
   return { kind: 'Job', namespace: job.namespace, name: job.name, uid: job.uid, apiVersion: 'batch/v1', resourceVersion: String(metadataOf(job.object)['resourceVersion']) };
 }
 
+/** What a sync knows of a CronJob's status, changed as it goes. */
+interface CronJobState {
+  active: JobReference[];
+  lastSchedule: string | undefined;
+  lastSuccessful: string | undefined;
+}
+
 export class CronJobController {
   private readonly timers: DeferredTimers;
+  private readonly work: KeyedWork;
 
   constructor(
     private readonly cluster: Cluster,
     private readonly events: EventRecorder,
   ) {
     this.timers = new DeferredTimers(cluster);
+    this.work = new KeyedWork(cluster, (uid) => this.sync(uid));
   }
 
   cancel(): void {
     this.timers.cancel();
+    this.work.cancel();
   }
 
-  /** A CronJob's commit: it is synced (its schedule read again); one gone has its timer dropped. */
+  /** A CronJob's commit: it is synced (its schedule read again); one gone has its timers dropped. */
   observe(record: StoredRecord, deleted: boolean): void {
     const uid = record.uid;
-    if (deleted || isDeleting(record.object)) return this.timers.clear(uid);
-    this.cluster.defer(() => this.sync(uid));
+    if (deleted || isDeleting(record.object)) {
+      this.timers.clear(uid);
+      this.work.forget(uid);
+      return;
+    }
+    this.cluster.defer(() => this.work.run(uid));
   }
 
   /** A Job's commit: its CronJob, if it has one, is synced (a Job finished or gone leaves `active`). */
@@ -70,61 +88,104 @@ export class CronJobController {
     for (const ref of (metadataOf(job.object)['ownerReferences'] as { uid?: unknown; kind?: unknown; controller?: unknown }[] | undefined) ?? []) {
       if (ref.kind !== 'CronJob' || ref.controller !== true || typeof ref.uid !== 'string') continue;
       const uid = ref.uid;
-      this.cluster.defer(() => this.sync(uid));
+      this.cluster.defer(() => this.work.run(uid));
     }
   }
 
-  /** kube's syncCronJob, then cleanupFinishedJobs, then one status write when anything changed. */
-  private sync(uid: string): void {
+  /**
+   * kube's sync: cleanupFinishedJobs, then syncCronJob, then one status write when anything changed. `retry` when a
+   * create or a Replace's delete failed (kube's sync returns the error, and the key is retried after its backoff).
+   */
+  private async sync(uid: string): Promise<SyncOutcome> {
     const record = liveObject(this.cluster, uid)?.record;
-    if (record === undefined) return;
+    if (record === undefined) return 'done';
     const cronJob = record.object;
-    const spec = asObject(cronJob['spec']);
     const status = asObject(cronJob['status']);
     const jobs = dependentsOf(this.cluster, uid, JOBS_KEY);
-    let active = ((Array.isArray(status['active']) ? status['active'] : []) as JobReference[]).filter((ref) => typeof ref.uid === 'string');
-    let lastSuccessful = typeof status['lastSuccessfulTime'] === 'string' ? status['lastSuccessfulTime'] : undefined;
-    let lastSchedule = typeof status['lastScheduleTime'] === 'string' ? status['lastScheduleTime'] : undefined;
+    const state: CronJobState = {
+      active: ((Array.isArray(status['active']) ? status['active'] : []) as JobReference[]).filter((ref) => typeof ref.uid === 'string'),
+      lastSchedule: typeof status['lastScheduleTime'] === 'string' ? status['lastScheduleTime'] : undefined,
+      lastSuccessful: typeof status['lastSuccessfulTime'] === 'string' ? status['lastSuccessfulTime'] : undefined,
+    };
+    await this.cleanUp(record, jobs, state);
+    this.observeJobs(cronJob, jobs, state);
+    const outcome = asObject(cronJob['spec'])['suspend'] === true ? 'done' : await this.runDue(record, state);
+    const next: Record<string, unknown> = {
+      ...(state.active.length > 0 ? { active: state.active } : {}),
+      ...(state.lastSchedule === undefined ? {} : { lastScheduleTime: state.lastSchedule }),
+      ...(state.lastSuccessful === undefined ? {} : { lastSuccessfulTime: state.lastSuccessful }),
+    };
+    const current = liveObject(this.cluster, uid)?.record;
+    if (current !== undefined) systemUpdate(this.cluster, CRONJOBS_KEY, current, (object) => void (object['status'] = next), MANAGER);
+    return outcome;
+  }
+
+  /**
+   * syncCronJob's first part: a finished Job leaves `active` (a Complete one moves `lastSuccessfulTime`), an unfinished
+   * one not listed is unexpected, and a listed one that is gone is missing.
+   */
+  private observeJobs(cronJob: KubeObject, jobs: readonly StoredRecord[], state: CronJobState): void {
     for (const job of jobs) {
-      const listed = active.some((ref) => ref.uid === job.uid);
+      const listed = state.active.some((ref) => ref.uid === job.uid);
       const end = jobEnd(job.object);
       if (end === undefined) {
         if (!listed && !isDeleting(job.object)) this.event(cronJob, 'Warning', 'UnexpectedJob', `Saw a job that the controller did not create or forgot: ${job.name}`);
         continue;
       }
       if (listed) {
-        active = active.filter((ref) => ref.uid !== job.uid);
+        state.active = state.active.filter((ref) => ref.uid !== job.uid);
         this.event(cronJob, 'Normal', 'SawCompletedJob', `Saw completed job: ${job.name}, condition: ${end}`);
       }
       const completed = statusOf(job.object)['completionTime'];
-      if (end === 'Complete' && typeof completed === 'string' && (lastSuccessful === undefined || Date.parse(completed) > Date.parse(lastSuccessful))) lastSuccessful = completed;
+      if (end === 'Complete' && typeof completed === 'string' && (state.lastSuccessful === undefined || Date.parse(completed) > Date.parse(state.lastSuccessful))) state.lastSuccessful = completed;
     }
-    for (const ref of active) {
-      if (jobs.some((job) => job.uid === ref.uid)) continue;
+    for (const ref of state.active) {
+      if (this.cluster.store.get(JOBS_KEY, ref.namespace, ref.name) !== undefined || jobs.some((job) => job.uid === ref.uid)) continue;
       this.event(cronJob, 'Normal', 'MissingJob', `Active job went missing: ${ref.name}`);
-      active = active.filter((other) => other.uid !== ref.uid);
+      state.active = state.active.filter((other) => other.uid !== ref.uid);
     }
-    const run = spec['suspend'] === true ? undefined : this.due(record, active, lastSchedule);
-    if (run !== undefined) {
-      const made = this.run(record, run, active);
-      active = made.active;
-      if (made.scheduled !== undefined) lastSchedule = made.scheduled;
+  }
+
+  /** The run due now, if one is and may start: Replace deletes the active Jobs first, then the Job is made and listed. */
+  private async runDue(record: StoredRecord, state: CronJobState): Promise<SyncOutcome> {
+    const due = this.due(record, state.active, state.lastSchedule);
+    if (due === undefined) return 'done';
+    const cronJob = record.object;
+    if (asObject(cronJob['spec'])['concurrencyPolicy'] === 'Replace') {
+      for (const ref of state.active) {
+        const job = this.cluster.store.get(JOBS_KEY, ref.namespace, ref.name);
+        // Nothing is made while an active Job stays (kube: "could not replace job").
+        if (job !== undefined && !(await this.deleteJob(cronJob, job, state))) return 'retry';
+      }
     }
-    active = this.cleanUp(record, active);
-    const next: Record<string, unknown> = {
-      ...(active.length > 0 ? { active } : {}),
-      ...(lastSchedule === undefined ? {} : { lastScheduleTime: lastSchedule }),
-      ...(lastSuccessful === undefined ? {} : { lastSuccessfulTime: lastSuccessful }),
-    };
-    const current = liveObject(this.cluster, uid)?.record;
-    if (current !== undefined) systemUpdate(this.cluster, CRONJOBS_KEY, current, (object) => void (object['status'] = next), MANAGER);
+    const view = this.jobView();
+    if (view === undefined) return 'done';
+    const manifest = jobManifest(record, due);
+    let job: StoredRecord;
+    try {
+      job = await controllerCreate(this.cluster, CONTROLLER, view, manifest, record.namespace);
+      this.event(cronJob, 'Normal', 'SuccessfulCreate', `Created job ${job.name}`);
+    } catch (error) {
+      const existing = alreadyMade(this.cluster, record, manifest, error);
+      if (existing === undefined) {
+        // A terminating namespace refuses every create, which kube's controller retries without an Event.
+        if (!terminatingNamespace(error)) this.event(cronJob, 'Warning', 'FailedCreate', `Error creating job: ${(error as Error).message}`);
+        return 'retry';
+      }
+      // Made already (by an earlier sync whose status write was lost): listed again; someone else's: left alone.
+      if (existing === 'not ours' || state.active.some((ref) => ref.uid === existing.uid)) return 'done';
+      job = existing;
+    }
+    state.active = [...state.active, referenceOf(job)];
+    state.lastSchedule = rfc3339(due);
+    return 'done';
   }
 
   /**
    * The time a run is due now, if one is and it may start (not too late, not made already, not forbidden by an
    * active run); the timer is set for the next one either way.
    */
-  private due(record: StoredRecord, active: readonly JobReference[], lastSchedule: string | undefined): { time: number; times: CronTimes } | undefined {
+  private due(record: StoredRecord, active: readonly JobReference[], lastSchedule: string | undefined): number | undefined {
     const cronJob = record.object;
     const spec = asObject(cronJob['spec']);
     const timeZone = typeof spec['timeZone'] === 'string' ? spec['timeZone'] : undefined;
@@ -155,70 +216,33 @@ export class CronJobController {
       this.event(cronJob, 'Normal', 'JobAlreadyActive', 'Not starting job because prior execution is running and concurrency policy is Forbid');
       return undefined;
     }
-    return { time, times };
+    return time;
   }
 
-  /** The run due at `time`: Replace deletes the active Jobs first; the Job is made and listed. */
-  private run(record: StoredRecord, due: { time: number }, active: JobReference[]): { active: JobReference[]; scheduled: string | undefined } {
-    const cronJob = record.object;
-    const spec = asObject(cronJob['spec']);
-    const view = this.jobView();
-    if (view === undefined) return { active, scheduled: undefined };
-    let listed = active;
-    if (spec['concurrencyPolicy'] === 'Replace') {
-      for (const ref of active) {
-        if (this.deleteJob(cronJob, ref.namespace, ref.name)) listed = listed.filter((other) => other.uid !== ref.uid);
-      }
-    }
-    const manifest = jobManifest(record, due.time);
-    const name = String(metadataOf(manifest)['name']);
-    const existing = this.cluster.store.get(JOBS_KEY, record.namespace, name);
-    let job: StoredRecord;
-    if (existing !== undefined) {
-      // Made already (kube: AlreadyExists): listed again when it is this CronJob's, else left to whoever made it.
-      const owned = ((metadataOf(existing.object)['ownerReferences'] as { uid?: unknown; controller?: unknown }[] | undefined) ?? []).some((ref) => ref.uid === record.uid && ref.controller === true);
-      if (!owned || listed.some((ref) => ref.uid === existing.uid)) return { active: listed, scheduled: undefined };
-      job = existing;
-    } else {
-      try {
-        job = createObject(this.cluster, view, manifest, record.namespace, { manager: MANAGER, dryRun: false });
-      } catch (error) {
-        // kube's controller says so and tries again at its next sync: the next commit or the next due time here.
-        this.event(cronJob, 'Warning', 'FailedCreate', `Error creating job: ${(error as Error).message}`);
-        return { active: listed, scheduled: undefined };
-      }
-      this.event(cronJob, 'Normal', 'SuccessfulCreate', `Created job ${job.name}`);
-    }
-    return { active: [...listed, referenceOf(job)], scheduled: rfc3339(due.time) };
-  }
-
-  /** Deletes the finished Jobs past the history limits, the oldest first (by start time, then name). */
-  private cleanUp(record: StoredRecord, active: JobReference[]): JobReference[] {
+  /** kube's cleanupFinishedJobs: the finished Jobs past the history limits are deleted, the oldest first (by start time, then name). */
+  private async cleanUp(record: StoredRecord, jobs: readonly StoredRecord[], state: CronJobState): Promise<void> {
     const spec = asObject(record.object['spec']);
-    let listed = active;
     for (const [end, limitField] of [['Complete', 'successfulJobsHistoryLimit'], ['Failed', 'failedJobsHistoryLimit']] as const) {
       const limit = spec[limitField];
       if (typeof limit !== 'number') continue;
-      const finished = dependentsOf(this.cluster, record.uid, JOBS_KEY).filter((job) => !isDeleting(job.object) && jobEnd(job.object) === end);
-      finished.sort(byStartTime);
-      for (const job of finished.slice(0, Math.max(0, finished.length - count(limit, 0)))) {
-        if (this.deleteJob(record.object, job.namespace, job.name)) listed = listed.filter((ref) => ref.uid !== job.uid);
-      }
+      const finished = jobs.filter((job) => !isDeleting(job.object) && jobEnd(job.object) === end).sort(byStartTime);
+      // A Job that could not be deleted is tried again at the next sync (kube's clean-up returns no error either).
+      for (const job of finished.slice(0, Math.max(0, finished.length - count(limit, 0)))) await this.deleteJob(record.object, job, state);
     }
-    return listed;
   }
 
-  /** Deletes one Job, its Pods after it (background propagation); false when it could not be deleted. */
-  private deleteJob(cronJob: KubeObject, namespace: string, name: string): boolean {
+  /** Deletes one Job, its Pods after it (background propagation), and unlists it; false when it could not be deleted. */
+  private async deleteJob(cronJob: KubeObject, job: StoredRecord, state: CronJobState): Promise<boolean> {
     const view = this.jobView();
     if (view === undefined) return false;
     try {
-      deleteObject(this.cluster, view, namespace, name, { propagationPolicy: 'Background' });
+      await controllerDelete(this.cluster, CONTROLLER, view, job);
     } catch (error) {
       this.event(cronJob, 'Warning', 'FailedDelete', `Deleted job: ${(error as Error).message}`);
       return false;
     }
-    this.event(cronJob, 'Normal', 'SuccessfulDelete', `Deleted job ${name}`);
+    state.active = state.active.filter((ref) => ref.uid !== job.uid);
+    this.event(cronJob, 'Normal', 'SuccessfulDelete', `Deleted job ${job.name}`);
     return true;
   }
 
@@ -226,7 +250,7 @@ export class CronJobController {
   private schedule(uid: string, times: CronTimes, now: number): void {
     const next = times.next(now);
     if (next === undefined) this.timers.clear(uid);
-    else this.timers.schedule(uid, next - now, () => this.sync(uid));
+    else this.timers.schedule(uid, next - now, () => this.work.run(uid));
   }
 
   private jobView(): ResourceView | undefined {
@@ -234,8 +258,25 @@ export class CronJobController {
   }
 
   private event(cronJob: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    this.events.record('cronjob-controller', { apiVersion: 'batch/v1', kind: 'CronJob', object: cronJob }, type, reason, message);
+    this.events.record(CONTROLLER, { apiVersion: 'batch/v1', kind: 'CronJob', object: cronJob }, type, reason, message);
   }
+}
+
+/**
+ * The Job a create found made already (AlreadyExists), when this CronJob controls it; `not ours` when another does;
+ * undefined when the create failed for another reason.
+ */
+function alreadyMade(cluster: Cluster, record: StoredRecord, manifest: KubeObject, error: unknown): StoredRecord | 'not ours' | undefined {
+  if (!(error instanceof StatusError) || error.body.reason !== 'AlreadyExists') return undefined;
+  const existing = cluster.store.get(JOBS_KEY, record.namespace, String(metadataOf(manifest)['name']));
+  if (existing === undefined) return undefined;
+  const owned = ((metadataOf(existing.object)['ownerReferences'] as { uid?: unknown; controller?: unknown }[] | undefined) ?? []).some((ref) => ref.uid === record.uid && ref.controller === true);
+  return owned ? existing : 'not ours';
+}
+
+/** Whether a create was refused because its namespace is being deleted. */
+function terminatingNamespace(error: unknown): boolean {
+  return error instanceof StatusError && (error.body.details?.causes ?? []).some((cause) => cause.reason === 'NamespaceTerminating');
 }
 
 /** The name of a CronJob's Job due at `time`: `<cronjob>-<minutes since the epoch>`, the same for the same run. */
