@@ -82,6 +82,11 @@ function failure(code: number, reason: string, message: string, rawDetails?: Kub
 }
 
 /** 404 for an object: `configmaps "x" not found`. */
+/** Whether `error` is the API server's 404 (NotFound). */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof StatusError && error.body.reason === 'NotFound';
+}
+
 export function notFound(resource: ResourceName, name: string): StatusError {
   return new StatusError(
     failure(404, 'NotFound', `${qualified(resource)} "${name}" not found`, { name, group: resource.group, kind: resource.plural }),

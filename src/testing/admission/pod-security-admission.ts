@@ -14,7 +14,8 @@
  *   ReplicationController, PodTemplate): warned about only (`would violate PodSecurity ...`), never refused.
  * `audit` has nowhere to go (no audit log). The checks are the `latest` ones whatever the version label says
  * (pod-security/evaluate.ts): the version is only named in the messages. The Pods the simulated workload
- * controllers create are judged too (podSecurityRefusal), as kube-controller-manager's are by kube-apiserver.
+ * controllers create are judged too (they are admitted: controllers/controller-writes.ts), as kube-controller-manager's
+ * are by kube-apiserver.
  */
 import type { Cluster } from '../cluster.js';
 import { objectAt, objectsAt, textAt, type Json } from '../kinds/builtin/fields.js';
@@ -227,16 +228,4 @@ function existingPodWarnings(cluster: Cluster, namespace: string, enforce: Level
     return `${first}${others}: ${reason}`;
   });
   return [`existing pods in namespace "${namespace}" violate the new PodSecurity enforce level "${text(enforce)}"`, ...decorated.sort()];
-}
-
-/**
- * The refusal a controller meets creating `pod` (defaulted) named `name` in `namespace` under its enforce level: the
- * 403's message, or undefined when it may be created.
- */
-export function podSecurityRefusal(cluster: Cluster, namespace: string, name: string, pod: KubeObject): string | undefined {
-  const policy = namespacePolicy(cluster, namespace);
-  if (policy === undefined) return undefined;
-  const found = violations(policy.enforce, podParts(pod));
-  if (found.length === 0) return undefined;
-  return forbidden({ group: '', plural: 'pods' }, name, violationMessage(policy.enforce.level, policy.enforce.version, found)).body.message;
 }

@@ -6,7 +6,7 @@
  * the write is made at once (the promise is already settled).
  */
 import type { Cluster } from '../cluster.js';
-import { admitWrite, type AdmissionUser } from '../admission/admit.js';
+import { admitWrite, hasAdmission, type AdmissionUser } from '../admission/admit.js';
 import { createObject } from '../operations/create.js';
 import { deleteObject } from '../operations/delete.js';
 import type { ResourceView } from '../resources/resource-type.js';
@@ -28,9 +28,9 @@ export async function controllerCreate(cluster: Cluster, controller: string, vie
   return admitted.record;
 }
 
-/** Deletes `record` as `controller`, its dependents after it (background propagation). */
-export async function controllerDelete(cluster: Cluster, controller: string, view: ResourceView, record: StoredRecord): Promise<void> {
-  const options = { propagationPolicy: 'Background' } as const;
-  const request = { operation: 'DELETE', view, namespace: record.namespace, name: record.name, subresource: undefined, object: undefined, oldObject: copyObject(record, view.apiVersion, view.type.kind), dryRun: false, options: { propagationPolicy: 'Background' }, user: controllerUser(controller) } as const;
+/** Deletes `record` as `controller`, with the DeleteOptions it sends (a propagation policy, or none). */
+export async function controllerDelete(cluster: Cluster, controller: string, view: ResourceView, record: StoredRecord, options: { readonly propagationPolicy?: 'Background' } = {}): Promise<void> {
+  const oldObject = hasAdmission(cluster) ? copyObject(record, view.apiVersion, view.type.kind) : undefined;
+  const request = { operation: 'DELETE', view, namespace: record.namespace, name: record.name, subresource: undefined, object: undefined, oldObject, dryRun: false, options: { ...options }, user: controllerUser(controller) } as const;
   await admitWrite(cluster, request, () => deleteObject(cluster, view, record.namespace, record.name, options).record);
 }

@@ -1,8 +1,9 @@
 /**
  * A controller's syncs, one key at a time, as kube's workqueue hands them out: a sync of a key asked for while one
  * runs (awaiting admission) runs once after it, with what the store holds then. A sync that never awaits runs at once.
- * A sync that fails is retried after kube's default controller backoff (5 ms doubling, at most 1,000 s per key),
- * which a success resets.
+ * A sync that fails is retried after a backoff that doubles per failure and that a success resets: kube's default
+ * controller backoff (5 ms, at most 1,000 s) unless the controller has its own (the Job controller's: 1 s, at most
+ * 60 s).
  */
 import type { Cluster } from '../cluster.js';
 import { DeferredTimers } from './workloads/deferred-timers.js';
@@ -10,8 +11,14 @@ import { DeferredTimers } from './workloads/deferred-timers.js';
 /** A sync's end: `retry` asks for it again after the key's backoff (kube: the sync returned an error). */
 export type SyncOutcome = 'done' | 'retry';
 
-const FIRST_RETRY_MS = 5;
-const LONGEST_RETRY_MS = 1_000_000;
+/** The first retry's delay and the longest, in ms. */
+export interface Backoff {
+  readonly firstMs: number;
+  readonly longestMs: number;
+}
+
+/** kube's DefaultTypedControllerRateLimiter's per-key part. */
+export const CONTROLLER_BACKOFF: Backoff = { firstMs: 5, longestMs: 1_000_000 };
 
 export class KeyedWork {
   /** The keys whose sync awaits, and whether another was asked for meanwhile. */
@@ -22,6 +29,7 @@ export class KeyedWork {
   constructor(
     private readonly cluster: Cluster,
     private readonly sync: (key: string) => SyncOutcome | Promise<SyncOutcome>,
+    private readonly backoff: Backoff = CONTROLLER_BACKOFF,
   ) {
     this.retries = new DeferredTimers(cluster);
   }
@@ -64,6 +72,6 @@ export class KeyedWork {
     }
     const failures = this.failures.get(key) ?? 0;
     this.failures.set(key, failures + 1);
-    this.retries.schedule(key, Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** failures), () => this.run(key));
+    this.retries.schedule(key, Math.min(this.backoff.longestMs, this.backoff.firstMs * 2 ** failures), () => this.run(key));
   }
 }

@@ -236,7 +236,7 @@ export class CronJobController {
     const view = this.jobView();
     if (view === undefined) return false;
     try {
-      await controllerDelete(this.cluster, CONTROLLER, view, job);
+      await controllerDelete(this.cluster, CONTROLLER, view, job, { propagationPolicy: 'Background' });
     } catch (error) {
       this.event(cronJob, 'Warning', 'FailedDelete', `Deleted job: ${(error as Error).message}`);
       return false;

@@ -37,7 +37,6 @@ import {
   jobFinished,
   jobSuspended,
   jobSuspendedCondition,
-  jobWaiting,
   lostPodsJobStatus,
   type PodCounts,
   runningJobStatus,
@@ -46,10 +45,11 @@ import {
   waitingJobStatus,
 } from './job-status.js';
 import { statusOf } from './object-fields.js';
-import { dependentsOf, KUBELET, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
+import { dependentsOf, KUBELET, liveObject, MANAGER, podView, PODS_KEY } from './owned-objects.js';
 import { backoffLimitOf, countsFailed, parallelPods, podEnded, podsToEnd } from './job-spec.js';
 import { endedPodStatus, podManifest, podReady, runningPodStatus, safeHash } from './pod-manifests.js';
-import { podRefusal, podView } from './pod-refusal.js';
+import { controllerCreate } from '../controller-writes.js';
+import { KeyedWork, type Backoff, type SyncOutcome } from '../keyed-work.js';
 import { shouldFail, type Simulation } from './simulation-options.js';
 
 export const JOBS_KEY = 'batch/jobs';
@@ -57,8 +57,16 @@ export const JOBS_KEY = 'batch/jobs';
 /** The finalizer kube's Job controller puts on the Pods it makes, and takes off once it has counted them. */
 export const JOB_TRACKING = 'batch.kubernetes.io/job-tracking';
 
+/** The controller's name: its Events' component, and the service account it writes as. */
+const CONTROLLER = 'job-controller';
+
+/** The Job controller's own backoff after a failed sync (DefaultJobApiBackOff, MaxJobApiBackOff). */
+const JOB_BACKOFF: Backoff = { firstMs: 1000, longestMs: 60_000 };
+
 export class JobController {
   private readonly timers: DeferredTimers;
+  /** The Jobs starting: each makes its first Pods, one sync at a time, retried after a refusal. */
+  private readonly starts: KeyedWork;
 
   constructor(
     private readonly cluster: Cluster,
@@ -66,10 +74,12 @@ export class JobController {
     private readonly events: EventRecorder,
   ) {
     this.timers = new DeferredTimers(cluster);
+    this.starts = new KeyedWork(cluster, (uid) => this.run(uid), JOB_BACKOFF);
   }
 
   cancel(): void {
     this.timers.cancel();
+    this.starts.cancel();
   }
 
   /**
@@ -82,6 +92,7 @@ export class JobController {
     if (deleted || isDeleting(job)) {
       this.timers.clear(uid);
       this.timers.clear(`${uid}/ready`);
+      this.starts.forget(uid);
       return;
     }
     if (jobFinished(job)) return;
@@ -111,15 +122,6 @@ export class JobController {
     this.cluster.defer(() => removeFinalizer(this.cluster, uid, JOB_TRACKING));
   }
 
-  /** A namespace's labels changed: its Jobs whose Pods PodSecurity refused try again. */
-  relabelled(namespace: string): void {
-    for (const record of this.cluster.store.list(JOBS_KEY, namespace)) {
-      if (!jobWaiting(record.object)) continue;
-      const uid = record.uid;
-      this.cluster.defer(() => this.run(uid));
-    }
-  }
-
   private ownerOf(pod: StoredRecord): StoredRecord | undefined {
     for (const ref of (metadataOf(pod.object)['ownerReferences'] as { uid?: unknown; controller?: unknown }[] | undefined) ?? []) {
       const owner = ref.controller === true && typeof ref.uid === 'string' ? this.cluster.store.byUid(ref.uid) : undefined;
@@ -141,32 +143,45 @@ export class JobController {
 
   private start(uid: string): void {
     const job = this.live(uid);
-    if (job !== undefined && statusOf(job.object)['startTime'] === undefined) this.run(uid);
+    if (job !== undefined && statusOf(job.object)['startTime'] === undefined) this.starts.run(uid);
   }
 
   /**
-   * The Job makes its Pods and counts them active; or, when PodSecurity refuses its Pod, it waits (started, nothing
-   * active) with the Job controller's FailedCreate Event, until its namespace changes.
+   * The Job makes its Pods, through admission as kube's Job controller does, and counts them active; when the API
+   * server refuses one (a policy, a webhook, PodSecurity), it stops there and waits (started, nothing active) with
+   * the FailedCreate Event, and tries again after the Job controller's backoff (1 s, doubling, at most 60 s).
    */
-  private run(uid: string): void {
+  private async run(uid: string): Promise<SyncOutcome> {
     const record = this.live(uid);
-    if (record === undefined || this.pods(uid).length > 0) return;
+    const view = podView(this.cluster);
+    if (record === undefined || view === undefined || this.pods(uid).length > 0) return 'done';
     const job = record.object;
     const wanted = parallelPods(job);
-    const first = this.manifest(job, uid, 0);
-    const refusal = wanted === 0 ? undefined : podRefusal(this.cluster, job, first);
-    const now = this.cluster.now();
-    if (refusal !== undefined) {
-      this.writeStatus(record, waitingJobStatus(job, now));
-      this.event(job, 'Warning', 'FailedCreate', `Error creating: ${refusal}`);
-      return;
+    let made = 0;
+    let refused = false;
+    for (let i = 0; i < wanted && !refused; i++) {
+      const manifest = this.manifest(job, uid, i);
+      try {
+        const pod = await controllerCreate(this.cluster, CONTROLLER, view, manifest, String(metadataOf(job)['namespace']));
+        this.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.name}`);
+        made += 1;
+      } catch (error) {
+        this.event(job, 'Warning', 'FailedCreate', `Error creating: ${(error as Error).message}`);
+        refused = true;
+      }
     }
-    for (let i = 0; i < wanted; i++) this.makePod(job, i === 0 ? first : this.manifest(job, uid, i));
-    this.writeStatus(record, runningJobStatus(job, now, { active: wanted }));
+    const current = this.live(uid);
+    if (current === undefined) return 'done';
+    const now = this.cluster.now();
+    if (made === 0 && wanted > 0) {
+      this.writeStatus(current, waitingJobStatus(current.object, now));
+      return 'retry';
+    }
+    this.writeStatus(current, runningJobStatus(current.object, now, { active: made }));
     if (jobSuspendedCondition(job)) this.event(job, 'Normal', 'Resumed', 'Job resumed');
     // A Job without Pods to run (parallelism 0) waits, as kube's does.
-    if (wanted === 0) return;
-    this.schedule(uid);
+    if (wanted > 0) this.schedule(uid);
+    return refused ? 'retry' : 'done';
   }
 
   /**
@@ -358,6 +373,6 @@ export class JobController {
   }
 
   private event(job: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    this.events.record('job-controller', { apiVersion: 'batch/v1', kind: 'Job', object: job }, type, reason, message);
+    this.events.record(CONTROLLER, { apiVersion: 'batch/v1', kind: 'Job', object: job }, type, reason, message);
   }
 }

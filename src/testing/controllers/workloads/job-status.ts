@@ -158,12 +158,6 @@ export function waitingJobStatus(job: KubeObject, now: string): Record<string, u
   return jobStatus([], startTimeOf(job) ?? now, undefined, kept(job));
 }
 
-/** Whether the Job started and waits for Pods the API server refused (`waitingJobStatus`). */
-export function jobWaiting(job: KubeObject): boolean {
-  const status = asObject(job['status']);
-  return startTimeOf(job) !== undefined && count(status['active'], 0) === 0 && !jobFinished(job) && !jobSuspended(job);
-}
-
 function startTimeOf(job: KubeObject): string | undefined {
   const startTime = asObject(job['status'])['startTime'];
   return typeof startTime === 'string' ? startTime : undefined;

@@ -1,8 +1,10 @@
-/** What the simulated controllers read from the store: an object by uid that is not being deleted, and its Pods. */
+/** What the simulated controllers read from the store (an object by uid that is not being deleted, its Pods) and the Pods' view. */
 import type { Cluster } from '../../cluster.js';
 import { isDeleting } from '../../operations/object-rules.js';
 import { PODS_KEY } from '../../resources/builtin-resources.js';
+import type { ResourceView } from '../../resources/resource-type.js';
 import type { StoredRecord } from '../../store/record.js';
+import { storageViewOf } from '../storage-view.js';
 
 export { PODS_KEY };
 
@@ -23,4 +25,9 @@ export function dependentsOf(cluster: Cluster, uid: string, key: string): Stored
     .dependentsOf(uid)
     .filter((d) => d.key === key)
     .map((d) => d.record);
+}
+
+/** The view the simulated controllers write Pods through (undefined once the type is gone). */
+export function podView(cluster: Cluster): ResourceView | undefined {
+  return storageViewOf(cluster, PODS_KEY);
 }

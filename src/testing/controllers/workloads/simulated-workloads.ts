@@ -11,8 +11,9 @@
  * cluster (after the request that caused it), so it is deterministic under a fake clock.
  */
 import type { Cluster } from '../../cluster.js';
-import { createObject } from '../../operations/create.js';
-import { deleteObject } from '../../operations/delete.js';
+import { isNotFound } from '../../status-errors.js';
+import { controllerCreate, controllerDelete } from '../controller-writes.js';
+import { KeyedWork, type SyncOutcome } from '../keyed-work.js';
 import { isDeleting } from '../../operations/object-rules.js';
 import { systemUpdate } from '../../operations/system-write.js';
 import type { ResourceType } from '../../resources/resource-type.js';
@@ -20,17 +21,15 @@ import { jsonEqual } from '../../patch/json-value.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
 import { EventRecorder } from '../event-recorder.js';
 import { BUDGETS_KEY } from '../../kinds/builtin/disruption-budgets.js';
-import { NAMESPACES_KEY } from '../../resources/builtin-resources.js';
 import { DeferredTimers } from './deferred-timers.js';
 import { DeploymentController, DEPLOYMENTS_KEY, REPLICA_SETS_KEY } from './deployment-controller.js';
 import { DisruptionController } from './disruption-controller.js';
 import { CronJobController, CRONJOBS_KEY } from './cronjob-controller.js';
 import { JobController, JOBS_KEY } from './job-controller.js';
 import { desiredReplicas, podManifest, podNames, runningPodStatus } from './pod-manifests.js';
-import { podRefusal, podView } from './pod-refusal.js';
 import { PodTerminations } from './pod-terminations.js';
 import { statusOf, unobserved } from './object-fields.js';
-import { dependentsOf, KUBELET, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
+import { dependentsOf, KUBELET, liveObject, MANAGER, podView, PODS_KEY } from './owned-objects.js';
 import { shouldFail, type Simulation } from './simulation-options.js';
 import { workloadStatus, type PodSync } from './workload-status.js';
 
@@ -41,6 +40,13 @@ const WORKLOAD_KINDS: Readonly<Record<string, string>> = {
   [REPLICA_SETS_KEY]: 'ReplicaSet',
 };
 
+/** The service account each kind's controller in kube-controller-manager writes as. */
+const CONTROLLERS: Readonly<Record<string, string>> = {
+  StatefulSet: 'statefulset-controller',
+  DaemonSet: 'daemon-set-controller',
+  ReplicaSet: 'replicaset-controller',
+};
+
 /** The running simulation; `cancel()` drops every pending stage (reset, stop). */
 export interface WorkloadSimulator {
   cancel(): void;
@@ -48,6 +54,7 @@ export interface WorkloadSimulator {
 
 class Simulator implements WorkloadSimulator {
   private readonly timers: DeferredTimers;
+  private readonly work: KeyedWork;
   private readonly deployments: DeploymentController;
   private readonly terminations: PodTerminations;
   private readonly disruptions: DisruptionController;
@@ -60,6 +67,7 @@ class Simulator implements WorkloadSimulator {
     private readonly simulation: Simulation,
   ) {
     this.timers = new DeferredTimers(cluster);
+    this.work = new KeyedWork(cluster, (uid) => this.progress(uid));
     this.events = new EventRecorder(cluster, MANAGER);
     this.deployments = new DeploymentController(cluster, simulation, this.events);
     this.terminations = new PodTerminations(cluster, simulation);
@@ -70,6 +78,7 @@ class Simulator implements WorkloadSimulator {
 
   cancel(): void {
     this.timers.cancel();
+    this.work.cancel();
     this.deployments.cancel();
     this.terminations.cancel();
     this.disruptions.cancel();
@@ -80,10 +89,6 @@ class Simulator implements WorkloadSimulator {
   /** Reacts to one commit: schedules the next stage of the object it concerns, if any. */
   observe(type: ResourceType, record: StoredRecord, deleted: boolean, prev: StoredRecord | undefined): void {
     const object = record.object;
-    if (type.key === NAMESPACES_KEY) {
-      if (!deleted && prev !== undefined && !sameLabels(prev.object, object)) this.relabelled(record.name);
-      return;
-    }
     this.disruptions.observe(type, record, deleted, prev);
     if (type.key === BUDGETS_KEY) return;
     if (type.key === PODS_KEY) {
@@ -97,7 +102,7 @@ class Simulator implements WorkloadSimulator {
         const owner = typeof ref.uid === 'string' ? this.cluster.store.byUid(ref.uid) : undefined;
         if (owner !== undefined && WORKLOAD_KINDS[owner.key] !== undefined && !isDeleting(owner.record.object)) {
           const uid = owner.record.uid;
-          this.cluster.defer(() => this.progress(uid));
+          this.cluster.defer(() => this.work.run(uid));
         }
       }
       return;
@@ -115,6 +120,7 @@ class Simulator implements WorkloadSimulator {
     if (type.key === REPLICA_SETS_KEY) this.deployments.requestOwner(object);
     if (deleted || isDeleting(object)) {
       this.timers.clear(record.uid);
+      this.work.forget(record.uid);
       return;
     }
     const uid = record.uid;
@@ -122,7 +128,7 @@ class Simulator implements WorkloadSimulator {
       if (unobserved(object)) this.deployments.request(uid);
       return;
     }
-    if (WORKLOAD_KINDS[type.key] !== undefined && unobserved(object)) this.cluster.defer(() => this.progress(uid));
+    if (WORKLOAD_KINDS[type.key] !== undefined && unobserved(object)) this.cluster.defer(() => this.work.run(uid));
   }
 
   private live(uid: string): { key: string; record: StoredRecord } | undefined {
@@ -133,56 +139,54 @@ class Simulator implements WorkloadSimulator {
     return dependentsOf(this.cluster, uid, PODS_KEY);
   }
 
-  /** Stage 1: the workload's Pods exist (Pending), its status counts them; stage 2 is scheduled. */
-  private progress(uid: string): void {
+  /**
+   * Stage 1: the workload's Pods exist (Pending), its status counts them; stage 2 is scheduled. Its Pods are made and
+   * deleted through admission, as its controller's: the first create refused stops the sync (as kube's slow start
+   * and a StatefulSet's one-at-a-time do), which is tried again after the controller's backoff.
+   */
+  private async progress(uid: string): Promise<SyncOutcome> {
     const located = this.live(uid);
     const kind = located === undefined ? undefined : WORKLOAD_KINDS[located.key];
     const view = podView(this.cluster);
-    if (located === undefined || kind === undefined || view === undefined) return;
+    if (located === undefined || kind === undefined || view === undefined) return 'done';
     const owner = located.record.object;
+    const controller = CONTROLLERS[kind] ?? MANAGER;
     const pods = this.pods(uid);
     const wanted = podNames(kind, owner, pods, String(this.cluster.store.currentRevision));
+    let failed: string | undefined;
     for (const pod of pods) {
       if (wanted.includes(pod.name) || isDeleting(pod.object)) continue;
-      deleteObject(this.cluster, view, pod.namespace, pod.name, {});
+      try {
+        await controllerDelete(this.cluster, controller, view, pod);
+      } catch (error) {
+        // Gone meanwhile is what the delete wanted (kube's controllers ignore NotFound here too).
+        if (isNotFound(error)) continue;
+        this.failedPodWrite(kind, owner, 'Delete', pod.name, (error as Error).message);
+        failed ??= 'delete';
+        continue;
+      }
       this.podEvent(kind, owner, 'Delete', pod.name);
     }
     // kube's DaemonSet controller makes a node's Pod once the one there is gone.
     const waits = kind === 'DaemonSet' && this.pods(uid).some((pod) => isDeleting(pod.object));
     const apiVersion = String(owner['apiVersion']);
+    const namespace = located.record.namespace;
     let refused: string | undefined;
     for (const name of waits ? [] : wanted) {
-      const namespace = located.record.namespace;
       if (this.cluster.store.get(PODS_KEY, namespace, name) !== undefined) continue;
-      const refusal = podRefusal(this.cluster, owner, podManifest(kind, apiVersion, owner, name));
-      if (refusal !== undefined) {
-        this.failedCreate(kind, owner, name, refusal);
-        refused ??= refusal;
-        continue;
+      try {
+        await controllerCreate(this.cluster, controller, view, podManifest(kind, apiVersion, owner, name), namespace);
+      } catch (error) {
+        refused = (error as Error).message;
+        this.failedPodWrite(kind, owner, 'Create', name, refused);
+        break;
       }
-      createObject(this.cluster, view, podManifest(kind, apiVersion, owner, name), namespace, { manager: MANAGER, dryRun: false });
       this.podEvent(kind, owner, 'Create', name);
     }
     const pending = this.pods(uid).some((pod) => statusOf(pod.object)['phase'] === 'Pending');
     this.writeStatus(uid, kind, { refused, now: this.cluster.now() });
     if (pending) this.timers.schedule(uid, this.simulation.readyAfterMs, () => this.settle(uid));
-  }
-
-  /**
-   * A namespace's labels changed, PodSecurity's among them: its workloads that lack Pods, and its Jobs whose Pods were
-   * refused, try again at once, as kube's controllers retry a refused create with backoff (retried here only when the
-   * refusal may have changed).
-   */
-  private relabelled(namespace: string): void {
-    for (const [key, kind] of Object.entries(WORKLOAD_KINDS)) {
-      for (const record of this.cluster.store.list(key, namespace)) {
-        const live = this.pods(record.uid).filter((pod) => !isDeleting(pod.object));
-        if (isDeleting(record.object) || live.length >= desiredReplicas(kind, record.object)) continue;
-        const uid = record.uid;
-        this.cluster.defer(() => this.progress(uid));
-      }
-    }
-    this.jobs.relabelled(namespace);
+    return refused === undefined && failed === undefined ? 'done' : 'retry';
   }
 
   /** The Event of a Pod made or deleted, in its controller's words (a StatefulSet's differ from the others'). */
@@ -196,11 +200,12 @@ class Simulator implements WorkloadSimulator {
     this.events.record(`${kind.toLowerCase()}-controller`, involved, 'Normal', `Successful${verb}`, `${verb === 'Create' ? 'Created' : 'Deleted'} pod: ${pod}`);
   }
 
-  /** The Warning Event of a Pod the API server refused, in its controller's words (a StatefulSet's differ). */
-  private failedCreate(kind: string, owner: KubeObject, pod: string, error: string): void {
+  /** The Warning Event of a Pod create or delete the API server refused, in its controller's words (a StatefulSet's differ). */
+  private failedPodWrite(kind: string, owner: KubeObject, verb: 'Create' | 'Delete', pod: string, error: string): void {
     const involved = { apiVersion: String(owner['apiVersion']), kind, object: owner };
-    const message = kind === 'StatefulSet' ? `create Pod ${pod} in StatefulSet ${String(metadataOf(owner)['name'])} failed error: ${error}` : `Error creating: ${error}`;
-    this.events.record(kind === 'StatefulSet' ? 'statefulset-controller' : `${kind.toLowerCase()}-controller`, involved, 'Warning', 'FailedCreate', message);
+    const set = String(metadataOf(owner)['name']);
+    const message = kind === 'StatefulSet' ? `${verb} Pod ${pod} in StatefulSet ${set} failed error: ${error}` : `Error ${verb === 'Create' ? 'creating' : 'deleting'}: ${error}`;
+    this.events.record(kind === 'StatefulSet' ? 'statefulset-controller' : `${kind.toLowerCase()}-controller`, involved, 'Warning', `Failed${verb}`, message);
   }
 
   /** Stage 2: the Pending Pods run (Ready, or crashing); the status says so. */
@@ -246,15 +251,11 @@ class Simulator implements WorkloadSimulator {
   }
 }
 
-function sameLabels(a: KubeObject, b: KubeObject): boolean {
-  return jsonEqual(metadataOf(a)['labels'] ?? {}, metadataOf(b)['labels'] ?? {});
-}
-
 /** Subscribes the simulated workload controllers to the cluster's commits. */
 export function runWorkloadSimulation(cluster: Cluster, simulation: Simulation): WorkloadSimulator {
   const simulator = new Simulator(cluster, simulation);
   cluster.onCommit((type, event) => {
-    if (type.key === PODS_KEY || type.key === NAMESPACES_KEY || type.key === BUDGETS_KEY || type.key === JOBS_KEY || type.key === CRONJOBS_KEY || type.key === DEPLOYMENTS_KEY || WORKLOAD_KINDS[type.key] !== undefined) simulator.observe(type, event.record, event.type === 'DELETED', event.prev);
+    if (type.key === PODS_KEY || type.key === BUDGETS_KEY || type.key === JOBS_KEY || type.key === CRONJOBS_KEY || type.key === DEPLOYMENTS_KEY || WORKLOAD_KINDS[type.key] !== undefined) simulator.observe(type, event.record, event.type === 'DELETED', event.prev);
   });
   return simulator;
 }
