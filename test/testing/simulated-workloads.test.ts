@@ -141,18 +141,22 @@ describe('simulated workload controllers (fake clock)', () => {
     assert.equal(pods[0]?.status?.containerStatuses?.[0]?.state?.waiting?.reason, 'CrashLoopBackOff');
   });
 
-  test('a StatefulSet gets ordinal Pods and its ready replicas', async () => {
+  test('a StatefulSet gets ordinal Pods one at a time, each once the one before is Ready (OrderedReady)', async () => {
     const body: V1StatefulSet = {
       metadata: { name: 'db' },
       spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'postgres' }] } } },
     };
     await apps.createNamespacedStatefulSet({ namespace: 'default', body });
     await server.settled();
+    const names = async (): Promise<(string | undefined)[]> => (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=db' })).items.map((p) => p.metadata?.name);
+    const ready = async (): Promise<number | undefined> => (await apps.readNamespacedStatefulSet({ namespace: 'default', name: 'db' })).status?.readyReplicas;
+    assert.deepEqual(await names(), ['db-0']);
     await clock.advance(5000);
     await server.settled();
-    const names = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=db' })).items.map((p) => p.metadata?.name);
-    assert.deepEqual(names, ['db-0', 'db-1']);
-    assert.equal((await apps.readNamespacedStatefulSet({ namespace: 'default', name: 'db' })).status?.readyReplicas, 2);
+    assert.deepEqual([await names(), await ready()], [['db-0', 'db-1'], 1]);
+    await clock.advance(5000);
+    await server.settled();
+    assert.equal(await ready(), 2);
   });
 
   test('a Job starts, then completes after jobDurationMs; the fail annotation makes one fail', async () => {

@@ -46,8 +46,8 @@ import {
 } from './job-status.js';
 import { statusOf } from './object-fields.js';
 import { dependentsOf, KUBELET, liveObject, MANAGER, podView, PODS_KEY } from './owned-objects.js';
-import { backoffLimitOf, countsFailed, parallelPods, podEnded, podsToEnd } from './job-spec.js';
-import { endedPodStatus, podManifest, podReady, runningPodStatus, safeHash } from './pod-manifests.js';
+import { backoffLimitOf, countsFailed, parallelPods, podsToEnd } from './job-spec.js';
+import { endedPodStatus, podEnded, podManifest, podReady, runningPodStatus, safeHash } from './pod-manifests.js';
 import { controllerCreate } from '../controller-writes.js';
 import { KeyedWork, type Backoff, type SyncOutcome } from '../keyed-work.js';
 import { shouldFail, type Simulation } from './simulation-options.js';

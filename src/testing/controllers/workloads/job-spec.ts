@@ -36,11 +36,6 @@ export function phaseOf(pod: KubeObject): unknown {
   return statusOf(pod)['phase'];
 }
 
-/** Whether a Pod has ended: Succeeded or Failed. */
-export function podEnded(pod: KubeObject): boolean {
-  return phaseOf(pod) === 'Succeeded' || phaseOf(pod) === 'Failed';
-}
-
 /**
  * Whether the Job counts its deleted Pod failed (kube's isPodFailed): a Failed one always; one that has not ended
  * unless the Job replaces only failed Pods (`podReplacementPolicy: Failed`).

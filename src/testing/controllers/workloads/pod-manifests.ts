@@ -155,6 +155,12 @@ export function endedPodStatus(pod: KubeObject, now: string, failed: boolean, ex
   };
 }
 
+/** Whether a Pod has ended: Succeeded or Failed. */
+export function podEnded(pod: KubeObject): boolean {
+  const phase = asObject(pod['status'])['phase'];
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
 /** Whether a Pod has a True Ready condition. */
 export function podReady(pod: KubeObject): boolean {
   const conditions = asObject(pod['status'])['conditions'];

@@ -26,7 +26,8 @@ import { DeploymentController, DEPLOYMENTS_KEY, REPLICA_SETS_KEY } from './deplo
 import { DisruptionController } from './disruption-controller.js';
 import { CronJobController, CRONJOBS_KEY } from './cronjob-controller.js';
 import { JobController, JOBS_KEY } from './job-controller.js';
-import { desiredReplicas, podManifest, podNames, runningPodStatus } from './pod-manifests.js';
+import { StatefulSetController } from './statefulset-controller.js';
+import { desiredReplicas, podEnded, podManifest, podNames, runningPodStatus } from './pod-manifests.js';
 import { PodTerminations } from './pod-terminations.js';
 import { statusOf, unobserved } from './object-fields.js';
 import { dependentsOf, KUBELET, liveObject, MANAGER, podView, PODS_KEY } from './owned-objects.js';
@@ -55,6 +56,7 @@ export interface WorkloadSimulator {
 class Simulator implements WorkloadSimulator {
   private readonly timers: DeferredTimers;
   private readonly work: KeyedWork;
+  private readonly statefulSets: StatefulSetController;
   private readonly deployments: DeploymentController;
   private readonly terminations: PodTerminations;
   private readonly disruptions: DisruptionController;
@@ -69,6 +71,7 @@ class Simulator implements WorkloadSimulator {
     this.timers = new DeferredTimers(cluster);
     this.work = new KeyedWork(cluster, (uid) => this.progress(uid));
     this.events = new EventRecorder(cluster, MANAGER);
+    this.statefulSets = new StatefulSetController(cluster, this.events, (uid) => this.timers.schedule(uid, simulation.readyAfterMs, () => this.settle(uid)));
     this.deployments = new DeploymentController(cluster, simulation, this.events);
     this.terminations = new PodTerminations(cluster, simulation);
     this.disruptions = new DisruptionController(cluster, this.events);
@@ -94,10 +97,11 @@ class Simulator implements WorkloadSimulator {
     if (type.key === PODS_KEY) {
       this.terminations.observe(record, deleted);
       this.jobs.observePod(record, deleted);
-      // A Pod that goes, or starts going, moves its workload on: a ReplicaSet replaces it at once, a StatefulSet or
-      // a DaemonSet once it is gone; the counts change.
+      // A Pod that goes, starts going or ends moves its workload on: a ReplicaSet replaces it at once, a StatefulSet
+      // or a DaemonSet once it is gone (a StatefulSet deletes one that ended); the counts change.
       const startsGoing = isDeleting(object) && (prev === undefined || !isDeleting(prev.object));
-      if (!deleted && !startsGoing) return;
+      const ends = podEnded(object) && (prev === undefined || !podEnded(prev.object));
+      if (!deleted && !startsGoing && !ends) return;
       for (const ref of (metadataOf(object)['ownerReferences'] as { uid?: unknown }[] | undefined) ?? []) {
         const owner = typeof ref.uid === 'string' ? this.cluster.store.byUid(ref.uid) : undefined;
         if (owner !== undefined && WORKLOAD_KINDS[owner.key] !== undefined && !isDeleting(owner.record.object)) {
@@ -149,6 +153,7 @@ class Simulator implements WorkloadSimulator {
     const kind = located === undefined ? undefined : WORKLOAD_KINDS[located.key];
     const view = podView(this.cluster);
     if (located === undefined || kind === undefined || view === undefined) return 'done';
+    if (kind === 'StatefulSet') return this.statefulSets.sync(located.record);
     const owner = located.record.object;
     const controller = CONTROLLERS[kind] ?? MANAGER;
     const pods = this.pods(uid);
@@ -227,7 +232,9 @@ class Simulator implements WorkloadSimulator {
         KUBELET,
       );
     });
-    this.writeStatus(uid, kind);
+    // A StatefulSet's sync writes its status, and makes its next Pod once this one is Ready.
+    if (kind === 'StatefulSet') this.work.run(uid);
+    else this.writeStatus(uid, kind);
     // Pods that crash change no count, so the Deployment is told: its rollout is now stuck.
     this.deployments.requestOwner(located.record.object);
   }
