@@ -122,6 +122,9 @@ export function writeSnippets(outDir, { source = false, root = repo } = {}) {
     types: ['node'],
   };
   if (source) {
+    // The package's own sources are written for ES2023 (tsconfig.json: `findLast`...); its built typings need no more
+    // than the default lib, which the packaged check keeps.
+    compilerOptions.lib = ['ES2023', 'DOM'];
     compilerOptions.paths = {
       katalog: [join(repo, 'src', 'index.ts')],
       'katalog/testing': [join(repo, 'src', 'testing', 'index.ts')],

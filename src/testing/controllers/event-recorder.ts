@@ -11,7 +11,7 @@ import type { Cluster } from '../cluster.js';
 import { createObject } from '../operations/create.js';
 import { systemUpdate } from '../operations/system-write.js';
 import { metadataOf, type KubeObject } from '../store/record.js';
-import { storageView } from './storage-view.js';
+import { storageViewOf } from './storage-view.js';
 
 const EVENTS_KEY = '/events';
 const AGGREGATE_AFTER = 10;
@@ -78,8 +78,7 @@ export class EventRecorder {
       });
       return;
     }
-    const eventType = this.cluster.registry.byKey(EVENTS_KEY);
-    const view = eventType === undefined ? undefined : storageView(eventType);
+    const view = storageViewOf(this.cluster, EVENTS_KEY);
     if (view === undefined) return;
     const event: KubeObject = {
       apiVersion: 'v1',

@@ -15,7 +15,7 @@ import { removeFinalizer, systemUpdate } from '../operations/system-write.js';
 import { ownerUids } from '../store/object-store.js';
 import { isJsonObject } from '../patch/json-value.js';
 import { metadataOf, type StoredRecord } from '../store/record.js';
-import { storageView } from './storage-view.js';
+import { storageViewOf } from './storage-view.js';
 
 function exists(cluster: Cluster, uid: string): boolean {
   return cluster.store.byUid(uid) !== undefined;
@@ -29,8 +29,7 @@ function collect(cluster: Cluster, uid: string): void {
   const missing = owners.filter((owner) => !exists(cluster, owner));
   if (missing.length === 0) return;
   if (missing.length === owners.length) {
-    const type = cluster.registry.byKey(located.key);
-    const view = type === undefined ? undefined : storageView(type);
+    const view = storageViewOf(cluster, located.key);
     if (view !== undefined) deleteObject(cluster, view, located.record.namespace, located.record.name, { propagationPolicy: 'Background' });
     return;
   }
@@ -56,8 +55,7 @@ function deleteForeground(cluster: Cluster, ownerUid: string): void {
   if (!waitsInForeground(cluster, ownerUid)) return;
   for (const dependent of cluster.store.dependentsOf(ownerUid)) {
     if (isDeleting(dependent.record.object)) continue;
-    const type = cluster.registry.byKey(dependent.key);
-    const view = type === undefined ? undefined : storageView(type);
+    const view = storageViewOf(cluster, dependent.key);
     if (view !== undefined) deleteObject(cluster, view, dependent.record.namespace, dependent.record.name, { propagationPolicy: 'Foreground' });
   }
   if (!cluster.store.dependentsOf(ownerUid).some((dependent) => blocks(dependent.record, ownerUid))) removeFinalizer(cluster, ownerUid, FOREGROUND_FINALIZER);

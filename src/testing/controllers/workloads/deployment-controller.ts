@@ -12,7 +12,7 @@ import { isDeleting } from '../../operations/object-rules.js';
 import { systemUpdate } from '../../operations/system-write.js';
 import { updateObject } from '../../operations/update.js';
 import type { EventRecorder } from '../event-recorder.js';
-import { storageView } from '../storage-view.js';
+import { storageViewOf } from '../storage-view.js';
 import { planDeploymentSync, type DeploymentPlan } from './deployment-sync.js';
 import { controllerUid, replicasOf, statusOf } from './object-fields.js';
 import { dependentsOf, liveObject, MANAGER, PODS_KEY } from './owned-objects.js';
@@ -78,8 +78,7 @@ export class DeploymentController {
   }
 
   private carryOut(uid: string, namespace: string, plan: DeploymentPlan): void {
-    const type = this.cluster.registry.byKey(REPLICA_SETS_KEY);
-    const view = type === undefined ? undefined : storageView(type);
+    const view = storageViewOf(this.cluster, REPLICA_SETS_KEY);
     if (view === undefined) return;
     const options = { manager: MANAGER, dryRun: false };
     const deployment = liveObject(this.cluster, uid)?.record.object;
