@@ -1,8 +1,8 @@
 /**
  * The Pods a simulated workload controller keeps for a workload, as kube-controller-manager names and labels them:
- * a StatefulSet's are `<name>-0`, `<name>-1`... with their revision hash, a ReplicaSet's (so a Deployment's,
- * `<deployment>-<pod-template-hash>-<suffix>`) and a DaemonSet's get a suffix (a hash: deterministic for one sequence
- * of requests). A Pod's labels are its template's. Their
+ * a ReplicaSet's (so a Deployment's, `<deployment>-<pod-template-hash>-<suffix>`) and a DaemonSet's get a suffix (a
+ * hash: deterministic for one sequence of requests); a StatefulSet's identity is added by its controller
+ * (statefulset-controller.ts). A Pod's labels are its template's. Their
  * statuses follow kwok's pod stages: Pending when created, then Running and Ready, or Running with a crashing
  * container. Pure.
  */
@@ -46,15 +46,13 @@ function deletedFirst(a: StoredRecord, b: StoredRecord): number {
 }
 
 /**
- * Names of the Pods the workload wants, given the Pods it has. A StatefulSet's are `<name>-<i>` and a DaemonSet's
- * its one name, which a Pod of that name still terminating holds until it is gone. A ReplicaSet keeps the Pods it
+ * Names of the Pods a DaemonSet or ReplicaSet wants, given the Pods it has. A DaemonSet's is its one name, which a Pod of that name still terminating holds until it is gone. A ReplicaSet keeps the Pods it
  * has that are not terminating, but those a scale down removes (kube's order), and names new ones as kube's
  * `generateName` does, never a name it used before: `salt` (the server's revision) makes each call's names its own.
  */
 export function podNames(kind: string, object: KubeObject, pods: readonly StoredRecord[], salt: string): string[] {
   const name = String(asObject(object['metadata'])['name']);
   const wanted = desiredReplicas(kind, object);
-  if (kind === 'StatefulSet') return Array.from({ length: wanted }, (_, i) => `${name}-${i}`);
   const hash = templateHash(object);
   if (kind !== 'ReplicaSet') return Array.from({ length: wanted }, (_, i) => `${name}-${safeHash(`${hash}/${i}`, 5)}`);
   const running = pods.filter((pod) => !isDeleting(pod.object)).sort(deletedFirst);
@@ -75,10 +73,6 @@ export function podManifest(kind: string, apiVersion: string, owner: KubeObject,
   const templateMetadata = asObject(template['metadata']);
   const hash = templateHash(owner);
   const labels: Record<string, unknown> = { ...asObject(templateMetadata['labels']) };
-  if (kind === 'StatefulSet') {
-    labels['controller-revision-hash'] = `${String(metadata['name'])}-${hash}`;
-    labels['statefulset.kubernetes.io/pod-name'] = podName;
-  }
   if (kind === 'DaemonSet') labels['controller-revision-hash'] = hash;
   const annotations = asObject(templateMetadata['annotations']);
   return {

@@ -1,11 +1,12 @@
 /**
  * Simulated workload controllers, after kwok's model: no container runs, but objects move through the stages a
- * cluster would take them through, each after a delay on the server's clock. A StatefulSet, DaemonSet or ReplicaSet
- * whose generation is not yet observed gets its Pods (Pending) and a status that counts them; after `readyAfterMs`
- * its Pods run and are Ready (or crash, when told to fail) and the status says so. A Deployment rolls out through
+ * cluster would take them through, each after a delay on the server's clock. A DaemonSet or ReplicaSet whose
+ * generation is not yet observed gets its Pods (Pending) and a status that counts them; after `readyAfterMs` its Pods
+ * run and are Ready (or crash, when told to fail) and the status says so. A StatefulSet's Pods are made, updated and
+ * removed in kube's order (statefulset-controller.ts), run by the same stages. A Deployment rolls out through
  * ReplicaSets (deployment-controller.ts), moving on whenever one of them changes. A Job runs its Pods, which end
  * after `jobDurationMs` (job-controller.ts). A workload's Pod deleted by someone else is replaced (a ReplicaSet's at once,
- * under a new name; a StatefulSet's or DaemonSet's once it is gone). A bound Pod deleted gracefully is removed by
+ * under a new name; a DaemonSet's once it is gone). A bound Pod deleted gracefully is removed by
  * the simulated kubelet once it has stopped (pod-terminations.ts). PodDisruptionBudgets' statuses follow their Pods
  * (disruption-controller.ts). Everything runs as controller work of the
  * cluster (after the request that caused it), so it is deterministic under a fake clock.
@@ -17,7 +18,6 @@ import { KeyedWork, type SyncOutcome } from '../keyed-work.js';
 import { isDeleting } from '../../operations/object-rules.js';
 import { systemUpdate } from '../../operations/system-write.js';
 import type { ResourceType } from '../../resources/resource-type.js';
-import { jsonEqual } from '../../patch/json-value.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
 import { EventRecorder } from '../event-recorder.js';
 import { BUDGETS_KEY } from '../../kinds/builtin/disruption-budgets.js';
@@ -27,7 +27,7 @@ import { DisruptionController } from './disruption-controller.js';
 import { CronJobController, CRONJOBS_KEY } from './cronjob-controller.js';
 import { JobController, JOBS_KEY } from './job-controller.js';
 import { StatefulSetController } from './statefulset-controller.js';
-import { desiredReplicas, podEnded, podManifest, podNames, runningPodStatus } from './pod-manifests.js';
+import { podEnded, podManifest, podNames, runningPodStatus } from './pod-manifests.js';
 import { PodTerminations } from './pod-terminations.js';
 import { statusOf, unobserved } from './object-fields.js';
 import { dependentsOf, KUBELET, liveObject, MANAGER, podView, PODS_KEY } from './owned-objects.js';
@@ -41,9 +41,8 @@ const WORKLOAD_KINDS: Readonly<Record<string, string>> = {
   [REPLICA_SETS_KEY]: 'ReplicaSet',
 };
 
-/** The service account each kind's controller in kube-controller-manager writes as. */
+/** The service account each kind's controller in kube-controller-manager writes as (the StatefulSet's: its own). */
 const CONTROLLERS: Readonly<Record<string, string>> = {
-  StatefulSet: 'statefulset-controller',
   DaemonSet: 'daemon-set-controller',
   ReplicaSet: 'replicaset-controller',
 };
@@ -158,7 +157,7 @@ class Simulator implements WorkloadSimulator {
     const controller = CONTROLLERS[kind] ?? MANAGER;
     const pods = this.pods(uid);
     const wanted = podNames(kind, owner, pods, String(this.cluster.store.currentRevision));
-    let failed: string | undefined;
+    let deleteFailed = false;
     for (const pod of pods) {
       if (wanted.includes(pod.name) || isDeleting(pod.object)) continue;
       try {
@@ -167,7 +166,7 @@ class Simulator implements WorkloadSimulator {
         // Gone meanwhile is what the delete wanted (kube's controllers ignore NotFound here too).
         if (isNotFound(error)) continue;
         this.failedPodWrite(kind, owner, 'Delete', pod.name, (error as Error).message);
-        failed ??= 'delete';
+        deleteFailed = true;
         continue;
       }
       this.podEvent(kind, owner, 'Delete', pod.name);
@@ -191,26 +190,19 @@ class Simulator implements WorkloadSimulator {
     const pending = this.pods(uid).some((pod) => statusOf(pod.object)['phase'] === 'Pending');
     this.writeStatus(uid, kind, { refused, now: this.cluster.now() });
     if (pending) this.timers.schedule(uid, this.simulation.readyAfterMs, () => this.settle(uid));
-    return refused === undefined && failed === undefined ? 'done' : 'retry';
+    return refused === undefined && !deleteFailed ? 'done' : 'retry';
   }
 
-  /** The Event of a Pod made or deleted, in its controller's words (a StatefulSet's differ from the others'). */
+  /** The Event of a Pod made or deleted, in its controller's words. */
   private podEvent(kind: string, owner: KubeObject, verb: 'Create' | 'Delete', pod: string): void {
     const involved = { apiVersion: 'apps/v1', kind, object: owner };
-    if (kind === 'StatefulSet') {
-      const set = String(metadataOf(owner)['name']);
-      this.events.record('statefulset-controller', involved, 'Normal', `Successful${verb}`, `${verb} Pod ${pod} in StatefulSet ${set} successful`);
-      return;
-    }
     this.events.record(`${kind.toLowerCase()}-controller`, involved, 'Normal', `Successful${verb}`, `${verb === 'Create' ? 'Created' : 'Deleted'} pod: ${pod}`);
   }
 
-  /** The Warning Event of a Pod create or delete the API server refused, in its controller's words (a StatefulSet's differ). */
+  /** The Warning Event of a Pod create or delete the API server refused, in its controller's words. */
   private failedPodWrite(kind: string, owner: KubeObject, verb: 'Create' | 'Delete', pod: string, error: string): void {
     const involved = { apiVersion: String(owner['apiVersion']), kind, object: owner };
-    const set = String(metadataOf(owner)['name']);
-    const message = kind === 'StatefulSet' ? `${verb} Pod ${pod} in StatefulSet ${set} failed error: ${error}` : `Error ${verb === 'Create' ? 'creating' : 'deleting'}: ${error}`;
-    this.events.record(kind === 'StatefulSet' ? 'statefulset-controller' : `${kind.toLowerCase()}-controller`, involved, 'Warning', `Failed${verb}`, message);
+    this.events.record(`${kind.toLowerCase()}-controller`, involved, 'Warning', `Failed${verb}`, `Error ${verb === 'Create' ? 'creating' : 'deleting'}: ${error}`);
   }
 
   /** Stage 2: the Pending Pods run (Ready, or crashing); the status says so. */

@@ -1,12 +1,12 @@
 /**
- * The status kube-controller-manager writes on StatefulSets, DaemonSets and ReplicaSets, computed from the workload
+ * The status kube-controller-manager writes on DaemonSets and ReplicaSets, computed from the workload
  * and its Pods: replica counts and `observedGeneration`, counts that are 0 left out where Go's `omitempty` leaves
  * them out (a Deployment's status comes from its ReplicaSets: deployment-status.ts). Pure.
  */
 import { asObject } from '../../patch/json-value.js';
 import type { KubeObject } from '../../store/record.js';
 import { statusOf, withoutZeros, type Json } from './object-fields.js';
-import { desiredReplicas, podReady, templateHash } from './pod-manifests.js';
+import { desiredReplicas, podReady } from './pod-manifests.js';
 
 /**
  * What a sync of the Pods found: the first create the API server refused (its message), or none. A status written
@@ -20,7 +20,6 @@ export interface PodSync {
 /** The workload's status from its Pods that are not being deleted, and how many are (a ReplicaSet counts them). */
 export function workloadStatus(kind: string, object: KubeObject, pods: readonly KubeObject[], terminating: number, sync?: PodSync): Json {
   const metadata = asObject(object['metadata']);
-  const name = String(metadata['name']);
   const generation = metadata['generation'];
   const desired = desiredReplicas(kind, object);
   const current = pods.length;
@@ -37,21 +36,6 @@ export function workloadStatus(kind: string, object: KubeObject, pods: readonly 
       numberUnavailable: Math.max(0, desired - ready),
     };
     return withoutZeros(status, ['observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable']);
-  }
-  if (kind === 'StatefulSet') {
-    const revision = `${name}-${templateHash(object)}`;
-    const status = {
-      observedGeneration: generation,
-      replicas: current,
-      readyReplicas: ready,
-      currentReplicas: current,
-      updatedReplicas: current,
-      currentRevision: revision,
-      updateRevision: revision,
-      collisionCount: 0,
-      availableReplicas: ready,
-    };
-    return withoutZeros(status, ['observedGeneration', 'readyReplicas', 'currentReplicas', 'updatedReplicas']);
   }
   // A ReplicaSet: every Pod made from the template carries its labels.
   const conditions = replicaFailure(statusOf(object)['conditions'], sync);
