@@ -6,7 +6,7 @@
 import { RuntimeError } from '../errors.js';
 import type { KubeClient } from '../kube/client.js';
 import { Informer, type InformerEvent, type InformerTuning } from '../kube/informer.js';
-import type { KubeObject, ResourceRef } from '../kube/resource.js';
+import type { ResourceRef } from '../kube/resource.js';
 import type { ReconcileOutcome } from '../reconcile/outcome.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
 import { defaultControllerRateLimiter, type DefaultControllerRateLimiterOptions } from './rate-limiter.js';

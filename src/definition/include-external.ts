@@ -15,8 +15,6 @@ import type { Lift } from './orkestra-lift-steps.js';
 import { nested, readFragment } from './include.js';
 import type { NodePosition } from './positions.js';
 
-type Map = Record<string, unknown>;
-
 /** Replaces each `{include: path}` entry of `list` (at `path`) by the fragment's `calls:` list, in place. */
 export function expandExternalIncludes(lift: Lift, list: unknown[], path: Path): void {
   if (!list.some((entry) => isMap(entry) && Object.hasOwn(entry, 'include'))) return;

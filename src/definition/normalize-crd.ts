@@ -9,7 +9,6 @@ import { parseDuration } from '../util/duration.js';
 import { readQueueBehaviour, readRetryBackoff } from './queue-behaviour.js';
 import type { Field, RawCrd } from './crd-entries.js';
 import type { LoadContext } from './documents.js';
-import type { ProblemList } from './problems.js';
 import { resolveApiTypes } from './api-types.js';
 import { readDependsOn, type GraphNode } from './dependencies.js';
 import { addToPhase, normalizeOperatorBox, orderedPhase, unique, PHASES, type Loose } from './operator-box.js';

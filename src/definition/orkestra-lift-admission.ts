@@ -39,8 +39,6 @@ const RULE_SHORTHANDS = [
 
 const TYPE_ALIASES: Readonly<Record<string, string>> = { integer: 'int', number: 'float', boolean: 'bool' };
 
-const NOT_YET = { reason: 'not implemented yet', anchor: 'validation-and-mutation' };
-
 /** Lifts one CRD entry's admission fields (in place). */
 export function liftAdmission(lift: Lift, entry: Map, path: Path): void {
   const admission = entry.admission;

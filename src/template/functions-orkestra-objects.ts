@@ -5,7 +5,7 @@
  * object or field gives Orkestra's zero value ("", 0, false), never an error. None reads the API server.
  */
 import { fixed, variadic, type TemplateFunction } from './function-type.js';
-import { getKey, isMap } from './values.js';
+import { isMap } from './values.js';
 import { at } from './functions-orkestra-kube.js';
 
 

@@ -33,7 +33,7 @@
 //   changing clusterIP is refused with a 422 on spec.clusterIPs[0].
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { notYetInProcess, unique, type Backend, type Json } from './backend.js';
+import { unique, type Backend, type Json } from './backend.js';
 import { raw } from './raw-http.js';
 
 const CORE = '/api/v1/namespaces/default';

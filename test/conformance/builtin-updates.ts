@@ -26,7 +26,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, type Backend } from './backend.js';
 import { at, both, CONFIGMAP, CRONJOB, DAEMONSET, DEPLOYMENT, drop, invalid, JOB, MISMATCH, none, POD, POD_UPDATE_FORBIDDEN, PVC, REPLICASET, SECRET, SERVICE, set, STATEFULSET, type Edit, type Kind, type Obj } from './builtin-objects.js';
-import { answered, type Answered } from './invalid-answer.js';
+import { answered } from './invalid-answer.js';
 import { raw, type RawAnswer } from './raw-http.js';
 
 const IMMUTABLE = 'field is immutable';

@@ -2,7 +2,7 @@
 // with paged lists and with streaming lists (`streamingLists`, which must then fill the cache without a list).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KubeClient, isGone, type ListOptions, type ListPage, type WatchEventType } from '../../src/kube/client.js';
+import { KubeClient, type ListOptions, type ListPage, type WatchEventType } from '../../src/kube/client.js';
 import { Informer, type InformerEvent } from '../../src/kube/informer.js';
 import type { KubeObject, ResourceRef } from '../../src/kube/resource.js';
 import { unique, waitFor, type Backend } from './backend.js';

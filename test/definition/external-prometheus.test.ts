@@ -5,7 +5,6 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDefinition } from '../../src/definition/load.js';
 import { definitionToInput } from '../../src/definition/serialize.js';
-import { DefinitionError } from '../../src/errors.js';
 import { loadProblems } from '../support/definition-problems.js';
 
 function doc(apiVersion: string, calls: string): string {

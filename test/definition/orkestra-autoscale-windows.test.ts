@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { stringify } from 'yaml';
 import { parseDefinition } from '../../src/definition/load.js';
 import { definitionToInput } from '../../src/definition/serialize.js';
-import { DefinitionError } from '../../src/errors.js';
 import { loadProblems } from '../support/definition-problems.js';
 
 const orkestra = (conditions: string): string => `apiVersion: orkestra.orkspace.io/v1

@@ -6,7 +6,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDefinition } from '../../src/definition/load.js';
 import { definitionToInput } from '../../src/definition/serialize.js';
-import { DefinitionError, type DefinitionProblem } from '../../src/errors.js';
+import type { DefinitionProblem } from '../../src/errors.js';
 import { forEachScopes } from '../../src/template/index.js';
 import { loadProblems } from '../support/definition-problems.js';
 

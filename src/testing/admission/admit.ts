@@ -28,7 +28,7 @@ import { mutateByPolicies } from './mutate-policies.js';
 import { admitPodSecurity, podSecurityMayApply } from './pod-security-admission.js';
 import { PluginReinvocation, type MutationChain } from './reinvocation.js';
 import { admissionReview, conditionRequest } from './review.js';
-import { decodedMutation, reviewForm } from './review-object.js';
+import { reviewForm } from './review-object.js';
 import { validatePolicies } from './validate-policies.js';
 import { mutationHeld, reviewedAt } from './versions.js';
 import { hasWebhooks, registeredWebhooks, requestAttributes, webhookVersion, type Webhook } from './webhooks.js';

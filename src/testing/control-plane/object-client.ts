@@ -31,10 +31,6 @@ function metadataOf(object: Json): Json {
   return created;
 }
 
-function isNotFound(error: unknown): boolean {
-  return error instanceof ApiException && error.code === 404;
-}
-
 export class ObjectClient {
   constructor(
     private readonly endpoint: Endpoint,
