@@ -282,6 +282,76 @@ describe('a simulated Job waits for its deleted Pods to be gone before it ends (
   });
 });
 
+describe('simulated Indexed Jobs (fake clock)', () => {
+  const clock = new FakeClock();
+  let server: TestApiServer;
+  let batch: BatchV1Api;
+  let core: CoreV1Api;
+  before(async () => {
+    server = await startTestApiServer({ clock, simulateWorkloads: { readyAfterMs: 1000, jobDurationMs: 3000, podTerminationMs: 500 } });
+    batch = server.kubeConfig.makeApiClient(BatchV1Api);
+    core = server.kubeConfig.makeApiClient(CoreV1Api);
+  });
+  after(() => server.stop());
+  const advance = async (ms: number): Promise<void> => {
+    await clock.advance(ms);
+    await server.settled();
+  };
+  const indexed = (name: string, annotations?: Record<string, string>): V1Job => job(name, { completions: 3, parallelism: 2, completionMode: 'Indexed' }, annotations);
+  /** Each Pod as `<index> <name prefix> <hostname>`, by index. */
+  const podsOf = async (name: string): Promise<string[]> =>
+    (await core.listNamespacedPod({ namespace: 'default', labelSelector: `job-name=${name}` })).items
+      .filter((pod) => pod.metadata?.deletionTimestamp === undefined)
+      .map((pod) => `${pod.metadata?.annotations?.['batch.kubernetes.io/job-completion-index']} ${pod.metadata?.generateName} ${pod.spec?.hostname}`)
+      .sort();
+  const statusOf = async (name: string): Promise<Record<string, unknown>> => JSON.parse(JSON.stringify((await batch.readNamespacedJob({ namespace: 'default', name })).status)) as Record<string, unknown>;
+
+  test("each Pod has its completion index (annotation, label, hostname, name, JOB_COMPLETION_INDEX); the Job completes them all and says which", async () => {
+    // Every status a watch sees: an Indexed Job counts its succeeded Pods by index at once, never listing them uncounted.
+    const seen: string[] = [];
+    const watch = await new Watch(server.kubeConfig).watch('/apis/batch/v1/namespaces/default/jobs', { fieldSelector: 'metadata.name=work' }, (_type, object: V1Job) => {
+      seen.push(`${object.status?.conditions?.map((c) => c.type).join('+') ?? '-'} succeeded=${object.status?.succeeded ?? 0} indexes=${object.status?.completedIndexes ?? ''} uncounted=${JSON.stringify(object.status?.uncountedTerminatedPods ?? {})}`);
+    }, () => undefined);
+    await batch.createNamespacedJob({ namespace: 'default', body: indexed('work') });
+    await server.settled();
+    assert.deepEqual(await podsOf('work'), ['0 work-0- work-0', '1 work-1- work-1']);
+    const [pod] = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'batch.kubernetes.io/job-completion-index=0' })).items;
+    assert.match(String(pod?.metadata?.name), /^work-0-[a-z0-9]{5}$/);
+    assert.deepEqual(JSON.parse(JSON.stringify(pod?.spec?.containers[0]?.env)), [{ name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.labels['batch.kubernetes.io/job-completion-index']" } } }]);
+    await advance(3000);
+    assert.deepEqual(await podsOf('work'), ['0 work-0- work-0', '1 work-1- work-1', '2 work-2- work-2'], 'index 2 made when the first end (and ended with them)');
+    const done = await statusOf('work');
+    assert.deepEqual(pick(done, ['succeeded', 'completedIndexes']), { succeeded: 3, completedIndexes: '0-2' });
+    assert.deepEqual(conditions(done), [['SuccessCriteriaMet', 'True', 'CompletionsReached'], ['Complete', 'True', 'CompletionsReached']]);
+    await waitFor(() => seen.some((line) => line.startsWith('SuccessCriteriaMet+Complete')), 'the Job to be seen complete');
+    watch.abort();
+    assert.deepEqual(seen.slice(-2), ['SuccessCriteriaMet succeeded=3 indexes=0-2 uncounted={}', 'SuccessCriteriaMet+Complete succeeded=3 indexes=0-2 uncounted={}']);
+    const stored = server.get('batch/v1', 'Job', 'work', 'default')?.['status'] as Record<string, unknown>;
+    assert.deepEqual(Object.keys(stored), ['conditions', 'startTime', 'completionTime', 'succeeded', 'terminating', 'completedIndexes', 'uncountedTerminatedPods', 'ready'], "Go's field order");
+  });
+
+  test('a deleted Pod is replaced with its index; a failing Indexed Job completes no index', async () => {
+    await batch.createNamespacedJob({ namespace: 'default', body: indexed('lossy') });
+    await server.settled();
+    await advance(1000);
+    const [first] = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'job-name=lossy,batch.kubernetes.io/job-completion-index=1' })).items;
+    await core.deleteNamespacedPod({ namespace: 'default', name: String(first?.metadata?.name) });
+    await server.settled();
+    assert.deepEqual(await podsOf('lossy'), ['0 lossy-0- lossy-0', '1 lossy-1- lossy-1']);
+    const [replacement] = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'job-name=lossy,batch.kubernetes.io/job-completion-index=1' })).items.filter((pod) => pod.metadata?.deletionTimestamp === undefined);
+    assert.notEqual(replacement?.metadata?.name, first?.metadata?.name);
+    await advance(4000);
+    assert.deepEqual(pick(await statusOf('lossy'), ['succeeded', 'failed', 'completedIndexes']), { succeeded: 3, failed: 1, completedIndexes: '0-2' });
+
+    await batch.createNamespacedJob({ namespace: 'default', body: { ...indexed('doomed', { [SIMULATE_ANNOTATION]: 'fail' }), spec: { ...indexed('doomed').spec, backoffLimit: 2 } as NonNullable<V1Job['spec']> } });
+    await server.settled();
+    await advance(4000);
+    const failed = await statusOf('doomed');
+    assert.deepEqual(pick(failed, ['succeeded', 'failed', 'completedIndexes']), { failed: 3 });
+    assert.deepEqual(conditions(failed).at(-1), ['Failed', 'True', 'BackoffLimitExceeded']);
+  });
+});
+
 function conditions(status: Record<string, unknown>): unknown[] {
   return ((status['conditions'] ?? []) as { type: string; status: string; reason: string }[]).map((c) => [c.type, c.status, c.reason]);
 }

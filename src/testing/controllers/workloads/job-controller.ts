@@ -23,6 +23,7 @@ import { createObject } from '../../operations/create.js';
 import { deleteObject } from '../../operations/delete.js';
 import { finalizersOf, isDeleting } from '../../operations/object-rules.js';
 import { removeFinalizer, systemUpdate } from '../../operations/system-write.js';
+import { asObject } from '../../patch/json-value.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
 import type { EventRecorder } from '../event-recorder.js';
 import { DeferredTimers } from './deferred-timers.js';
@@ -46,7 +47,7 @@ import {
 } from './job-status.js';
 import { statusOf } from './object-fields.js';
 import { dependentsOf, KUBELET, liveObject, MANAGER, podView, PODS_KEY } from './owned-objects.js';
-import { backoffLimitOf, countsFailed, parallelPods, podsToEnd } from './job-spec.js';
+import { backoffLimitOf, COMPLETION_INDEX, completionIndexOf, countsFailed, indexedJob, indexesText, nextIndexes, parallelPods, parsedIndexes, podsToEnd } from './job-spec.js';
 import { endedPodStatus, podEnded, podManifest, podReady, runningPodStatus, safeHash } from './pod-manifests.js';
 import { controllerCreate } from '../controller-writes.js';
 import { KeyedWork, type Backoff, type SyncOutcome } from '../keyed-work.js';
@@ -232,7 +233,9 @@ export class JobController {
     // The replacements, at once (kube makes them after a backoff of 10 s, doubling): they run from now.
     const missing = parallelPods(listed.object) - this.countsOf(uid).active;
     if (missing <= 0) return;
-    for (let i = 0; i < missing; i++) this.makePod(listed.object, this.manifest(listed.object, uid, i));
+    // An Indexed Job's replacements take the indexes of the Pods lost.
+    const indexes = lost.map((pod) => completionIndexOf(pod.object) ?? 0);
+    for (let i = 0; i < missing; i++) this.makePod(listed.object, this.manifest(listed.object, uid, indexes[i] ?? i));
     const counted = this.live(uid);
     if (counted === undefined) return;
     this.writeStatus(counted, runningJobStatus(counted.object, now, this.countsOf(uid)));
@@ -332,31 +335,47 @@ export class JobController {
     const failed = shouldFail(job, this.simulation);
     const pods = this.pods(uid).filter((pod) => !podEnded(pod.object));
     const needed = podsToEnd(job, failed, pods.length);
+    const completed = parsedIndexes(statusOf(job)['completedIndexes']);
+    const indexes = nextIndexes(job, pods.map((pod) => completionIndexOf(pod.object) ?? 0), completed, Math.max(0, needed - pods.length));
     for (let i = pods.length; i < needed; i++) {
-      const made = this.makePod(job, this.manifest(job, uid, i));
+      const made = this.makePod(job, this.manifest(job, uid, indexedJob(job) ? (indexes[i - pods.length] ?? 0) : i));
       if (made !== undefined) pods.push(made);
     }
+    // An Indexed Job that succeeds has completed the indexes of its Pods.
+    const completedIndexes = indexedJob(job) && !failed ? indexesText([...completed, ...pods.map((pod) => completionIndexOf(pod.object) ?? 0)]) : undefined;
     const now = this.cluster.now();
     for (const pod of pods) systemUpdate(this.cluster, PODS_KEY, pod, (next) => void (next['status'] = endedPodStatus(pod.object, now, failed)), KUBELET);
     const listed = this.live(uid);
     if (listed === undefined) return;
-    this.writeStatus(listed, endingJobStatus(listed.object, now, failed, pods.map((pod) => pod.uid)));
+    // An Indexed Job counts its succeeded Pods by index at once (kube lists no uid of them in uncountedTerminatedPods).
+    const byIndex = completedIndexes !== undefined;
+    this.writeStatus(listed, endingJobStatus(listed.object, now, failed, byIndex ? [] : pods.map((pod) => pod.uid), byIndex ? { succeeded: pods.length, completedIndexes } : undefined));
     for (const pod of pods) removeFinalizer(this.cluster, pod.uid, JOB_TRACKING);
     // Listed, an ending Job is no longer `live`: it is counted all the same.
     const counted = liveObject(this.cluster, uid)?.record;
     if (counted === undefined) return;
     // Deleted Pods still going hold the end back until they are gone (endWhenGone).
     const terminating = this.countsOf(uid).terminating;
-    if (terminating > 0) return void this.writeStatus(counted, countedJobStatus(counted.object, now, { active: 0, terminating }, failed ? { failed: pods.length } : { succeeded: pods.length }));
-    this.writeStatus(counted, finishedJobStatus(counted.object, now, failed, pods.length));
+    const added = byIndex ? 0 : pods.length;
+    if (terminating > 0) return void this.writeStatus(counted, countedJobStatus(counted.object, now, { active: 0, terminating }, failed ? { failed: added } : { succeeded: added }));
+    this.writeStatus(counted, finishedJobStatus(counted.object, now, failed, added));
     this.ended(job, failed);
   }
 
-  /** The manifest of the Job's Pod number `index` of this round, as its controller makes it. */
+  /**
+   * The manifest of the Job's Pod number `index` of this round, as its controller makes it; an Indexed Job's is the
+   * Pod of completion index `index` (kube's: the index as annotation and label, `<job>-<index>` as hostname and
+   * name prefix, `JOB_COMPLETION_INDEX` in every container's environment).
+   */
   private manifest(job: KubeObject, uid: string, index: number): KubeObject {
     const name = String(metadataOf(job)['name']);
-    const pod = podManifest('Job', 'batch/v1', job, `${name}-${safeHash(`${uid}/${this.cluster.store.currentRevision}/${index}`, 5)}`);
-    return { ...pod, metadata: { ...metadataOf(pod), generateName: `${name}-`, finalizers: [JOB_TRACKING] } };
+    const prefix = indexedJob(job) ? `${name}-${index}-` : `${name}-`;
+    const pod = podManifest('Job', 'batch/v1', job, `${prefix}${safeHash(`${uid}/${this.cluster.store.currentRevision}/${index}`, 5)}`);
+    const metadata: Record<string, unknown> = { ...metadataOf(pod), generateName: prefix, finalizers: [JOB_TRACKING] };
+    if (!indexedJob(job)) return { ...pod, metadata };
+    metadata['annotations'] = { ...asObject(metadata['annotations']), [COMPLETION_INDEX]: String(index) };
+    metadata['labels'] = { ...asObject(metadata['labels']), [COMPLETION_INDEX]: String(index) };
+    return { ...pod, metadata, spec: indexedPodSpec(asObject(pod['spec']), `${name}-${index}`) };
   }
 
   /** Makes a Pod of the Job, with the Job controller's Event; undefined when the Pod resource is gone. */
@@ -375,4 +394,25 @@ export class JobController {
   private event(job: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
     this.events.record(CONTROLLER, { apiVersion: 'batch/v1', kind: 'Job', object: job }, type, reason, message);
   }
+}
+
+/** The environment variable kube's Job controller gives an Indexed Job's containers: the Pod's completion index. */
+const INDEX_VARIABLE = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.labels['${COMPLETION_INDEX}']` } } };
+
+/** An Indexed Job's Pod spec: its hostname, and the index variable in each container that lacks it (init ones too). */
+function indexedPodSpec(spec: Record<string, unknown>, hostname: string): Record<string, unknown> {
+  const withIndex = (containers: unknown): unknown =>
+    Array.isArray(containers)
+      ? containers.map((container) => {
+          const env = Array.isArray(asObject(container)['env']) ? (asObject(container)['env'] as unknown[]) : [];
+          if (env.some((variable) => asObject(variable)['name'] === INDEX_VARIABLE.name)) return container;
+          return { ...asObject(container), env: [...env, structuredClone(INDEX_VARIABLE)] };
+        })
+      : containers;
+  return {
+    ...spec,
+    ...(spec['initContainers'] === undefined ? {} : { initContainers: withIndex(spec['initContainers']) }),
+    containers: withIndex(spec['containers']),
+    hostname,
+  };
 }

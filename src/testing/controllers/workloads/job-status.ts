@@ -34,6 +34,8 @@ interface JobCounts {
   readonly succeeded?: number;
   readonly failed?: number;
   readonly terminating?: number;
+  /** An Indexed Job's completed indexes (`0-2,4`); left out when none. */
+  readonly completedIndexes?: string;
   readonly uncounted?: { readonly succeeded?: readonly string[]; readonly failed?: readonly string[] };
   readonly ready?: number;
 }
@@ -51,6 +53,7 @@ function jobStatus(conditions: readonly unknown[], startTime: string | undefined
     ...(counts.succeeded ? { succeeded: counts.succeeded } : {}),
     ...(counts.failed ? { failed: counts.failed } : {}),
     terminating: counts.terminating ?? 0,
+    ...(counts.completedIndexes ? { completedIndexes: counts.completedIndexes } : {}),
     uncountedTerminatedPods: counts.uncounted ?? {},
     ready: counts.ready ?? 0,
   };
@@ -67,9 +70,10 @@ export interface PodCounts {
 }
 
 /** The Job's counters so far: what its status keeps whatever it writes. */
-function kept(job: KubeObject): { succeeded: number; failed: number } {
+function kept(job: KubeObject): { succeeded: number; failed: number; completedIndexes?: string } {
   const status = asObject(job['status']);
-  return { succeeded: count(status['succeeded'], 0), failed: count(status['failed'], 0) };
+  const completedIndexes = status['completedIndexes'];
+  return { succeeded: count(status['succeeded'], 0), failed: count(status['failed'], 0), ...(typeof completedIndexes === 'string' && completedIndexes !== '' ? { completedIndexes } : {}) };
 }
 
 /** How many of its Pods the Job has counted failed. */
@@ -97,8 +101,8 @@ export function lostPodsJobStatus(job: KubeObject, now: string, counts: PodCount
 
 /** The status once the Job has counted `added` more of its Pods (their finalizer taken off). */
 export function countedJobStatus(job: KubeObject, now: string, counts: PodCounts, added: { readonly succeeded?: number; readonly failed?: number }): Record<string, unknown> {
-  const { succeeded, failed } = kept(job);
-  return jobStatus(conditionsOf(job), startTimeOf(job) ?? now, undefined, { succeeded: succeeded + (added.succeeded ?? 0), failed: failed + (added.failed ?? 0), ...counts });
+  const held = kept(job);
+  return jobStatus(conditionsOf(job), startTimeOf(job) ?? now, undefined, { ...held, succeeded: held.succeeded + (added.succeeded ?? 0), failed: held.failed + (added.failed ?? 0), ...counts });
 }
 
 /**
@@ -171,12 +175,15 @@ const COMPLETIONS_REACHED = { reason: 'CompletionsReached', message: 'Reached ex
 
 /**
  * The status of a Job whose Pods (`uids`) have all ended, as the Job controller writes it before it counts them: the
- * first condition of the end (`SuccessCriteriaMet` or `FailureTarget`), the Pods in `uncountedTerminatedPods`.
+ * first condition of the end (`SuccessCriteriaMet` or `FailureTarget`), the Pods in `uncountedTerminatedPods`. An
+ * Indexed Job's succeeded Pods are not listed but `counted` at once, by their indexes.
  */
-export function endingJobStatus(job: KubeObject, now: string, failed: boolean, uids: readonly string[]): Record<string, unknown> {
+export function endingJobStatus(job: KubeObject, now: string, failed: boolean, uids: readonly string[], counted?: { readonly succeeded: number; readonly completedIndexes: string }): Record<string, unknown> {
   const { reason, message } = failed ? BACKOFF_LIMIT : COMPLETIONS_REACHED;
   const conditions = [...conditionsOf(job), condition(failed ? 'FailureTarget' : 'SuccessCriteriaMet', now, reason, message)];
-  return jobStatus(conditions, startTimeOf(job) ?? now, undefined, { ...kept(job), uncounted: { [failed ? 'failed' : 'succeeded']: [...uids] } });
+  const counts = kept(job);
+  if (counted !== undefined) return jobStatus(conditions, startTimeOf(job) ?? now, undefined, { ...counts, succeeded: counts.succeeded + counted.succeeded, completedIndexes: counted.completedIndexes });
+  return jobStatus(conditions, startTimeOf(job) ?? now, undefined, { ...counts, uncounted: { [failed ? 'failed' : 'succeeded']: [...uids] } });
 }
 
 /**
@@ -190,6 +197,6 @@ export function finishedJobStatus(job: KubeObject, now: string, failed: boolean,
   const first = held.length > 0 ? held : [condition(failed ? 'FailureTarget' : 'SuccessCriteriaMet', now, reason, message)];
   const conditions = [...first, condition(failed ? 'Failed' : 'Complete', now, reason, message)];
   const counts = kept(job);
-  if (failed) return jobStatus(conditions, startTime, undefined, { succeeded: counts.succeeded, failed: counts.failed + pods });
-  return jobStatus(conditions, startTime, now, { succeeded: counts.succeeded + pods, failed: counts.failed });
+  if (failed) return jobStatus(conditions, startTime, undefined, { ...counts, failed: counts.failed + pods });
+  return jobStatus(conditions, startTime, now, { ...counts, succeeded: counts.succeeded + pods });
 }
