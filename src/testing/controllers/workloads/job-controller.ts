@@ -23,7 +23,6 @@ import { createObject } from '../../operations/create.js';
 import { deleteObject } from '../../operations/delete.js';
 import { finalizersOf, isDeleting } from '../../operations/object-rules.js';
 import { removeFinalizer, systemUpdate } from '../../operations/system-write.js';
-import { asObject } from '../../patch/json-value.js';
 import { metadataOf, type KubeObject, type StoredRecord } from '../../store/record.js';
 import type { EventRecorder } from '../event-recorder.js';
 import { DeferredTimers } from './deferred-timers.js';
@@ -47,16 +46,15 @@ import {
 } from './job-status.js';
 import { statusOf } from './object-fields.js';
 import { dependentsOf, KUBELET, liveObject, MANAGER, podView, PODS_KEY } from './owned-objects.js';
-import { backoffLimitOf, COMPLETION_INDEX, completionIndexOf, countsFailed, indexedJob, indexesText, nextIndexes, parallelPods, parsedIndexes, podsToEnd } from './job-spec.js';
-import { endedPodStatus, podEnded, podManifest, podReady, runningPodStatus, safeHash } from './pod-manifests.js';
+import { JOB_TRACKING, jobPodManifest } from './job-pod-manifest.js';
+import { backoffLimitOf, completionIndexOf, countsFailed, indexedJob, indexesText, nextIndexes, parallelPods, parsedIndexes, podsToEnd } from './job-spec.js';
+import { endedPodStatus, podEnded, podReady, runningPodStatus } from './pod-manifests.js';
 import { controllerCreate } from '../controller-writes.js';
 import { KeyedWork, type Backoff, type SyncOutcome } from '../keyed-work.js';
 import { shouldFail, type Simulation } from './simulation-options.js';
 
 export const JOBS_KEY = 'batch/jobs';
 
-/** The finalizer kube's Job controller puts on the Pods it makes, and takes off once it has counted them. */
-export const JOB_TRACKING = 'batch.kubernetes.io/job-tracking';
 
 /** The controller's name: its Events' component, and the service account it writes as. */
 const CONTROLLER = 'job-controller';
@@ -362,20 +360,9 @@ export class JobController {
     this.ended(job, failed);
   }
 
-  /**
-   * The manifest of the Job's Pod number `index` of this round, as its controller makes it; an Indexed Job's is the
-   * Pod of completion index `index` (kube's: the index as annotation and label, `<job>-<index>` as hostname and
-   * name prefix, `JOB_COMPLETION_INDEX` in every container's environment).
-   */
+  /** The manifest of the Job's Pod number `index` of this round (job-pod-manifest.ts). */
   private manifest(job: KubeObject, uid: string, index: number): KubeObject {
-    const name = String(metadataOf(job)['name']);
-    const prefix = indexedJob(job) ? `${name}-${index}-` : `${name}-`;
-    const pod = podManifest('Job', 'batch/v1', job, `${prefix}${safeHash(`${uid}/${this.cluster.store.currentRevision}/${index}`, 5)}`);
-    const metadata: Record<string, unknown> = { ...metadataOf(pod), generateName: prefix, finalizers: [JOB_TRACKING] };
-    if (!indexedJob(job)) return { ...pod, metadata };
-    metadata['annotations'] = { ...asObject(metadata['annotations']), [COMPLETION_INDEX]: String(index) };
-    metadata['labels'] = { ...asObject(metadata['labels']), [COMPLETION_INDEX]: String(index) };
-    return { ...pod, metadata, spec: indexedPodSpec(asObject(pod['spec']), `${name}-${index}`) };
+    return jobPodManifest(job, `${uid}/${this.cluster.store.currentRevision}/${index}`, index);
   }
 
   /** Makes a Pod of the Job, with the Job controller's Event; undefined when the Pod resource is gone. */
@@ -394,25 +381,4 @@ export class JobController {
   private event(job: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
     this.events.record(CONTROLLER, { apiVersion: 'batch/v1', kind: 'Job', object: job }, type, reason, message);
   }
-}
-
-/** The environment variable kube's Job controller gives an Indexed Job's containers: the Pod's completion index. */
-const INDEX_VARIABLE = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.labels['${COMPLETION_INDEX}']` } } };
-
-/** An Indexed Job's Pod spec: its hostname, and the index variable in each container that lacks it (init ones too). */
-function indexedPodSpec(spec: Record<string, unknown>, hostname: string): Record<string, unknown> {
-  const withIndex = (containers: unknown): unknown =>
-    Array.isArray(containers)
-      ? containers.map((container) => {
-          const env = Array.isArray(asObject(container)['env']) ? (asObject(container)['env'] as unknown[]) : [];
-          if (env.some((variable) => asObject(variable)['name'] === INDEX_VARIABLE.name)) return container;
-          return { ...asObject(container), env: [...env, structuredClone(INDEX_VARIABLE)] };
-        })
-      : containers;
-  return {
-    ...spec,
-    ...(spec['initContainers'] === undefined ? {} : { initContainers: withIndex(spec['initContainers']) }),
-    containers: withIndex(spec['containers']),
-    hostname,
-  };
 }
