@@ -141,6 +141,24 @@ describe('simulated workload controllers (fake clock)', () => {
     assert.equal(pods[0]?.status?.containerStatuses?.[0]?.state?.waiting?.reason, 'CrashLoopBackOff');
   });
 
+  test("a ReplicaSet's Pod that ends (Failed) is replaced at once and left there; the status counts the active Pods", async () => {
+    const labels = { app: 'flaky' };
+    await apps.createNamespacedReplicaSet({ namespace: 'default', body: { metadata: { name: 'flaky' }, spec: { replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'i' }] } } } } });
+    await server.settled();
+    await clock.advance(5000);
+    await server.settled();
+    const [victim] = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=flaky' })).items;
+    await core.replaceNamespacedPodStatus({ namespace: 'default', name: String(victim?.metadata?.name), body: { ...victim, status: { ...victim?.status, phase: 'Failed' } } });
+    await server.settled();
+    const pods = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=flaky' })).items;
+    assert.deepEqual(pods.map((pod) => pod.status?.phase).sort(), ['Failed', 'Pending', 'Running'], 'a replacement made; the failed Pod stays (kube leaves it to the Pod garbage collector)');
+    const status = (await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'flaky' })).status;
+    assert.deepEqual([status?.replicas, status?.readyReplicas], [2, 1]);
+    await clock.advance(5000);
+    await server.settled();
+    assert.equal((await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'flaky' })).status?.readyReplicas, 2);
+  });
+
   test('a StatefulSet gets ordinal Pods one at a time, each once the one before is Ready (OrderedReady)', async () => {
     const body: V1StatefulSet = {
       metadata: { name: 'db' },

@@ -46,16 +46,18 @@ function deletedFirst(a: StoredRecord, b: StoredRecord): number {
 }
 
 /**
- * Names of the Pods a DaemonSet or ReplicaSet wants, given the Pods it has. A DaemonSet's is its one name, which a Pod of that name still terminating holds until it is gone. A ReplicaSet keeps the Pods it
- * has that are not terminating, but those a scale down removes (kube's order), and names new ones as kube's
- * `generateName` does, never a name it used before: `salt` (the server's revision) makes each call's names its own.
+ * Names of the Pods a DaemonSet or ReplicaSet wants, given the Pods it has. A DaemonSet's is its one name, which a
+ * Pod of that name still terminating holds until it is gone. A ReplicaSet keeps its active Pods (kube's
+ * IsPodActive: not terminating, not ended), but those a scale down removes (kube's order), and names new ones as
+ * kube's `generateName` does, never a name it used before: `salt` (the server's revision) makes each call's names its
+ * own. So a Pod that ended is replaced, and left for the Pod garbage collector, as kube's ReplicaSet controller leaves it.
  */
 export function podNames(kind: string, object: KubeObject, pods: readonly StoredRecord[], salt: string): string[] {
   const name = String(asObject(object['metadata'])['name']);
   const wanted = desiredReplicas(kind, object);
   const hash = templateHash(object);
   if (kind !== 'ReplicaSet') return Array.from({ length: wanted }, (_, i) => `${name}-${safeHash(`${hash}/${i}`, 5)}`);
-  const running = pods.filter((pod) => !isDeleting(pod.object)).sort(deletedFirst);
+  const running = pods.filter((pod) => !isDeleting(pod.object) && !podEnded(pod.object)).sort(deletedFirst);
   const names = running.slice(Math.max(0, running.length - wanted)).map((pod) => pod.name);
   const taken = new Set(pods.map((pod) => pod.name));
   for (let i = 0; names.length < wanted; i++) {

@@ -159,7 +159,8 @@ class Simulator implements WorkloadSimulator {
     const wanted = podNames(kind, owner, pods, String(this.cluster.store.currentRevision));
     let deleteFailed = false;
     for (const pod of pods) {
-      if (wanted.includes(pod.name) || isDeleting(pod.object)) continue;
+      // A ReplicaSet leaves a Pod that ended for the Pod garbage collector, as kube's does.
+      if (wanted.includes(pod.name) || isDeleting(pod.object) || (kind === 'ReplicaSet' && podEnded(pod.object))) continue;
       try {
         await controllerDelete(this.cluster, controller, view, pod);
       } catch (error) {
@@ -235,7 +236,8 @@ class Simulator implements WorkloadSimulator {
     const located = this.live(uid);
     if (located === undefined) return;
     const object = located.record.object;
-    const all = this.pods(uid);
+    // kube's controllers count the active Pods, and the terminating ones that have not ended.
+    const all = this.pods(uid).filter((pod) => !podEnded(pod.object));
     const pods = all.filter((pod) => !isDeleting(pod.object)).map((pod) => pod.object);
     const status = workloadStatus(kind, object, pods, all.length - pods.length, sync);
     systemUpdate(
