@@ -140,7 +140,8 @@ export class CronJobController {
       if (end === 'Complete' && typeof completed === 'string' && (state.lastSuccessful === undefined || Date.parse(completed) > Date.parse(state.lastSuccessful))) state.lastSuccessful = completed;
     }
     for (const ref of state.active) {
-      if (this.cluster.store.get(JOBS_KEY, ref.namespace, ref.name) !== undefined || jobs.some((job) => job.uid === ref.uid)) continue;
+      // kube looks the Job up by name (not in its cache) before it calls it missing.
+      if (this.cluster.store.get(JOBS_KEY, ref.namespace, ref.name) !== undefined) continue;
       this.event(cronJob, 'Normal', 'MissingJob', `Active job went missing: ${ref.name}`);
       state.active = state.active.filter((other) => other.uid !== ref.uid);
     }

@@ -30,6 +30,7 @@ import { controllerCreate, controllerDelete } from '../controller-writes.js';
 import type { EventRecorder } from '../event-recorder.js';
 import type { SyncOutcome } from '../keyed-work.js';
 import { storageViewOf } from '../storage-view.js';
+import { scaledValue } from './deployment-replicas.js';
 import { count, specOf, statusOf, withoutZeros, type Json } from './object-fields.js';
 import { dependentsOf, MANAGER, podView, PODS_KEY } from './owned-objects.js';
 import { podEnded, podManifest, podReady, templateHash } from './pod-manifests.js';
@@ -151,7 +152,8 @@ export class StatefulSetController {
     if (strategy['type'] === 'OnDelete') return undefined;
     const rolling = asObject(strategy['rollingUpdate']);
     const partition = count(rolling['partition'], 0);
-    const maxUnavailable = maxUnavailableOf(rolling['maxUnavailable'], state.replicas);
+    // kube's getStatefulSetMaxUnavailable: 1 when unset, a percentage rounded down, never below 1.
+    const maxUnavailable = Math.max(1, scaledValue(rolling['maxUnavailable'] ?? 1, state.replicas, false));
     const slots = state.slots.filter((pod): pod is StoredRecord => pod !== undefined);
     const old = (pod: StoredRecord): boolean => revisionOf(pod.object) !== state.updateRevision && !isDeleting(pod.object);
     const unavailableCount = state.slots.filter((pod) => pod === undefined || unavailable(pod.object)).length;
@@ -329,13 +331,6 @@ function runningAndReady(pod: KubeObject): boolean {
 /** kube's isUnavailable (minReadySeconds aside): not Running and Ready, or terminating. */
 function unavailable(pod: KubeObject): boolean {
   return !runningAndReady(pod) || isDeleting(pod);
-}
-
-/** `maxUnavailable` as a count of `replicas` (a percentage rounds down), at least 1. */
-function maxUnavailableOf(value: unknown, replicas: number): number {
-  if (typeof value === 'number') return Math.max(1, value);
-  if (typeof value === 'string' && value.endsWith('%')) return Math.max(1, Math.floor((Number(value.slice(0, -1)) * replicas) / 100));
-  return 1;
 }
 
 function retentionOf(set: KubeObject): { whenDeleted: unknown; whenScaled: unknown } {
